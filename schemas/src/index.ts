@@ -1,0 +1,2 @@
+export * from './hit.js';
+export * from './clickhouse/client.js';
