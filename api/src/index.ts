@@ -1,0 +1,3 @@
+export { startApi, type ApiConfig, type RunningApi } from './main.js';
+export { ReportRequestDto, isCalendarDate } from './reports/report-request.dto.js';
+export { bucketStarts, moscowDateTime } from './reports/buckets.js';

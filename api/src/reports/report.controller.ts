@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ProjectIdPipe } from '../common/project-id.pipe.js';
+import { ok, type Envelope } from '../common/envelope.js';
+import { ReportRequestDto } from './report-request.dto.js';
+import { validated } from '../common/validated.js';
+import { ReportService, type GraphResult, type TableResult } from './report.service.js';
+
+@Controller('api/report/v1.0/report/:projectId/:reportName')
+export class ReportController {
+  constructor(@Inject(ReportService) private readonly reports: ReportService) {}
+
+  @Post('graph')
+  @HttpCode(200)
+  async graph(
+    @Param('projectId', ProjectIdPipe) projectId: number,
+    @Param('reportName') reportName: string,
+    @Body(validated(ReportRequestDto)) body: ReportRequestDto,
+  ): Promise<Envelope<GraphResult>> {
+    return ok(await this.reports.graph(projectId, reportName, body));
+  }
+
+  @Post('table')
+  @HttpCode(200)
+  async table(
+    @Param('projectId', ProjectIdPipe) projectId: number,
+    @Param('reportName') reportName: string,
+    @Body(validated(ReportRequestDto)) body: ReportRequestDto,
+  ): Promise<Envelope<TableResult>> {
+    return ok(await this.reports.table(projectId, reportName, body));
+  }
+}

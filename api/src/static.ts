@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export interface StaticConfig {
+  /** The built web app (web/dist): index.html and assets/. */
+  webDir: string;
+  /** The built counter snippet (counter-snippet/dist) with its manifest.json. */
+  snippetDir: string;
+  /** The api's own prefix, never answered with the web app. */
+  apiPrefix: string;
+}
+
+interface SnippetManifest {
+  /** file name of the current build, its version in the name */
+  file: string;
+}
+
+const YEAR = 365 * 24 * 3600;
+
+/**
+ * Serves the web app under /stat (every route of the app answers its index.html, the router
+ * decides) and the counter snippet: its versioned file is cached for a year, and
+ * /counter/counter.js names the current version for an hour.
+ */
+export async function registerStatic(fastify: FastifyInstance, config: StaticConfig): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(config.snippetDir, 'manifest.json'), 'utf8')) as SnippetManifest;
+  const snippet = await readFile(join(config.snippetDir, manifest.file));
+  const index = await readFile(join(config.webDir, 'index.html'));
+
+  await fastify.register(fastifyStatic, {
+    root: join(config.webDir, 'assets'),
+    prefix: '/stat/assets/',
+    immutable: true,
+    maxAge: YEAR * 1000,
+  });
+
+  const sendSnippet = (cacheSeconds: number, immutable: boolean) => ({
+    headers: {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': `public, max-age=${cacheSeconds}${immutable ? ', immutable' : ''}`,
+      'access-control-allow-origin': '*',
+    },
+  });
+  fastify.get(`/counter/${manifest.file}`, async (_req, reply) => reply.headers(sendSnippet(YEAR, true).headers).send(snippet));
+  fastify.get('/counter/counter.js', async (_req, reply) => reply.headers(sendSnippet(3600, false).headers).send(snippet));
+
+  const sendIndex = async (_req: unknown, reply: { type(t: string): { send(b: Buffer): unknown } }) =>
+    reply.type('text/html; charset=utf-8').send(index);
+  for (const path of ['/', '/stat', '/stat/*', '/create', '/login', '/projects', '/projects/*']) {
+    fastify.get(path, sendIndex);
+  }
+}

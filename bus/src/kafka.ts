@@ -1,0 +1,127 @@
+import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import type { AcceptedHit, BatchHandler, HitConsumer, HitPublisher } from '@stat/schemas';
+
+export interface KafkaBusConfig {
+  brokers: string[];
+  topic: string;
+  /** Partitions of the topic when this process creates it. */
+  partitions: number;
+  clientId: string;
+}
+
+function connect(config: KafkaBusConfig): Kafka {
+  return new Kafka({
+    clientId: config.clientId,
+    brokers: config.brokers,
+    logLevel: logLevel.WARN,
+    retry: { retries: 8, initialRetryTime: 200 },
+  });
+}
+
+/** Creates the hits topic when it is missing; safe to call from every process. */
+export async function ensureTopic(config: KafkaBusConfig): Promise<void> {
+  const admin = connect(config).admin();
+  await admin.connect();
+  try {
+    const topics = await admin.listTopics();
+    if (!topics.includes(config.topic)) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic: config.topic, numPartitions: config.partitions, replicationFactor: 1 }],
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** The partition key keeps one visitor's hits of one project in order on one partition. */
+export function partitionKey(hit: AcceptedHit): string {
+  return `${hit.hit.p}:${hit.hit.v}`;
+}
+
+export class KafkaPublisher implements HitPublisher {
+  private constructor(
+    private readonly producer: Producer,
+    private readonly topic: string,
+  ) {}
+
+  static async open(config: KafkaBusConfig): Promise<KafkaPublisher> {
+    await ensureTopic(config);
+    const producer = connect(config).producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    return new KafkaPublisher(producer, config.topic);
+  }
+
+  async publish(hits: readonly AcceptedHit[]): Promise<void> {
+    if (hits.length === 0) return;
+    await this.producer.send({
+      topic: this.topic,
+      acks: -1,
+      messages: hits.map((h) => ({ key: partitionKey(h), value: JSON.stringify(h) })),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.producer.disconnect();
+  }
+}
+
+/** Parses a bus message; the payload is untrusted until it has the shape of an accepted hit. */
+export function parseMessage(value: Buffer | null): AcceptedHit | null {
+  if (!value) return null;
+  try {
+    const data: unknown = JSON.parse(value.toString('utf8'));
+    if (typeof data !== 'object' || data === null) return null;
+    const m = data as Record<string, unknown>;
+    if (typeof m.id !== 'string' || typeof m.at !== 'number' || typeof m.hit !== 'object' || m.hit === null) {
+      return null;
+    }
+    return data as AcceptedHit;
+  } catch {
+    return null;
+  }
+}
+
+export class KafkaConsumer implements HitConsumer {
+  private consumer: Consumer | null = null;
+
+  constructor(
+    private readonly config: KafkaBusConfig,
+    private readonly groupId: string,
+  ) {}
+
+  async start(handler: BatchHandler): Promise<void> {
+    await ensureTopic(this.config);
+    const consumer = connect(this.config).consumer({ groupId: this.groupId, maxBytesPerPartition: 4 << 20 });
+    this.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topic: this.config.topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        if (!isRunning() || isStale() || batch.messages.length === 0) return;
+        const hits: AcceptedHit[] = [];
+        for (const message of batch.messages) {
+          const hit = parseMessage(message.value);
+          if (hit) hits.push(hit);
+        }
+        // The handler resolves only once the batch is stored; only then does the offset move.
+        if (hits.length > 0) await handler(hits);
+        const last = batch.messages[batch.messages.length - 1];
+        if (!last) return;
+        resolveOffset(last.offset);
+        await consumer.commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
+        ]);
+        await heartbeat();
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect();
+    this.consumer = null;
+  }
+}

@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The parts one process can run; embedded mode runs them all. */
+export const ROLES = ['collector', 'aggregator', 'api'] as const;
+export type Role = (typeof ROLES)[number];
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const port = z.coerce.number().int().min(0).max(65_535);
+const positive = z.coerce.number().int().min(1);
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Every environment variable the service reads, with its default. This is the only place
+ * that reads process.env; the README's configuration table mirrors it.
+ */
+const envSchema = z.object({
+  ROLES: z
+    .string()
+    .default('collector,aggregator,api')
+    .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(ROLES)).min(1)),
+  HOST: z.string().default('127.0.0.1'),
+  API_PORT: port.default(8080),
+  COLLECTOR_PORT: port.default(8081),
+  API_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('top100'),
+  DATA_DIR: z.string().default(resolve(repoRoot, 'data')),
+  CLICKHOUSE_URL: z.url().optional(),
+  CLICKHOUSE_USER: z.string().default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+  CLICKHOUSE_DATABASE: z.string().default('default'),
+  KAFKA_BROKERS: z
+    .string()
+    .optional()
+    .transform((s) => (s ? s.split(',').map((b) => b.trim()).filter(Boolean) : [])),
+  KAFKA_TOPIC: z.string().default('stat-hits'),
+  KAFKA_PARTITIONS: positive.default(6),
+  KAFKA_GROUP: z.string().default('stat-aggregator'),
+  COLLECTOR_BUFFER: positive.default(200_000),
+  COLLECTOR_BATCH: positive.default(2_000),
+  COLLECTOR_FLUSH_MS: positive.default(50),
+  TRUST_PROXY: bool.default(false),
+  DEMO_SEED: bool.default(true),
+  DEMO_DAYS: positive.max(400).default(35),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  webDir: string;
+  snippetDir: string;
+}
+
+/** Reads and checks the environment; throws one error that lists every bad key. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`bad configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  const roles = new Set(config.ROLES);
+  if (config.KAFKA_BROKERS.length === 0 && roles.has('collector') !== roles.has('aggregator')) {
+    throw new Error('bad configuration:\n  KAFKA_BROKERS: required when the collector and the aggregator run in different processes');
+  }
+  return {
+    ...config,
+    webDir: resolve(repoRoot, 'web/dist'),
+    snippetDir: resolve(repoRoot, 'counter-snippet/dist'),
+  };
+}

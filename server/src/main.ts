@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient, type HitConsumer, type HitPublisher } from '@stat/schemas';
+import { KafkaConsumer, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
+import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
+import { createAggregator } from '@stat/aggregator';
+import { startApi, type RunningApi } from '@stat/api';
+import { readConfig, type Config } from './config.js';
+import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
+
+/**
+ * Starts the parts named by ROLES in this process. Embedded mode (the default) runs them all
+ * with chDB and an in-process bus; cluster mode splits them over processes joined by Kafka.
+ */
+export async function main(config: Config): Promise<() => Promise<void>> {
+  const roles = new Set(config.ROLES);
+  const log = (m: string): void => console.log(m);
+  const stops: (() => Promise<void>)[] = [];
+
+  let clickhouse: ClickHouseClient | null = null;
+  if (roles.has('aggregator') || roles.has('api')) {
+    clickhouse = openClickHouse(config);
+    await migrateClickHouse(clickhouse);
+  }
+
+  const kafka: KafkaBusConfig | null =
+    config.KAFKA_BROKERS.length > 0
+      ? { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC, partitions: config.KAFKA_PARTITIONS, clientId: 'stat' }
+      : null;
+  const memoryBus = kafka ? null : new MemoryBus();
+
+  if (roles.has('aggregator') && clickhouse) {
+    const aggregator = createAggregator(clickhouse);
+    if (config.DEMO_SEED) {
+      const started = Date.now();
+      const written = await seedDemo(clickhouse, aggregator.handle, config.DEMO_DAYS);
+      if (written > 0) log(`demo project ${DEMO_PROJECT_ID}: ${written} events generated in ${Date.now() - started} ms`);
+    }
+    const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);
+    await consumer.start(aggregator.handle);
+    stops.push(async () => {
+      await consumer.stop();
+      aggregator.stop();
+    });
+  }
+
+  let api: RunningApi | null = null;
+  if (roles.has('api') && clickhouse) {
+    api = await startApi(
+      { host: config.HOST, port: config.API_PORT, prefix: config.API_PREFIX, webDir: config.webDir, snippetDir: config.snippetDir },
+      clickhouse,
+    );
+    stops.push(() => (api as RunningApi).close());
+    log(`web app:   http://${config.HOST}:${config.API_PORT}/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`);
+    log(`api:       http://${config.HOST}:${config.API_PORT}/${config.API_PREFIX}/api/report/v1.0/...`);
+    log(`snippet:   http://${config.HOST}:${config.API_PORT}/counter/counter.js`);
+  }
+
+  if (roles.has('collector')) {
+    const publisher: HitPublisher = kafka ? await KafkaPublisher.open(kafka) : (memoryBus as MemoryBus);
+    const buffer = new HitBuffer(publisher, {
+      capacity: config.COLLECTOR_BUFFER,
+      maxBatch: config.COLLECTOR_BATCH,
+      flushMs: config.COLLECTOR_FLUSH_MS,
+      retryMs: 500,
+    });
+    const collector: RunningCollector = await startCollector(
+      { host: config.HOST, port: config.COLLECTOR_PORT, trustProxy: config.TRUST_PROXY },
+      buffer,
+    );
+    // Stopped first: no new hits, then everything accepted goes to the bus before it closes.
+    stops.unshift(async () => {
+      collector.close();
+      await buffer.drain();
+      if (kafka) await publisher.close();
+    });
+    log(`collector: http://${config.HOST}:${config.COLLECTOR_PORT}/hit`);
+  }
+
+  if (clickhouse) {
+    const client = clickhouse;
+    stops.push(() => client.close());
+  }
+  log(`ready (${[...roles].join(', ')})`);
+  return async () => {
+    for (const stop of stops) await stop();
+  };
+}
+
+function openClickHouse(config: Config): ClickHouseClient {
+  if (config.CLICKHOUSE_URL) {
+    return createClickHouse({
+      kind: 'http',
+      url: config.CLICKHOUSE_URL,
+      username: config.CLICKHOUSE_USER,
+      password: config.CLICKHOUSE_PASSWORD,
+      database: config.CLICKHOUSE_DATABASE,
+    });
+  }
+  const path = join(config.DATA_DIR, 'clickhouse');
+  mkdirSync(path, { recursive: true });
+  return createClickHouse({ kind: 'chdb', path });
+}
+
+async function run(): Promise<void> {
+  let config: Config;
+  try {
+    config = readConfig();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  const stop = await main(config);
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('stop failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
