@@ -54,7 +54,8 @@ export interface Config extends Env {
 
 /** Reads and checks the environment; throws one error that lists every bad key. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable means "not set", as in shell scripts that write KEY= to clear one.
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`bad configuration:\n${lines.join('\n')}`);

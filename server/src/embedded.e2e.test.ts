@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { moscowDate } from '@stat/schemas';
+import { launchChromium } from './testing/browser.js';
+import { eventually, summaryTotals } from './testing/api-client.js';
+import { startTestSite, type TestSite } from './testing/site.js';
+import { freePort } from './testing/service.js';
+
+// Needs: the embedded service of the global setup (chDB, in-process bus) and Debian's chromium.
+const apiUrl = inject('apiUrl');
+const collectorUrl = inject('collectorUrl');
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Opens page1, follows the link to page2, then navigates SPA-style: three page views. */
+async function browseThreePages(site: TestSite): Promise<string[]> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  await page.goto(`${site.url}/page1`);
+  await page.waitForFunction(() => Array.from(document.scripts).some((s) => s.src.includes('/counter/')));
+  await page.waitForTimeout(300);
+  await Promise.all([page.waitForURL('**/page2'), page.click('#next')]);
+  await page.waitForTimeout(300);
+  await page.click('#spa');
+  await page.waitForURL('**/page2/spa');
+  await page.waitForTimeout(300);
+  await page.close();
+  return problems;
+}
+
+describe('embedded mode: a page with the counter to a report', () => {
+  it('counts exactly the three page views, one visit and one visitor, today in Moscow time', async () => {
+    const projectId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
+    const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
+    try {
+      const problems = await browseThreePages(site);
+      expect(problems).toEqual([]);
+    } finally {
+      await site.close();
+    }
+    const today = moscowDate(Date.now());
+    const body = { date_start: today, date_end: today, group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0] === 3);
+    expect(totals).toEqual([3, 1, 1]);
+
+    // Still three a moment later: nothing was counted twice.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await summaryTotals(apiUrl, projectId, body)).toEqual([3, 1, 1]);
+
+    // The views sit in the current Moscow hour of the graph.
+    const graph = await fetch(`${apiUrl}/top100/api/report/v1.0/report/${projectId}/summary/graph`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const points = ((await graph.json()) as { result: { data: { points: { ts: number; metrics: number[] }[] }[] } }).result
+      .data[0]!.points;
+    const nonEmpty = points.filter((p) => p.metrics[0]! > 0);
+    const now = Date.now() / 1000;
+    expect(nonEmpty.reduce((s, p) => s + p.metrics[0]!, 0)).toBe(3);
+    for (const p of nonEmpty) expect(now - p.ts).toBeLessThan(2 * 3600);
+  });
+
+  it('a blocked collector costs the page no error', async () => {
+    const deadPort = await freePort();
+    const site = await startTestSite({
+      src: `${apiUrl}/counter/counter.js`,
+      projectId: 42,
+      collector: `http://127.0.0.1:${deadPort}`,
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${site.url}/page2`);
+      await page.waitForFunction(() => Array.from(document.scripts).some((s) => s.src.includes('/counter/')));
+      await page.click('#spa');
+      await page.waitForTimeout(500);
+      expect(errors).toEqual([]);
+      expect(await page.title()).toBe('SPA');
+      await page.close();
+    } finally {
+      await site.close();
+    }
+  });
+});

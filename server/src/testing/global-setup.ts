@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+import { freePort, startService, type ServiceProcess } from './service.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    collectorUrl: string;
+  }
+}
+
+/**
+ * Starts the embedded service once for the suite, as `npm start` runs it (demo data
+ * included), in a fresh data directory; its addresses reach tests through inject().
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stat-test-'));
+  const apiPort = await freePort();
+  const collectorPort = await freePort();
+  let service: ServiceProcess;
+  service = await startService({
+    DATA_DIR: dataDir,
+    API_PORT: String(apiPort),
+    COLLECTOR_PORT: String(collectorPort),
+    KAFKA_BROKERS: '',
+    CLICKHOUSE_URL: '',
+    ROLES: 'collector,aggregator,api',
+  });
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const collectorUrl = `http://127.0.0.1:${collectorPort}`;
+  project.provide('apiUrl', apiUrl);
+  project.provide('collectorUrl', collectorUrl);
+  process.env.STAT_API_URL = apiUrl;
+  process.env.STAT_COLLECTOR_URL = collectorUrl;
+  return async () => {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
