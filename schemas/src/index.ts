@@ -4,3 +4,4 @@ export * from './time.js';
 export * from './clickhouse/client.js';
 export * from './clickhouse/migrate.js';
 export * from './catalogue.js';
+export * from './clickhouse/retry.js';
