@@ -1,0 +1,194 @@
+/**
+ * Dates and times as the reports show them: in Moscow time (spec: reports use Moscow time,
+ * GMT+3), whatever the browser's own zone is. Calendar dates travel as ISO strings
+ * `YYYY-MM-DD` ({@link IsoDate}); arithmetic on them is done in UTC, where every day has 24 hours.
+ */
+
+/** The IANA zone every report is computed in. */
+export const MOSCOW_TZ = 'Europe/Moscow';
+
+/** A calendar date `YYYY-MM-DD` (a Moscow date unless said otherwise). */
+export type IsoDate = string;
+
+/** Wall-clock fields of an instant in Moscow. Month is 1..12. */
+export interface MoscowParts {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+}
+
+let partsFormat: Intl.DateTimeFormat | undefined;
+
+function moscowFormat(): Intl.DateTimeFormat {
+  partsFormat ??= new Intl.DateTimeFormat('en-GB', {
+    timeZone: MOSCOW_TZ,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  return partsFormat;
+}
+
+/** Wall-clock fields in Moscow of the instant `ms` (milliseconds since the epoch). */
+export function moscowParts(ms: number): MoscowParts {
+  const out: Record<string, number> = {};
+  for (const part of moscowFormat().formatToParts(new Date(ms))) {
+    if (part.type !== 'literal') out[part.type] = Number(part.value);
+  }
+  return {
+    year: out.year ?? 1970,
+    month: out.month ?? 1,
+    day: out.day ?? 1,
+    hour: (out.hour ?? 0) % 24,
+    minute: out.minute ?? 0,
+    second: out.second ?? 0,
+  };
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+function isoOf(year: number, month: number, day: number): IsoDate {
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
+}
+
+/** The Moscow calendar date of the instant `ms` (default: now by this browser's clock). */
+export function moscowToday(ms: number = Date.now()): IsoDate {
+  const p = moscowParts(ms);
+  return isoOf(p.year, p.month, p.day);
+}
+
+const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2024-02-30 is not). */
+export function isIsoDate(value: string): boolean {
+  const m = ISO_RE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function utcMs(iso: IsoDate): number {
+  const m = ISO_RE.exec(iso);
+  if (!m) throw new RangeError(`not a YYYY-MM-DD date: ${iso}`);
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+}
+
+function fromUtcMs(ms: number): IsoDate {
+  const d = new Date(ms);
+  return isoOf(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+}
+
+const DAY_MS = 86_400_000;
+
+/** `iso` moved by `days` calendar days (negative goes back). */
+export function addDays(iso: IsoDate, days: number): IsoDate {
+  return fromUtcMs(utcMs(iso) + days * DAY_MS);
+}
+
+/** Calendar days from `from` to `to` (0 for the same day, negative when `to` is earlier). */
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return Math.round((utcMs(to) - utcMs(from)) / DAY_MS);
+}
+
+/** Day of the week, Monday 0 … Sunday 6 (the week starts on Monday). */
+export function weekdayMondayFirst(iso: IsoDate): number {
+  return (new Date(utcMs(iso)).getUTCDay() + 6) % 7;
+}
+
+/** The Monday of the week holding `iso`. */
+export function startOfWeek(iso: IsoDate): IsoDate {
+  return addDays(iso, -weekdayMondayFirst(iso));
+}
+
+/** The first day of the month holding `iso`. */
+export function startOfMonth(iso: IsoDate): IsoDate {
+  return `${iso.slice(0, 8)}01`;
+}
+
+/** The last day of the month holding `iso`. */
+export function endOfMonth(iso: IsoDate): IsoDate {
+  const d = new Date(utcMs(startOfMonth(iso)));
+  return fromUtcMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0));
+}
+
+/** The later of two dates. */
+export function maxDate(a: IsoDate, b: IsoDate): IsoDate {
+  return a > b ? a : b;
+}
+
+/** The earlier of two dates. */
+export function minDate(a: IsoDate, b: IsoDate): IsoDate {
+  return a < b ? a : b;
+}
+
+/** `YYYY-MM-DD` → `DD.MM.YYYY` (the display form). Anything else is returned unchanged. */
+export function formatIsoDate(iso: IsoDate): string {
+  const m = ISO_RE.exec(iso);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : iso;
+}
+
+/**
+ * `DD.MM.YYYY` (as typed by a user) → `YYYY-MM-DD`, or null when it is not a real date.
+ */
+export function parseDisplayDate(text: string): IsoDate | null {
+  const m = /^\s*(\d{2})\.(\d{2})\.(\d{4})\s*$/.exec(text);
+  if (!m) return null;
+  const iso = `${m[3]}-${m[2]}-${m[1]}`;
+  return isIsoDate(iso) ? iso : null;
+}
+
+/** Moscow date of a unix timestamp in seconds as `DD.MM.YYYY`. */
+export function formatDate(tsSeconds: number): string {
+  const p = moscowParts(tsSeconds * 1000);
+  return `${pad2(p.day)}.${pad2(p.month)}.${p.year}`;
+}
+
+/** Moscow wall time of a unix timestamp in seconds as `HH:mm`. */
+export function formatTime(tsSeconds: number): string {
+  const p = moscowParts(tsSeconds * 1000);
+  return `${pad2(p.hour)}:${pad2(p.minute)}`;
+}
+
+/** Moscow date and time of a unix timestamp in seconds as `DD.MM.YYYY HH:mm`. */
+export function formatDateTime(tsSeconds: number): string {
+  return `${formatDate(tsSeconds)} ${formatTime(tsSeconds)}`;
+}
+
+/** Month names, nominative («Январь»), as a month is titled on its own. */
+export const MONTHS_NOMINATIVE = [
+  'Январь', 'Февраль', 'Март', 'Апрель', 'Май', 'Июнь',
+  'Июль', 'Август', 'Сентябрь', 'Октябрь', 'Ноябрь', 'Декабрь',
+] as const;
+
+/** Month names, genitive («января»), as in «5 января». */
+export const MONTHS_GENITIVE = [
+  'января', 'февраля', 'марта', 'апреля', 'мая', 'июня',
+  'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря',
+] as const;
+
+/** Short month names for axes («янв»). */
+export const MONTHS_SHORT = [
+  'янв', 'фев', 'мар', 'апр', 'май', 'июн', 'июл', 'авг', 'сен', 'окт', 'ноя', 'дек',
+] as const;
+
+/** Weekday names, Sunday first (as `Date.getDay` counts). */
+export const WEEKDAYS = [
+  'воскресенье', 'понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота',
+] as const;
+
+/** Short weekday names, Sunday first. */
+export const WEEKDAYS_SHORT = ['вс', 'пн', 'вт', 'ср', 'чт', 'пт', 'сб'] as const;
+
+/** «Март 2025» for the month holding `iso`. */
+export function formatMonth(iso: IsoDate): string {
+  const month = Number(iso.slice(5, 7));
+  return `${MONTHS_NOMINATIVE[month - 1] ?? ''} ${iso.slice(0, 4)}`;
+}

@@ -1,0 +1,151 @@
+/**
+ * Number formatting for everything the web app shows (spec 001 §9 "Number format": space
+ * thousands, comma decimal, suffixes млн, млрд, трлн). Every number on screen goes through here.
+ *
+ * Decisions:
+ * - The thousands separator, and the space between a number and its suffix, is U+00A0 NO-BREAK
+ *   SPACE (what ICU uses for Russian; every font has it, and a number never wraps across lines).
+ *   It is exported as {@link NBSP} so tests and callers can build expected strings.
+ * - The decimal separator is a comma.
+ * - Negative numbers start with an ASCII hyphen-minus, so a copied value pastes as a number.
+ * - Below one million a number is shown in full, with at most two fraction digits, trailing
+ *   zeros trimmed: 1234.5 → «1 234,5», 999 999 → «999 999».
+ * - From one million on it is scaled to млн (10⁶), млрд (10⁹) or трлн (10¹²), rounded to two
+ *   fraction digits, trailing zeros trimmed: 1 234 567 → «1,23 млн», 12 000 000 → «12 млн». A value
+ *   that rounds up to 1000 of a unit moves to the next unit (999 999 999 → «1 млрд»).
+ * - Percents take a fraction (0.1234 → «12,34%»), with no space before the sign, as the spec's
+ *   own text «меньше 1%» writes it.
+ * - A missing value (null, undefined, NaN, ±Infinity) is shown as «NA» (spec: missing value 'NA').
+ */
+
+/** U+00A0 NO-BREAK SPACE: the thousands separator and the space before a unit suffix. */
+export const NBSP = '\u00a0';
+
+/** What a missing or non-finite value is shown as. */
+export const MISSING_VALUE = 'NA';
+
+/** Numbers whose absolute value reaches this are shown with a suffix (млн and up). */
+export const COMPACT_THRESHOLD = 1_000_000;
+
+const UNITS: ReadonlyArray<{ readonly factor: number; readonly suffix: string }> = [
+  { factor: 1e6, suffix: 'млн' },
+  { factor: 1e9, suffix: 'млрд' },
+  { factor: 1e12, suffix: 'трлн' },
+];
+
+/** Options of {@link formatNumber}. */
+export interface NumberFormatOptions {
+  /** Most fraction digits shown; trailing zeros are trimmed. Default 2. */
+  readonly maxFractionDigits?: number;
+  /** Exact number of fraction digits (zeros kept); overrides maxFractionDigits. */
+  readonly fractionDigits?: number;
+  /** Use the млн/млрд/трлн suffixes from one million on. Default true. */
+  readonly compact?: boolean;
+  /** Prefix positive numbers with «+» (for changes). Default false. */
+  readonly signed?: boolean;
+}
+
+type Num = number | null | undefined;
+
+function isPresent(value: Num): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** Groups the digits of a non-negative integer string by three with {@link NBSP}. */
+function groupDigits(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, NBSP);
+}
+
+/**
+ * Formats a non-negative number: rounds to `digits` fraction digits, groups the integer part,
+ * trims trailing fraction zeros unless `keepZeros`.
+ */
+function plain(abs: number, digits: number, keepZeros: boolean): string {
+  // toFixed switches to exponent notation at 1e21; such values are never shown unscaled.
+  const fixed = abs.toFixed(digits);
+  const dot = fixed.indexOf('.');
+  const intPart = dot === -1 ? fixed : fixed.slice(0, dot);
+  let frac = dot === -1 ? '' : fixed.slice(dot + 1);
+  if (!keepZeros) frac = frac.replace(/0+$/, '');
+  return frac ? `${groupDigits(intPart)},${frac}` : groupDigits(intPart);
+}
+
+/** Whether `abs` rounded to `digits` fraction digits is zero. */
+function roundsToZero(abs: number, digits: number): boolean {
+  return Number(abs.toFixed(digits)) === 0;
+}
+
+function applySign(negative: boolean, signed: boolean, body: string, isZero: boolean): string {
+  if (isZero) return body;
+  if (negative) return `-${body}`;
+  return signed ? `+${body}` : body;
+}
+
+/**
+ * Formats a number for display: «1 234», «1 234,5», «1,23 млн», «4,5 млрд». See the module
+ * comment for every rule. Missing values give {@link MISSING_VALUE}.
+ */
+export function formatNumber(value: Num, options: NumberFormatOptions = {}): string {
+  if (!isPresent(value)) return MISSING_VALUE;
+  const keepZeros = options.fractionDigits !== undefined;
+  const digits = Math.max(0, Math.min(20, options.fractionDigits ?? options.maxFractionDigits ?? 2));
+  const compact = options.compact ?? true;
+  const signed = options.signed ?? false;
+  const negative = value < 0;
+  const abs = Math.abs(value);
+
+  // 999 999,999 rounds to a million, so it is shown as «1 млн», not «1 000 000».
+  if (compact && (abs >= COMPACT_THRESHOLD || Number(abs.toFixed(digits)) >= COMPACT_THRESHOLD)) {
+    let index = Math.max(0, UNITS.findLastIndex((u) => abs >= u.factor));
+    let scaled = abs / (UNITS[index]?.factor ?? 1);
+    // 999.995 млн rounds to «1 000 млн»: say «1 млрд» instead.
+    if (Number(scaled.toFixed(2)) >= 1000 && index < UNITS.length - 1) {
+      index += 1;
+      scaled = abs / (UNITS[index]?.factor ?? 1);
+    }
+    const unit = UNITS[index];
+    if (unit) {
+      return applySign(negative, signed, `${plain(scaled, 2, false)}${NBSP}${unit.suffix}`, false);
+    }
+  }
+  return applySign(negative, signed, plain(abs, digits, keepZeros), roundsToZero(abs, digits));
+}
+
+/** Formats an integer count in full, never with a suffix: 1234567 → «1 234 567». */
+export function formatInteger(value: Num): string {
+  return formatNumber(isPresent(value) ? Math.round(value) : value, { compact: false, maxFractionDigits: 0 });
+}
+
+/** Options of {@link formatPercent}. */
+export interface PercentFormatOptions {
+  /** Most fraction digits of the percent value; trailing zeros are trimmed. Default 2. */
+  readonly maxFractionDigits?: number;
+  /** Prefix positive values with «+» (for changes). Default false. */
+  readonly signed?: boolean;
+}
+
+/** Formats a fraction as a percent: 0.1234 → «12,34%», 1 → «100%», -0.05 with signed → «-5%». */
+export function formatPercent(fraction: Num, options: PercentFormatOptions = {}): string {
+  if (!isPresent(fraction)) return MISSING_VALUE;
+  const body = formatNumber(fraction * 100, {
+    maxFractionDigits: options.maxFractionDigits ?? 2,
+    compact: false,
+    signed: options.signed ?? false,
+  });
+  return `${body}%`;
+}
+
+/**
+ * Formats a duration in seconds as «mm:ss», or «h:mm:ss» from an hour on (the spec shows average
+ * durations as mm:ss). Fractions of a second are rounded.
+ */
+export function formatDuration(seconds: Num): string {
+  if (!isPresent(seconds)) return MISSING_VALUE;
+  const total = Math.round(Math.abs(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const body = h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+  return seconds < 0 && total > 0 ? `-${body}` : body;
+}

@@ -1,0 +1,20 @@
+import styles from './Placeholder.module.css';
+
+/** Props of {@link Placeholder}. */
+export interface PlaceholderProps {
+  /** The screen's title. */
+  readonly title: string;
+  /** What will be here. */
+  readonly text?: string;
+}
+
+/** A screen that is not built yet: its title and a note that it is coming (not a 404). */
+export function Placeholder({ title, text }: PlaceholderProps) {
+  return (
+    <section className={styles.panel} data-testid="placeholder">
+      <title>{`${title} – Статистика`}</title>
+      <h1 className={styles.title}>{title}</h1>
+      <p className={styles.text}>{text ?? 'Этот раздел скоро появится.'}</p>
+    </section>
+  );
+}

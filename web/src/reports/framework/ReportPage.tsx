@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import styles from './ReportPage.module.css';
+
+/** Props of {@link ReportPage}. */
+export interface ReportPageProps {
+  readonly title: string;
+  readonly hint?: string;
+  /** Shown in the browser tab after the title (the project id). */
+  readonly subtitle?: string;
+  readonly children: ReactNode;
+}
+
+/** The frame of every report: title, hint, then toolbar, graphs and table as children. */
+export function ReportPage({ title, hint, subtitle, children }: ReportPageProps) {
+  return (
+    <article className={styles.page}>
+      <title>{subtitle ? `${title} – ${subtitle} – Статистика` : `${title} – Статистика`}</title>
+      <header className={styles.header}>
+        <h1 className={styles.title}>{title}</h1>
+        {hint ? <p className={styles.hint}>{hint}</p> : null}
+      </header>
+      {children}
+    </article>
+  );
+}
+
+/** A white card holding one block of a report (a graph, a table). */
+export function ReportCard({ children, flush = false }: { readonly children: ReactNode; readonly flush?: boolean }) {
+  return <section className={flush ? `${styles.card} ${styles.flush}` : styles.card}>{children}</section>;
+}

@@ -1,0 +1,29 @@
+import { ReportCard, ReportPage } from './ReportPage';
+import styles from './ReportSkeleton.module.css';
+
+/**
+ * What a report shows while its code or the server time loads: the same blocks at the same
+ * heights as the loaded report, so nothing moves when it arrives.
+ */
+export function ReportSkeleton({ title, hint }: { readonly title: string; readonly hint?: string }) {
+  return (
+    <ReportPage title={title} {...(hint ? { hint } : {})}>
+      <div className={styles.toolbar} aria-busy="true">
+        <span className={`skeleton ${styles.pill}`} />
+        <span className={`skeleton ${styles.pillShort}`} />
+      </div>
+      <ReportCard>
+        <div className={styles.graph} aria-busy="true">
+          <span className="skeleton" />
+        </div>
+      </ReportCard>
+      <ReportCard flush>
+        <div className={styles.table} aria-busy="true">
+          {Array.from({ length: 8 }, (_v, i) => (
+            <span key={i} className={`skeleton ${styles.row}`} />
+          ))}
+        </div>
+      </ReportCard>
+    </ReportPage>
+  );
+}

@@ -1,0 +1,207 @@
+import { useMemo } from 'react';
+import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
+import { formatInteger, formatNumber } from '../../lib/format';
+import type { ReportMetric } from '../registry';
+import type { ReportSort } from './reportApi';
+import styles from './ReportTable.module.css';
+
+/** One row as the table shows it. */
+export interface ReportTableRow {
+  readonly id: string;
+  /** The text of the first column (a formatted date, a dimension value…). */
+  readonly label: string;
+  /** Values in the order of the table's metrics. */
+  readonly metrics: readonly (number | null)[];
+}
+
+/** Props of {@link ReportTable}. */
+export interface ReportTableProps {
+  /** Header of the first column. */
+  readonly titleHeader: string;
+  /** Sort name of the first column (`date` for time buckets). */
+  readonly titleColumn: string;
+  readonly metrics: readonly ReportMetric[];
+  /** Rows of the current page; undefined until the first answer. */
+  readonly rows: readonly ReportTableRow[] | undefined;
+  /** Totals over the whole period, in the order of `metrics`. */
+  readonly totals: readonly (number | null)[] | undefined;
+  /** The sort the server applied. */
+  readonly sort: ReportSort | undefined;
+  readonly onSort: (column: string) => void;
+  /** A newer answer is on its way (rows are dimmed, not removed). */
+  readonly loading: boolean;
+  /** Rows to reserve while nothing has loaded, so the page does not jump. */
+  readonly expectedRows: number;
+  readonly paging: {
+    readonly offset: number;
+    readonly pageSize: number;
+    readonly total: number | undefined;
+    readonly onOffset: (offset: number) => void;
+  };
+  readonly testId?: string;
+  readonly totalsTestId?: string;
+}
+
+const features = tableFeatures({ rowSortingFeature });
+const helper = createColumnHelper<typeof features, ReportTableRow>();
+
+/**
+ * A report table: a title column and metric columns, the totals row («Итого») under the header,
+ * sorting and paging done by the server (STYLE: headless tables, sorting and paging on the server).
+ */
+export function ReportTable(props: ReportTableProps) {
+  const { titleHeader, titleColumn, metrics, rows, totals, sort, onSort, loading, expectedRows, paging } = props;
+  const metricKey = metrics.map((m) => `${m.name}:${m.title}`).join('|');
+
+  const columns = useMemo(
+    () =>
+      helper.columns([
+        helper.accessor('label', { id: titleColumn, header: titleHeader }),
+        ...metrics.map((m, i) => helper.accessor((row) => row.metrics[i] ?? null, { id: m.name, header: m.title })),
+      ]),
+    // metricKey stands for metrics.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [metricKey, titleColumn, titleHeader],
+  );
+  const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
+  const data = useMemo(() => rows ?? [], [rows]);
+
+  const table = useTable({
+    features,
+    columns,
+    data,
+    getRowId: (row) => row.id,
+    manualSorting: true,
+    enableMultiSort: false,
+    state: { sorting },
+    onSortingChange: () => undefined,
+  });
+
+  const skeletonRows = rows ? 0 : Math.max(1, Math.min(expectedRows, paging.pageSize));
+  const total = paging.total;
+  const pages = total !== undefined && total > paging.pageSize;
+
+  return (
+    <div className={styles.wrap}>
+      <table className={loading && rows ? `${styles.table} ${styles.loading}` : styles.table} data-testid={props.testId} aria-busy={loading}>
+        <colgroup>
+          <col className={styles.titleCol} />
+          {metrics.map((m) => (
+            <col key={m.name} />
+          ))}
+        </colgroup>
+        <thead>
+          {table.getHeaderGroups().map((headerGroup) => (
+            <tr key={headerGroup.id}>
+              {headerGroup.headers.map((header, i) => {
+                const sorted = header.column.getIsSorted();
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    className={i === 0 ? styles.titleHead : styles.metricHead}
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                  >
+                    <button type="button" className={sorted ? `${styles.sort} ${styles.sorted}` : styles.sort} onClick={() => onSort(header.column.id)} data-column={header.column.id}>
+                      <table.FlexRender header={header} />
+                      <SortArrow direction={sorted} />
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+          <tr className={styles.totals} data-testid={props.totalsTestId}>
+            <th scope="row" className={styles.titleCell}>
+              Итого
+            </th>
+            {metrics.map((m, i) => {
+              const value = totals?.[i];
+              return (
+                <td key={m.name} className={styles.metricCell} data-metric={m.name} data-value={value ?? undefined} title={value == null ? undefined : formatInteger(value)}>
+                  {totals ? formatNumber(value) : <span className={`skeleton ${styles.skeletonNumber}`} />}
+                </td>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <tr key={row.id}>
+              {row.getAllCells().map((cell, i) => {
+                if (i === 0) {
+                  return (
+                    <th key={cell.id} scope="row" className={styles.titleCell}>
+                      {row.original.label}
+                    </th>
+                  );
+                }
+                const value = cell.getValue() as number | null;
+                return (
+                  <td key={cell.id} className={styles.metricCell} data-metric={cell.column.id} data-value={value ?? undefined} title={value == null ? undefined : formatInteger(value)}>
+                    {formatNumber(value)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+          {Array.from({ length: skeletonRows }, (_v, r) => (
+            <tr key={`skeleton-${r}`} aria-hidden="true">
+              <th scope="row" className={styles.titleCell}>
+                <span className={`skeleton ${styles.skeletonTitle}`} />
+              </th>
+              {metrics.map((m) => (
+                <td key={m.name} className={styles.metricCell}>
+                  <span className={`skeleton ${styles.skeletonNumber}`} />
+                </td>
+              ))}
+            </tr>
+          ))}
+          {rows && rows.length === 0 ? (
+            <tr>
+              <td colSpan={metrics.length + 1} className={styles.empty}>
+                Нет данных для отображения
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {pages ? <Pager offset={paging.offset} pageSize={paging.pageSize} total={total} onOffset={paging.onOffset} /> : null}
+    </div>
+  );
+}
+
+function SortArrow({ direction }: { readonly direction: false | 'asc' | 'desc' }) {
+  return (
+    <svg className={styles.arrow} viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
+      {direction === 'asc' ? <path d="M5 2 L8.5 7 H1.5 Z" fill="currentColor" /> : null}
+      {direction === 'desc' ? <path d="M5 8 L8.5 3 H1.5 Z" fill="currentColor" /> : null}
+      {direction === false ? <path d="M5 1.5 L7.5 4.2 H2.5 Z M5 8.5 L7.5 5.8 H2.5 Z" fill="currentColor" opacity="0.35" /> : null}
+    </svg>
+  );
+}
+
+interface PagerProps {
+  readonly offset: number;
+  readonly pageSize: number;
+  readonly total: number;
+  readonly onOffset: (offset: number) => void;
+}
+
+/** «Строки 1–90 из 720» with previous and next page buttons. */
+function Pager({ offset, pageSize, total, onOffset }: PagerProps) {
+  const last = Math.min(offset + pageSize, total);
+  return (
+    <div className={styles.pager} data-testid="table-pager">
+      <span>
+        Строки {formatInteger(offset + 1)}–{formatInteger(last)} из {formatInteger(total)}
+      </span>
+      <button type="button" className={styles.pageButton} disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))} aria-label="Предыдущая страница">
+        ‹
+      </button>
+      <button type="button" className={styles.pageButton} disabled={last >= total} onClick={() => onOffset(offset + pageSize)} aria-label="Следующая страница">
+        ›
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { useMemo, useRef } from 'react';
+import uPlot from 'uplot';
+import { UPlotChart } from '../../components/UPlotChart';
+import { MONTHS_NOMINATIVE, MONTHS_SHORT, MOSCOW_TZ, WEEKDAYS, WEEKDAYS_SHORT } from '../../lib/dates';
+import { formatNumber } from '../../lib/format';
+import { paletteColor, withAlpha } from '../../lib/palette';
+import { formatBucket, type Group, type Period } from '../../lib/period';
+import type { ReportMetric } from '../registry';
+import type { GraphPoint } from './reportApi';
+import styles from './TimeSeriesGraph.module.css';
+
+/** Height reserved for uPlot's legend row under the canvas, so the card never changes height. */
+const LEGEND_HEIGHT = 36;
+
+const RU_DATE_NAMES: uPlot.DateNames = {
+  MMMM: [...MONTHS_NOMINATIVE],
+  MMM: [...MONTHS_SHORT],
+  WWWW: [...WEEKDAYS],
+  WWW: [...WEEKDAYS_SHORT],
+};
+
+const MIN = 60;
+const HOUR = 3600;
+const DAY = 86400;
+const _ = null;
+
+/**
+ * Time axis labels in Russian, 24-hour (uPlot's default is US style). Columns: tick increment
+ * (seconds), default template, then the template used when the year, month, day, hour, minute or
+ * second changes at the tick, then mode.
+ */
+const TIME_AXIS_VALUES: (string | number | null)[][] = [
+  [DAY * 365, '{YYYY}', _, _, _, _, _, _, 1],
+  [DAY * 28, '{MMM}', '\n{YYYY}', _, _, _, _, _, 1],
+  [DAY, '{D} {MMM}', '\n{YYYY}', _, _, _, _, _, 1],
+  [HOUR, '{HH}:{mm}', '\n{D} {MMM} {YYYY}', _, '\n{D} {MMM}', _, _, _, 1],
+  [MIN, '{HH}:{mm}', '\n{D} {MMM} {YYYY}', _, '\n{D} {MMM}', _, _, _, 1],
+];
+
+/** Tick steps of the value axis: counts, so 1-2-5 steps from 1 on. */
+const COUNT_INCRS: number[] = Array.from({ length: 14 * 3 }, (_v, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
+
+/** Props of {@link TimeSeriesGraph}. */
+export interface TimeSeriesGraphProps {
+  /** The buckets; undefined until the first answer. */
+  readonly points: readonly GraphPoint[] | undefined;
+  /** The lines, in the order of each point's `metrics`. */
+  readonly metrics: readonly ReportMetric[];
+  readonly period: Pick<Period, 'start' | 'end' | 'group'>;
+  /** A newer answer is on its way (the current lines are dimmed, not removed). */
+  readonly loading: boolean;
+  /** Height of the plotting area (spec 001 §9: 217 below a body width of 1275, else 320). */
+  readonly height: number;
+  readonly testId?: string;
+}
+
+/** A line graph of metrics over time buckets, x axis in Moscow time. */
+export function TimeSeriesGraph({ points, metrics, period, loading, height, testId }: TimeSeriesGraphProps) {
+  // Legend labels of the hovered bucket; read by the formatter, so data changes need no new chart.
+  const labelsRef = useRef(new Map<number, string>());
+  const metricKey = metrics.map((m) => `${m.name}:${m.title}`).join('|');
+
+  const data = useMemo<uPlot.AlignedData | null>(() => {
+    if (!points) return null;
+    const labels = new Map<number, string>();
+    for (const p of points) labels.set(p.ts, formatBucket(p.date, period.group, period));
+    labelsRef.current = labels;
+    return [points.map((p) => p.ts), ...metrics.map((_m, i) => points.map((p) => p.metrics[i] ?? null))];
+    // metricKey stands for metrics.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [points, metricKey, period.group, period.start, period.end]);
+
+  const options = useMemo(
+    () => timeSeriesOptions(metrics, period.group, (ts) => labelsRef.current.get(ts)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [metricKey, period.group],
+  );
+
+  const boxStyle = { height: height + LEGEND_HEIGHT };
+  if (!data) {
+    return (
+      <div className={styles.box} style={boxStyle} aria-busy="true">
+        <span className={`skeleton ${styles.skeletonLegend}`} />
+        <span className={`skeleton ${styles.skeletonPlot}`} />
+      </div>
+    );
+  }
+  if (data[0].length === 0) {
+    return (
+      <div className={`${styles.box} ${styles.empty}`} style={boxStyle}>
+        Нет данных для отображения
+      </div>
+    );
+  }
+  return (
+    <div className={loading ? `${styles.box} ${styles.loading}` : styles.box} style={boxStyle} aria-busy={loading}>
+      <UPlotChart options={options} data={data} height={height} className={styles.chart} testId={testId} />
+    </div>
+  );
+}
+
+/** uPlot options of a time series graph: one line per metric, values formatted the app's way. */
+export function timeSeriesOptions(
+  metrics: readonly ReportMetric[],
+  group: Group,
+  labelOf: (ts: number) => string | undefined,
+): Omit<uPlot.Options, 'width' | 'height'> {
+  const fine = group === 'five_minute' || group === 'hour';
+  return {
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), MOSCOW_TZ),
+    fmtDate: (tpl) => uPlot.fmtDate(tpl, RU_DATE_NAMES),
+    padding: [12, 16, 0, 4],
+    cursor: {
+      drag: { x: false, y: false },
+      points: { size: 8, width: 2 },
+      focus: { prox: 24 },
+    },
+    focus: { alpha: 0.35 },
+    legend: { live: true },
+    scales: {
+      x: { time: true },
+      y: { range: (_u, _min, max) => uPlot.rangeNum(0, max > 0 ? max : 1, 0.1, true) },
+    },
+    axes: [
+      {
+        values: TIME_AXIS_VALUES,
+        stroke: '#6b7085',
+        grid: { show: false },
+        ticks: { stroke: '#e3e5ee', size: 4 },
+        font: '12px system-ui, sans-serif',
+        space: fine ? 60 : 50,
+      },
+      {
+        values: (_u, splits) => splits.map((v) => formatNumber(v)),
+        incrs: COUNT_INCRS,
+        stroke: '#6b7085',
+        grid: { stroke: '#eef0f4', width: 1 },
+        ticks: { show: false },
+        font: '12px system-ui, sans-serif',
+        size: 64,
+        space: 36,
+      },
+    ],
+    series: [
+      {
+        label: fine ? 'Время' : 'Дата',
+        value: (_u, ts) => (ts == null ? '—' : (labelOf(ts) ?? '—')),
+      },
+      ...metrics.map((m, i) => {
+        const color = paletteColor(i);
+        return {
+          label: m.title,
+          stroke: color,
+          width: 2,
+          fill: i === 0 ? withAlpha(color, 0.07) : undefined,
+          points: { size: 5, fill: '#fff', width: 1.5 },
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatNumber(v)),
+        } satisfies uPlot.Series;
+      }),
+    ],
+  };
+}

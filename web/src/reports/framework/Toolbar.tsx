@@ -1,0 +1,210 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { formatIsoDate, parseDisplayDate, type IsoDate } from '../../lib/dates';
+import {
+  allowedGroups,
+  GROUP_LABELS,
+  LONG_PERIOD_DAYS,
+  matchQuickRange,
+  periodDays,
+  quickRanges,
+  type DateParam,
+  type Group,
+  type Period,
+} from '../../lib/period';
+import styles from './Toolbar.module.css';
+
+/** Texts of the date picker (spec 001 §4 "Date modal"). */
+export const DATE_MESSAGES = {
+  long: 'Выбран слишком большой период, потребуется дополнительное время для загрузки отчёта.',
+  invalid: 'Выбран неверный диапазон дат.',
+} as const;
+
+/** Props of {@link PeriodPicker}. */
+export interface PeriodPickerProps {
+  readonly period: Period;
+  readonly today: IsoDate;
+  readonly onChange: (dateStart: DateParam, dateEnd: DateParam) => void;
+}
+
+/** «Период:» — the quick ranges and the chosen dates, which open a form for any other range. */
+export function PeriodPicker({ period, today, onChange }: PeriodPickerProps) {
+  const active = matchQuickRange(period, today);
+  const [open, setOpen] = useState(false);
+  return (
+    <div className={styles.group} data-testid="period-picker">
+      <span className={styles.label}>Период:</span>
+      <div className={styles.segmented} role="group" aria-label="Быстрый выбор периода">
+        {quickRanges(today).map((range) => (
+          <button
+            key={range.id}
+            type="button"
+            className={range.id === active?.id ? `${styles.segment} ${styles.segmentActive}` : styles.segment}
+            aria-pressed={range.id === active?.id}
+            data-range={range.id}
+            onClick={() => onChange(range.dateStart, range.dateEnd)}
+          >
+            {range.label}
+          </button>
+        ))}
+      </div>
+      <div className={styles.datesWrap}>
+        <button
+          type="button"
+          className={open ? `${styles.dates} ${styles.datesOpen}` : styles.dates}
+          aria-expanded={open}
+          aria-haspopup="dialog"
+          onClick={() => setOpen((v) => !v)}
+          data-testid="period-dates"
+        >
+          <CalendarIcon />
+          <span>
+            {period.start === period.end
+              ? formatIsoDate(period.start)
+              : `${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`}
+          </span>
+        </button>
+        {open ? (
+          <DateRangeForm
+            period={period}
+            today={today}
+            onCancel={() => setOpen(false)}
+            onApply={(start, end) => {
+              setOpen(false);
+              onChange(start, end);
+            }}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function CalendarIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+      <rect x="1.75" y="2.75" width="12.5" height="11.5" rx="2" fill="none" stroke="currentColor" strokeWidth="1.4" />
+      <path d="M1.75 6.5h12.5M5 1.25v3M11 1.25v3" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+interface DateRangeFormProps {
+  readonly period: Period;
+  readonly today: IsoDate;
+  readonly onApply: (start: IsoDate, end: IsoDate) => void;
+  readonly onCancel: () => void;
+}
+
+/** Validates typed dates: both real, none in the future; a reversed range is swapped. */
+export function checkRange(startText: string, endText: string, today: IsoDate): { start: IsoDate; end: IsoDate } | null {
+  const a = parseDisplayDate(startText);
+  const b = parseDisplayDate(endText);
+  if (!a || !b || a > today || b > today) return null;
+  return a <= b ? { start: a, end: b } : { start: b, end: a };
+}
+
+/** The form for any range: two dates typed as DD.MM.YYYY. */
+function DateRangeForm({ period, today, onApply, onCancel }: DateRangeFormProps) {
+  const [startText, setStartText] = useState(formatIsoDate(period.start));
+  const [endText, setEndText] = useState(formatIsoDate(period.end));
+  const ref = useRef<HTMLFormElement>(null);
+  const id = useId();
+  const range = checkRange(startText, endText, today);
+  const complete = startText.length === 10 && endText.length === 10;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onCancel();
+    };
+    const onDown = (e: MouseEvent) => {
+      const form = ref.current;
+      if (form && e.target instanceof Node && !form.parentElement?.contains(e.target)) onCancel();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onDown);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onDown);
+    };
+  }, [onCancel]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (range) onApply(range.start, range.end);
+  };
+
+  return (
+    <form ref={ref} className={styles.popover} role="dialog" aria-label="Выбор периода" onSubmit={submit}>
+      <div className={styles.fields}>
+        <label className={styles.field} htmlFor={`${id}-start`}>
+          <span>С</span>
+          <input
+            id={`${id}-start`}
+            value={startText}
+            onChange={(e) => setStartText(e.target.value)}
+            placeholder="ДД.ММ.ГГГГ"
+            inputMode="numeric"
+            maxLength={10}
+            autoFocus
+          />
+        </label>
+        <label className={styles.field} htmlFor={`${id}-end`}>
+          <span>По</span>
+          <input
+            id={`${id}-end`}
+            value={endText}
+            onChange={(e) => setEndText(e.target.value)}
+            placeholder="ДД.ММ.ГГГГ"
+            inputMode="numeric"
+            maxLength={10}
+          />
+        </label>
+      </div>
+      <p className={styles.hintLine}>Даты по московскому времени, не позже {formatIsoDate(today)}.</p>
+      {complete && !range ? <p className={styles.error}>{DATE_MESSAGES.invalid}</p> : null}
+      {range && periodDays(range.start, range.end) > LONG_PERIOD_DAYS ? <p className={styles.warning}>{DATE_MESSAGES.long}</p> : null}
+      <div className={styles.actions}>
+        <button type="button" className={styles.secondary} onClick={onCancel}>
+          Отменить
+        </button>
+        <button type="submit" className={styles.primary} disabled={!range}>
+          Применить
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Props of {@link GroupPicker}. */
+export interface GroupPickerProps {
+  readonly period: Period;
+  readonly onChange: (group: Group) => void;
+}
+
+/** «Детализация:» — the groups the period allows (spec 001 §4). */
+export function GroupPicker({ period, onChange }: GroupPickerProps) {
+  return (
+    <div className={styles.group} data-testid="group-picker">
+      <span className={styles.label}>Детализация:</span>
+      <div className={styles.segmented} role="group" aria-label="Детализация">
+        {allowedGroups(period.start, period.end).map((group) => (
+          <button
+            key={group}
+            type="button"
+            className={group === period.group ? `${styles.segment} ${styles.segmentActive}` : styles.segment}
+            aria-pressed={group === period.group}
+            data-group={group}
+            onClick={() => onChange(group)}
+          >
+            {GROUP_LABELS[group]}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The report toolbar row. */
+export function Toolbar({ children }: { readonly children: ReactNode }) {
+  return <div className={styles.toolbar}>{children}</div>;
+}

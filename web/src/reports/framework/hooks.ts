@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { isAbortError } from '../../lib/api';
+import { serverClockOffset, serverToday } from '../../lib/clock';
+import type { IsoDate } from '../../lib/dates';
+import { fitGroup, parsePeriod, resolveDateParam, writePeriod, type DateParam, type Group, type Period } from '../../lib/period';
+import { nextSort, parseOffset, parseSort, writeSort } from './query';
+import type { ReportSort } from './reportApi';
+
+let knownOffset: number | null = null;
+
+/**
+ * Today's Moscow date by the server's clock, or null until the server's time is known (once per
+ * page load; a failed call falls back to this browser's clock).
+ */
+export function useServerToday(): IsoDate | null {
+  const [offset, setOffset] = useState<number | null>(knownOffset);
+  useEffect(() => {
+    if (offset !== null) return undefined;
+    let live = true;
+    void serverClockOffset().then((value) => {
+      knownOffset = value;
+      if (live) setOffset(value);
+    });
+    return () => {
+      live = false;
+    };
+  }, [offset]);
+  return offset === null ? null : serverToday(offset);
+}
+
+/** The state of a report held in its URL, and the ways to change it. */
+export interface ReportQuery {
+  readonly period: Period;
+  /** The chosen sort, or null for the server's default. */
+  readonly sort: ReportSort | null;
+  readonly offset: number;
+  /** New dates; the group is kept when the period allows it, else replaced (spec 001 §4). */
+  setDates(dateStart: DateParam, dateEnd: DateParam): void;
+  setGroup(group: Group): void;
+  /** A click on a column: sorts by it, or flips the direction when already sorted by it. */
+  toggleSort(column: string, current: ReportSort): void;
+  setOffset(offset: number): void;
+}
+
+/**
+ * Reads the report's state from the URL (`dateStart`, `dateEnd`, `groupBy`, `orderBy`, `offset`),
+ * replaces invalid values in the URL, and writes changes back (a new history entry each, so Back
+ * returns to the previous view). Changing the period, group or sort goes back to the first page.
+ */
+export function useReportQuery(today: IsoDate, sortColumns: readonly string[], pageSize: number): ReportQuery {
+  const [search, setSearch] = useSearchParams();
+  const parsed = useMemo(() => parsePeriod(search, today), [search, today]);
+  const sort = useMemo(() => parseSort(search.get('orderBy'), sortColumns), [search, sortColumns]);
+  const offset = parseOffset(search.get('offset'), pageSize);
+  const { period } = parsed;
+
+  useEffect(() => {
+    if (parsed.corrected) setSearch((prev) => writePeriod(prev, parsed.period), { replace: true });
+  }, [parsed, setSearch]);
+
+  const update = useCallback(
+    (change: (next: URLSearchParams) => void) => {
+      setSearch((prev) => {
+        const next = new URLSearchParams(prev);
+        change(next);
+        next.delete('offset');
+        return next;
+      });
+    },
+    [setSearch],
+  );
+
+  return {
+    period,
+    sort,
+    offset,
+    setDates: (dateStart, dateEnd) => {
+      const start = resolveDateParam(dateStart, today);
+      const end = resolveDateParam(dateEnd, today);
+      if (!start || !end) return;
+      // An interval whose start is after its end is swapped (spec 001 §4 "Date modal").
+      const [from, to, fromParam, toParam] = start <= end ? [start, end, dateStart, dateEnd] : [end, start, dateEnd, dateStart];
+      const group = fitGroup(period.group, from, to);
+      update((next) => {
+        next.set('dateStart', fromParam);
+        next.set('dateEnd', toParam);
+        next.set('groupBy', group);
+      });
+    },
+    setGroup: (group) => update((next) => next.set('groupBy', group)),
+    toggleSort: (column, current) => update((next) => next.set('orderBy', writeSort(nextSort(current, column, 'date')))),
+    setOffset: (value) =>
+      setSearch((prev) => {
+        const next = new URLSearchParams(prev);
+        if (value > 0) next.set('offset', String(value));
+        else next.delete('offset');
+        return next;
+      }),
+  };
+}
+
+/** State of one request. */
+export interface RequestState<T> {
+  /** The last successful result; kept while a newer request loads, so nothing jumps. */
+  readonly data: T | undefined;
+  /** The failure of the latest request. */
+  readonly error: unknown;
+  readonly loading: boolean;
+}
+
+/**
+ * Runs `run` whenever `key` changes (null: not yet), aborting the previous request; results of
+ * superseded requests are ignored (spec 001 §4: stale responses are ignored).
+ */
+export function useRequest<T>(key: string | null, run: (signal: AbortSignal) => Promise<T>): RequestState<T> {
+  const [state, setState] = useState<RequestState<T>>({ data: undefined, error: undefined, loading: key !== null });
+  const runRef = useRef(run);
+  useEffect(() => {
+    runRef.current = run;
+  });
+  useEffect(() => {
+    if (key === null) return undefined;
+    const controller = new AbortController();
+    setState((s) => (s.loading && s.error === undefined ? s : { data: s.data, error: undefined, loading: true }));
+    runRef.current(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ data, error: undefined, loading: false });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbortError(error)) setState({ data: undefined, error, loading: false });
+      },
+    );
+    return () => controller.abort();
+  }, [key]);
+  return state;
+}
+
+function subscribeResize(onChange: () => void): () => void {
+  window.addEventListener('resize', onChange);
+  return () => window.removeEventListener('resize', onChange);
+}
+
+/** Whether the page body is narrower than `px` (follows window resizes). */
+export function useNarrowerThan(px: number): boolean {
+  return useSyncExternalStore(
+    subscribeResize,
+    () => document.body.clientWidth < px,
+    () => false,
+  );
+}

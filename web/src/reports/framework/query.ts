@@ -1,0 +1,34 @@
+/**
+ * Table state in the URL (spec 001 §3 "Report URL parameters"): `orderBy` as `name:asc` or
+ * `name:desc`, and `offset`. Pure functions; the period is in lib/period.
+ */
+import type { ReportSort } from './reportApi';
+
+/** Reads `orderBy`; null when missing or not one of `names`. */
+export function parseSort(value: string | null, names: readonly string[]): ReportSort | null {
+  if (!value) return null;
+  const m = /^([a-z_][a-z0-9_]*):(asc|desc)$/.exec(value);
+  if (!m || !names.includes(m[1] ?? '')) return null;
+  return { name: m[1] ?? '', order: m[2] === 'asc' ? 'asc' : 'desc' };
+}
+
+/** The `orderBy` value of a sort. */
+export function writeSort(sort: ReportSort): string {
+  return `${sort.name}:${sort.order}`;
+}
+
+/** Reads `offset`: a non-negative integer multiple of `pageSize`, else 0. */
+export function parseOffset(value: string | null, pageSize: number): number {
+  if (!value || !/^\d{1,9}$/.test(value)) return 0;
+  const n = Number(value);
+  return n % pageSize === 0 ? n : 0;
+}
+
+/**
+ * The sort after a click on a column (spec 001 §4 "Sorting"): a new column starts in its default
+ * direction (the title column ascending, metrics descending); a repeated click flips it.
+ */
+export function nextSort(current: ReportSort, column: string, titleColumn: string): ReportSort {
+  if (current.name === column) return { name: column, order: current.order === 'asc' ? 'desc' : 'asc' };
+  return { name: column, order: column === titleColumn ? 'asc' : 'desc' };
+}

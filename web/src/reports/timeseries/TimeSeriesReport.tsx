@@ -1,0 +1,145 @@
+import { useMemo } from 'react';
+import { ApiError } from '../../lib/api';
+import type { IsoDate } from '../../lib/dates';
+import { bucketCount, formatBucket, type Group } from '../../lib/period';
+import { ErrorPage } from '../../pages/ErrorPage';
+import { useNarrowerThan, useReportQuery, useRequest, useServerToday } from '../framework/hooks';
+import { ReportCard, ReportPage } from '../framework/ReportPage';
+import { ReportSkeleton } from '../framework/ReportSkeleton';
+import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
+import {
+  fetchReportGraph,
+  fetchReportTable,
+  type GraphPoint,
+  type MetricName,
+  type ReportRequest,
+  type ReportSort,
+  type ReportTableRequest,
+} from '../framework/reportApi';
+import { TimeSeriesGraph } from '../framework/TimeSeriesGraph';
+import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
+import type { ReportViewProps } from '../registry';
+
+/** Body width below which graphs get the short height (spec 001 §9). */
+const NARROW_BODY = 1275;
+
+const TITLE_HEADERS: Readonly<Record<Group, string>> = {
+  five_minute: 'Время',
+  hour: 'Время',
+  day: 'Дата',
+  week: 'Неделя',
+  month: 'Месяц',
+};
+
+/** The sort the api applies when none is sent. */
+const DEFAULT_SORT: ReportSort = { name: 'date', order: 'desc' };
+
+/**
+ * A report over time buckets with no dimension (the summary report «Посещаемость»): the period
+ * toolbar, a line graph of the report's metrics and a table of the same buckets with totals.
+ */
+export default function TimeSeriesReport({ projectId, report }: ReportViewProps) {
+  const today = useServerToday();
+  if (!today) return <ReportSkeleton title={report.title} {...(report.hint ? { hint: report.hint } : {})} />;
+  return <TimeSeriesReportBody projectId={projectId} report={report} today={today} />;
+}
+
+/** Indices into an answer's metrics for each wanted metric (-1 when the answer lacks it). */
+function metricIndices(answer: readonly MetricName[], wanted: readonly MetricName[]): number[] {
+  return wanted.map((name) => answer.indexOf(name));
+}
+
+function reorder(values: readonly (number | null)[], indices: readonly number[]): (number | null)[] {
+  return indices.map((i) => (i < 0 ? null : (values[i] ?? null)));
+}
+
+function TimeSeriesReportBody({ projectId, report, today }: ReportViewProps & { readonly today: IsoDate }) {
+  const metricNames = useMemo(() => report.metrics.map((m) => m.name), [report]);
+  const sortColumns = useMemo(() => ['date', ...metricNames], [metricNames]);
+  const query = useReportQuery(today, sortColumns, report.pageSize);
+  const { period, sort, offset } = query;
+  const narrow = useNarrowerThan(NARROW_BODY);
+
+  const graphBody: ReportRequest = { date_start: period.start, date_end: period.end, group: period.group, metrics: metricNames };
+  const tableBody: ReportTableRequest = { ...graphBody, ...(sort ? { sort } : {}), limit: report.pageSize, offset };
+  const graph = useRequest(JSON.stringify(graphBody), (signal) => fetchReportGraph(projectId, report.name, graphBody, { signal }));
+  const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
+
+  const points = useMemo<GraphPoint[] | undefined>(() => {
+    const answer = graph.data;
+    if (!answer) return undefined;
+    const indices = metricIndices(answer.metrics, metricNames);
+    return (answer.data[0]?.points ?? []).map((p) => ({ ...p, metrics: reorder(p.metrics, indices) }));
+  }, [graph.data, metricNames]);
+
+  const { rows, totals } = useMemo(() => {
+    const answer = table.data;
+    if (!answer) return { rows: undefined, totals: undefined };
+    const indices = metricIndices(answer.metrics, metricNames);
+    return {
+      rows: answer.data.map<ReportTableRow>((row) => ({
+        id: row.id,
+        label: formatBucket(row.title, period.group, period),
+        metrics: reorder(row.metrics, indices),
+      })),
+      totals: reorder(answer.totals, indices),
+    };
+    // The labels depend on the period the answer was for, which its key already fixes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [table.data, metricNames]);
+
+  const error = graph.error ?? table.error;
+  const failed = error !== undefined;
+  // A network failure (status 0) shows the server error page with what the browser said.
+  const status = error instanceof ApiError && error.status !== 0 ? error.status : 500;
+  const currentSort = table.data?.sort ?? sort ?? DEFAULT_SORT;
+
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} />;
+  return (
+    <ReportPage title={report.title} subtitle={projectId} {...(report.hint ? { hint: report.hint } : {})}>
+      <Toolbar>
+        {periodPicker}
+        <GroupPicker period={period} onChange={query.setGroup} />
+      </Toolbar>
+      {failed ? (
+        <ErrorPage
+          compact
+          status={status}
+          {...(status === 404 ? { text: 'Счётчик не найден.' } : {})}
+          {...(error instanceof ApiError && error.status === 0 ? { text: `Сервер недоступен: ${error.message}` } : {})}
+        >
+          {status === 507 ? periodPicker : null}
+        </ErrorPage>
+      ) : (
+        <>
+          <ReportCard>
+            <TimeSeriesGraph
+              points={points}
+              metrics={report.metrics}
+              period={period}
+              loading={graph.loading}
+              height={narrow ? 217 : 320}
+              testId={`${report.name}-graph`}
+            />
+          </ReportCard>
+          <ReportCard flush>
+            <ReportTable
+              titleHeader={TITLE_HEADERS[period.group]}
+              titleColumn="date"
+              metrics={report.metrics}
+              rows={rows}
+              totals={totals}
+              sort={currentSort}
+              onSort={(column) => query.toggleSort(column, currentSort)}
+              loading={table.loading}
+              expectedRows={bucketCount(period.start, period.end, period.group) - offset}
+              paging={{ offset, pageSize: report.pageSize, total: table.data?.meta.total, onOffset: query.setOffset }}
+              testId={`${report.name}-table`}
+              totalsTestId={`${report.name}-totals`}
+            />
+          </ReportCard>
+        </>
+      )}
+    </ReportPage>
+  );
+}
