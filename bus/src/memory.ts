@@ -3,6 +3,8 @@ import type { AcceptedHit, BatchHandler, HitConsumer, HitPublisher } from '@stat
 export interface MemoryBusOptions {
   /** Most hits handed to the handler at once. */
   maxBatch: number;
+  /** Pause before a batch whose handler failed is delivered again. */
+  retryMs: number;
 }
 
 /**
@@ -15,7 +17,7 @@ export class MemoryBus implements HitPublisher, HitConsumer {
   private draining: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(private readonly options: MemoryBusOptions = { maxBatch: 10_000 }) {}
+  constructor(private readonly options: MemoryBusOptions = { maxBatch: 10_000, retryMs: 500 }) {}
 
   async publish(hits: readonly AcceptedHit[]): Promise<void> {
     this.queue.push(...hits);
@@ -58,7 +60,13 @@ export class MemoryBus implements HitPublisher, HitConsumer {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.options.maxBatch);
-      await handler(batch);
+      try {
+        await handler(batch);
+      } catch {
+        // Not stored: the batch stays at the head of the queue and is delivered again.
+        await new Promise((resolve) => setTimeout(resolve, this.options.retryMs));
+        continue;
+      }
       this.queue.splice(0, batch.length);
     }
   }

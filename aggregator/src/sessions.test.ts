@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { VISIT_TIMEOUT_MS, VisitCutter } from './sessions.js';
+
+const MINUTE = 60_000;
+const t0 = Date.parse('2026-11-21T10:00:00Z');
+
+describe('VisitCutter', () => {
+  it('keeps hits within 30 minutes of each other in one visit', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.visitOf(1, 'visitor1', t0);
+    expect(cutter.visitOf(1, 'visitor1', t0 + 29 * MINUTE)).toBe(first);
+    expect(cutter.visitOf(1, 'visitor1', t0 + 58 * MINUTE)).toBe(first);
+  });
+
+  it('starts a new visit after more than 30 minutes of silence', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.visitOf(1, 'visitor1', t0);
+    expect(cutter.visitOf(1, 'visitor1', t0 + VISIT_TIMEOUT_MS + 1)).not.toBe(first);
+  });
+
+  it('keeps visitors and projects apart', () => {
+    const cutter = new VisitCutter();
+    const a = cutter.visitOf(1, 'visitor1', t0);
+    expect(cutter.visitOf(1, 'visitor2', t0)).not.toBe(a);
+    expect(cutter.visitOf(2, 'visitor1', t0)).not.toBe(a);
+  });
+
+  it('gives the same ids when the same stream is cut again', () => {
+    const cut = (): bigint[] => {
+      const cutter = new VisitCutter();
+      return [t0, t0 + MINUTE, t0 + 2 * VISIT_TIMEOUT_MS].map((t) => cutter.visitOf(1, 'v', t));
+    };
+    expect(cut()).toEqual(cut());
+  });
+
+  it('forgets finished visits when swept', () => {
+    const cutter = new VisitCutter();
+    cutter.visitOf(1, 'old', t0);
+    cutter.visitOf(1, 'recent', t0 + 20 * MINUTE);
+    cutter.sweep(t0 + 40 * MINUTE);
+    expect(cutter.size).toBe(1);
+  });
+});

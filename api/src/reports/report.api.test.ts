@@ -1,0 +1,109 @@
+import { describe, expect, inject, it } from 'vitest';
+
+// Needs: the embedded service of the global setup (chDB with the demo project).
+const apiUrl = inject('apiUrl');
+const today = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
+const body = { date_start: today, date_end: today, group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
+
+async function post(path: string, payload: unknown, contentType = 'application/json'): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${apiUrl}/top100/api/report/v1.0/report/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+describe('summary report api', () => {
+  it('answers the demo project with a graph point for every hour of the day and totals', async () => {
+    const { status, json } = await post('7596044/summary/graph', body);
+    expect(status).toBe(200);
+    expect(json.responseStatus).toBe(200);
+    const points = json.result.data[0].points;
+    expect(points).toHaveLength(24);
+    expect(points[0].date).toBe(`${today} 00:00:00`);
+    const sum = points.reduce((s: number, p: { metrics: number[] }) => s + p.metrics[0]!, 0);
+    expect(json.result.totals[0]).toBe(sum);
+    expect(sum).toBeGreaterThan(0);
+  });
+
+  it('table rows, sorted by a metric, page by limit and offset', async () => {
+    const thirty = { ...body, date_start: shift(today, -29), group: 'day', sort: { name: 'page_views', order: 'desc' } };
+    const first = await post('7596044/summary/table', { ...thirty, limit: 5 });
+    const second = await post('7596044/summary/table', { ...thirty, limit: 5, offset: 5 });
+    expect(first.status).toBe(200);
+    expect(first.json.result.meta).toEqual({ total: 30, offset: 0 });
+    const views = [...first.json.result.data, ...second.json.result.data].map((r: { metrics: number[] }) => r.metrics[0]!);
+    expect(views).toHaveLength(10);
+    expect(views).toEqual([...views].sort((a, b) => b - a));
+    // 30 days of generated traffic: every finished day has visits.
+    const all = await post('7596044/summary/table', { ...thirty, date_end: shift(today, -1), limit: 100 });
+    expect(all.json.result.data.every((r: { metrics: number[] }) => r.metrics[1]! > 0)).toBe(true);
+  });
+
+  it('400 with a message naming the bad fields, in the error envelope', async () => {
+    const { status, json } = await post('7596044/summary/graph', { ...body, group: 'year', metrics: ['x'] });
+    expect(status).toBe(400);
+    expect(json.responseStatus).toBe(400);
+    expect(json.errors.message).toMatch(/group must be one of/);
+    expect(json.errors.message).toMatch(/metrics must be one of/);
+  });
+
+  it('400 for malformed JSON', async () => {
+    const { status, json } = await post('7596044/summary/table', '{"date_start":');
+    expect(status).toBe(400);
+    expect(json.errors.message).toMatch(/JSON/);
+  });
+
+  it.each(['0', 'abc', '99999999999', '-5', '1e3'])('400 for project id %s', async (id) => {
+    const { status, json } = await post(`${id}/summary/table`, body);
+    expect(status).toBe(400);
+    expect(json.errors.message).toBe('projectId must be a positive 32-bit integer');
+  });
+
+  it('404 for a report that does not exist', async () => {
+    const { status, json } = await post('7596044/no_such_report/table', body);
+    expect(status).toBe(404);
+    expect(json.errors.message).toBe('report no_such_report not found');
+  });
+
+  it('400 when the period has too many buckets for the group', async () => {
+    const { status, json } = await post('7596044/summary/graph', { ...body, date_start: '2025-01-01', group: 'five_minute' });
+    expect(status).toBe(400);
+    expect(json.errors.message).toMatch(/coarser group/);
+  });
+
+  it('413 for an oversized body', async () => {
+    const { status } = await post('7596044/summary/table', { ...body, pad: 'x'.repeat(100_000) });
+    expect(status).toBe(413);
+  });
+
+  it('serves server time', async () => {
+    const response = await fetch(`${apiUrl}/top100/api/report/v1.0/service/time`);
+    const json = (await response.json()) as { result: { timestamp: number } };
+    expect(Math.abs(json.result.timestamp - Date.now() / 1000)).toBeLessThan(60);
+  });
+});
+
+describe('static files', () => {
+  it('serves the snippet under its versioned name for a year and under counter.js for an hour', async () => {
+    const latest = await fetch(`${apiUrl}/counter/counter.js`);
+    expect(latest.status).toBe(200);
+    expect(latest.headers.get('cache-control')).toBe('public, max-age=3600');
+    const code = await latest.text();
+    expect(code).toContain('sendBeacon');
+  });
+
+  it.each(['/', '/stat/projects', '/stat/projects/7596044/new/report/summary', '/projects/1?x=1', '/create', '/login'])(
+    'answers the web app for %s',
+    async (path) => {
+      const response = await fetch(`${apiUrl}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    },
+  );
+});
+
+function shift(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
