@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { moscowDate } from '@stat/schemas';
 import { launchChromium } from './testing/browser.js';
 import { eventually, summaryTotals } from './testing/api-client.js';
-import { startTestSite, type TestSite } from './testing/site.js';
+import { COUNTER_LOADED, browseThreePages, startTestSite } from './testing/site.js';
 import { freePort } from './testing/service.js';
 
 // Needs: the embedded service of the global setup (chDB, in-process bus) and Debian's chromium.
@@ -18,32 +18,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Opens page1, follows the link to page2, then navigates SPA-style: three page views. */
-async function browseThreePages(site: TestSite): Promise<string[]> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  await page.goto(`${site.url}/page1`);
-  await page.waitForFunction(() => Array.from(document.scripts).some((s) => s.src.includes('/counter/')));
-  await page.waitForTimeout(300);
-  await Promise.all([page.waitForURL('**/page2'), page.click('#next')]);
-  await page.waitForTimeout(300);
-  await page.click('#spa');
-  await page.waitForURL('**/page2/spa');
-  await page.waitForTimeout(300);
-  await page.close();
-  return problems;
-}
-
 describe('embedded mode: a page with the counter to a report', () => {
   it('counts exactly the three page views, one visit and one visitor, today in Moscow time', async () => {
     const projectId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
     const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
     try {
-      const problems = await browseThreePages(site);
+      const problems = await browseThreePages(browser, site);
       expect(problems).toEqual([]);
     } finally {
       await site.close();
@@ -83,7 +63,7 @@ describe('embedded mode: a page with the counter to a report', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${site.url}/page2`);
-      await page.waitForFunction(() => Array.from(document.scripts).some((s) => s.src.includes('/counter/')));
+      await page.waitForFunction(COUNTER_LOADED);
       await page.click('#spa');
       await page.waitForTimeout(500);
       expect(errors).toEqual([]);

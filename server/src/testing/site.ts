@@ -1,4 +1,8 @@
 import { createServer, type Server } from 'node:http';
+import type { Browser } from 'playwright-core';
+
+/** A page expression: true once the counter's script element is in the page. */
+export const COUNTER_LOADED = "Array.from(document.scripts).some((s) => s.src.includes('/counter/'))";
 
 export interface TestSite {
   url: string;
@@ -36,4 +40,24 @@ export async function startTestSite(snippet: { src: string; projectId: number; c
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Opens page1, follows the link to page2, then navigates SPA-style: three page views. */
+export async function browseThreePages(browser: Browser, site: TestSite): Promise<string[]> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  await page.goto(`${site.url}/page1`);
+  await page.waitForFunction(COUNTER_LOADED);
+  await page.waitForTimeout(300);
+  await Promise.all([page.waitForURL('**/page2'), page.click('#next')]);
+  await page.waitForTimeout(300);
+  await page.click('#spa');
+  await page.waitForURL('**/page2/spa');
+  await page.waitForTimeout(300);
+  await page.close();
+  return problems;
 }

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { moscowDate } from '@stat/schemas';
+import { launchChromium } from './testing/browser.js';
+import { eventually, summaryTotals } from './testing/api-client.js';
+import { browseThreePages, startTestSite } from './testing/site.js';
+import { freePort, startService, type ServiceProcess } from './testing/service.js';
+
+// Needs: the real Kafka broker of infra/kafka.sh (KAFKA_BROKERS, default 127.0.0.1:9092) and
+// Debian's chromium. The collector runs as its own process; the aggregator and the api share
+// a second process that holds the ClickHouse data in chDB (see infra/README.md).
+const brokers = process.env.KAFKA_BROKERS || '127.0.0.1:9092';
+const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+let browser: Browser;
+let collector: ServiceProcess;
+let store: ServiceProcess;
+let apiUrl = '';
+let collectorUrl = '';
+let dataDir = '';
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'stat-cluster-'));
+  const apiPort = await freePort();
+  const collectorPort = await freePort();
+  const kafka = { KAFKA_BROKERS: brokers, KAFKA_TOPIC: `stat-hits-${run}`, KAFKA_GROUP: `stat-aggregator-${run}`, KAFKA_PARTITIONS: '3' };
+  store = await startService({ ...kafka, ROLES: 'aggregator,api', DATA_DIR: dataDir, API_PORT: String(apiPort), DEMO_SEED: 'false' });
+  collector = await startService({ ...kafka, ROLES: 'collector', COLLECTOR_PORT: String(collectorPort) });
+  apiUrl = `http://127.0.0.1:${apiPort}`;
+  collectorUrl = `http://127.0.0.1:${collectorPort}`;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await collector?.stop();
+  await store?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('cluster mode: collector → Kafka → aggregator and api', () => {
+  it('counts exactly the three page views of a real page', async () => {
+    const projectId = 600_000_000 + Math.floor(Math.random() * 1_000_000);
+    const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
+    try {
+      expect(await browseThreePages(browser, site)).toEqual([]);
+    } finally {
+      await site.close();
+    }
+    const today = moscowDate(Date.now());
+    const body = { date_start: today, date_end: today, group: 'five_minute', metrics: ['page_views', 'visits', 'visitors'] };
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0] === 3, 30_000);
+    expect(totals).toEqual([3, 1, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await summaryTotals(apiUrl, projectId, body)).toEqual([3, 1, 1]);
+  });
+
+  it('a graceful stop of the collector delivers every hit it acknowledged', async () => {
+    const projectId = 610_000_000 + Math.floor(Math.random() * 1_000_000);
+    const hits = 200;
+    for (let i = 0; i < hits; i++) {
+      const response = await fetch(`${collectorUrl}/hit`, {
+        method: 'POST',
+        body: JSON.stringify({ p: projectId, u: `https://site.ru/p${i}`, v: `visitor${i % 20}xx` }),
+      });
+      expect(response.status).toBe(204);
+    }
+    expect(await collector.stop()).toBe(0);
+    const today = moscowDate(Date.now());
+    const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visitors'] };
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0] === hits, 30_000);
+    expect(totals).toEqual([hits, 20]);
+  });
+});
