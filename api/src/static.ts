@@ -25,9 +25,9 @@ const YEAR = 365 * 24 * 3600;
  * /counter/counter.js names the current version for an hour.
  */
 export async function registerStatic(fastify: FastifyInstance, config: StaticConfig): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(config.snippetDir, 'manifest.json'), 'utf8')) as SnippetManifest;
-  const snippet = await readFile(join(config.snippetDir, manifest.file));
-  const index = await readFile(join(config.webDir, 'index.html'));
+  const manifest = JSON.parse(await readBuilt(join(config.snippetDir, 'manifest.json'), 'utf8')) as SnippetManifest;
+  const snippet = await readBuilt(join(config.snippetDir, manifest.file));
+  const index = await readBuilt(join(config.webDir, 'index.html'));
 
   await fastify.register(fastifyStatic, {
     root: join(config.webDir, 'assets'),
@@ -50,5 +50,17 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
     reply.type('text/html; charset=utf-8').send(index);
   for (const path of ['/', '/stat', '/stat/*', '/create', '/login', '/projects', '/projects/*']) {
     fastify.get(path, sendIndex);
+  }
+}
+
+/** Reads a build output; a missing one is a start-up error that says how to make it. */
+async function readBuilt(path: string): Promise<Buffer>;
+async function readBuilt(path: string, encoding: 'utf8'): Promise<string>;
+async function readBuilt(path: string, encoding?: 'utf8'): Promise<Buffer | string> {
+  try {
+    return encoding ? await readFile(path, encoding) : await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${path} is missing: run \`npm run build\` first`);
+    throw error;
   }
 }
