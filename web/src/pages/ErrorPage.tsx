@@ -71,13 +71,16 @@ export function ErrorPage({ status, text, children, compact = false }: ErrorPage
 }
 
 function ErrorIllustration({ status }: { readonly status: number }) {
+  // A chart card with a broken line under the status code.
   return (
-    <svg className={styles.illustration} viewBox="0 0 240 120" role="img" aria-label={`Ошибка ${status}`}>
-      <rect x="20" y="14" width="200" height="96" rx="12" fill="var(--accent-softer)" stroke="var(--border)" />
-      <path d="M40 92 L80 70 L112 80 L150 46 L200 60" fill="none" stroke="var(--accent)" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" opacity="0.35" />
-      <text x="120" y="76" textAnchor="middle" fontSize="44" fontWeight="700" fill="var(--accent)" fontFamily="var(--font)">
+    <svg className={styles.illustration} viewBox="0 0 240 140" role="img" aria-label={`Ошибка ${status}`}>
+      <rect x="30" y="8" width="180" height="124" rx="14" fill="var(--accent-softer)" stroke="var(--border)" />
+      <text x="120" y="66" textAnchor="middle" fontSize="46" fontWeight="700" fill="var(--accent)" fontFamily="var(--font)">
         {status}
       </text>
+      <path d="M52 112 L82 96 L104 104" fill="none" stroke="var(--accent)" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" opacity="0.45" />
+      <path d="M136 100 L160 84 L188 92" fill="none" stroke="var(--accent)" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" opacity="0.45" />
+      <path d="M114 96 l8 8 M122 96 l-8 8" stroke="var(--danger)" strokeWidth="2.5" strokeLinecap="round" />
     </svg>
   );
 }

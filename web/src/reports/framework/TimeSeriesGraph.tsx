@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import { UPlotChart } from '../../components/UPlotChart';
-import { MONTHS_NOMINATIVE, MONTHS_SHORT, MOSCOW_TZ, WEEKDAYS, WEEKDAYS_SHORT } from '../../lib/dates';
+import { formatIsoDate, MONTHS_NOMINATIVE, MONTHS_SHORT, MOSCOW_TZ, WEEKDAYS, WEEKDAYS_SHORT } from '../../lib/dates';
 import { formatNumber } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { formatBucket, type Group, type Period } from '../../lib/period';
@@ -24,12 +24,14 @@ const HOUR = 3600;
 const DAY = 86400;
 const _ = null;
 
+type Stamps = (string | number | null)[][];
+
 /**
  * Time axis labels in Russian, 24-hour (uPlot's default is US style). Columns: tick increment
  * (seconds), default template, then the template used when the year, month, day, hour, minute or
- * second changes at the tick, then mode.
+ * second changes at the tick, then mode. uPlot takes the last row whose increment fits.
  */
-const TIME_AXIS_VALUES: (string | number | null)[][] = [
+const TIME_AXIS_VALUES: Stamps = [
   [DAY * 365, '{YYYY}', _, _, _, _, _, _, 1],
   [DAY * 28, '{MMM}', '\n{YYYY}', _, _, _, _, _, 1],
   [DAY, '{D} {MMM}', '\n{YYYY}', _, _, _, _, _, 1],
@@ -37,8 +39,35 @@ const TIME_AXIS_VALUES: (string | number | null)[][] = [
   [MIN, '{HH}:{mm}', '\n{D} {MMM} {YYYY}', _, '\n{D} {MMM}', _, _, _, 1],
 ];
 
+/** Weekly ticks fall on Mondays, so they are always labelled by day, never by month. */
+const WEEK_AXIS_VALUES: Stamps = [[DAY, '{D} {MMM}', '\n{YYYY}', _, _, _, _, _, 1]];
+
+const MONTH = DAY * 30;
+const YEAR = DAY * 365;
+
+/**
+ * Tick steps of the time axis per group: never finer than a bucket (no «06:00» ticks on a graph
+ * by day), and weeks in whole weeks so that ticks stay on bucket starts.
+ */
+const TIME_INCRS: Readonly<Record<Group, number[]>> = {
+  five_minute: [MIN * 5, MIN * 10, MIN * 15, MIN * 30, HOUR, HOUR * 2, HOUR * 3, HOUR * 4, HOUR * 6, HOUR * 12, DAY],
+  hour: [HOUR, HOUR * 2, HOUR * 3, HOUR * 4, HOUR * 6, HOUR * 12, DAY, DAY * 2, DAY * 7],
+  day: [DAY, DAY * 2, DAY * 3, DAY * 7, DAY * 14, MONTH, MONTH * 2, MONTH * 3, MONTH * 6, YEAR],
+  week: [DAY * 7, DAY * 14, DAY * 28, DAY * 56, DAY * 91, DAY * 182, DAY * 364],
+  month: [MONTH, MONTH * 2, MONTH * 3, MONTH * 6, YEAR, YEAR * 2],
+};
+
 /** Tick steps of the value axis: counts, so 1-2-5 steps from 1 on. */
 const COUNT_INCRS: number[] = Array.from({ length: 14 * 3 }, (_v, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
+
+/** What the legend shows: the hovered bucket's label, or, with no bucket hovered, the totals. */
+export interface LegendSource {
+  labelOf(ts: number): string | undefined;
+  /** The legend's date while nothing is hovered (the period). */
+  readonly idleLabel: string;
+  /** The legend's values while nothing is hovered (the period's totals), by metric. */
+  readonly idleValues: readonly (number | null)[];
+}
 
 /** Props of {@link TimeSeriesGraph}. */
 export interface TimeSeriesGraphProps {
@@ -46,6 +75,8 @@ export interface TimeSeriesGraphProps {
   readonly points: readonly GraphPoint[] | undefined;
   /** The lines, in the order of each point's `metrics`. */
   readonly metrics: readonly ReportMetric[];
+  /** Totals over the period by metric, shown in the legend while no bucket is hovered. */
+  readonly totals: readonly (number | null)[] | undefined;
   readonly period: Pick<Period, 'start' | 'end' | 'group'>;
   /** A newer answer is on its way (the current lines are dimmed, not removed). */
   readonly loading: boolean;
@@ -55,23 +86,27 @@ export interface TimeSeriesGraphProps {
 }
 
 /** A line graph of metrics over time buckets, x axis in Moscow time. */
-export function TimeSeriesGraph({ points, metrics, period, loading, height, testId }: TimeSeriesGraphProps) {
-  // Legend labels of the hovered bucket; read by the formatter, so data changes need no new chart.
-  const labelsRef = useRef(new Map<number, string>());
+export function TimeSeriesGraph({ points, metrics, totals, period, loading, height, testId }: TimeSeriesGraphProps) {
+  // Read by the legend's formatters, so that new data needs no new chart.
+  const legendRef = useRef<LegendSource>({ labelOf: () => undefined, idleLabel: '', idleValues: [] });
   const metricKey = metrics.map((m) => `${m.name}:${m.title}`).join('|');
 
   const data = useMemo<uPlot.AlignedData | null>(() => {
     if (!points) return null;
     const labels = new Map<number, string>();
     for (const p of points) labels.set(p.ts, formatBucket(p.date, period.group, period));
-    labelsRef.current = labels;
+    legendRef.current = {
+      labelOf: (ts) => labels.get(ts),
+      idleLabel: period.start === period.end ? formatIsoDate(period.start) : `${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`,
+      idleValues: totals ?? [],
+    };
     return [points.map((p) => p.ts), ...metrics.map((_m, i) => points.map((p) => p.metrics[i] ?? null))];
     // metricKey stands for metrics.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [points, metricKey, period.group, period.start, period.end]);
+  }, [points, totals, metricKey, period.group, period.start, period.end]);
 
   const options = useMemo(
-    () => timeSeriesOptions(metrics, period.group, (ts) => labelsRef.current.get(ts)),
+    () => timeSeriesOptions(metrics, period.group, () => legendRef.current),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [metricKey, period.group],
   );
@@ -103,27 +138,31 @@ export function TimeSeriesGraph({ points, metrics, period, loading, height, test
 export function timeSeriesOptions(
   metrics: readonly ReportMetric[],
   group: Group,
-  labelOf: (ts: number) => string | undefined,
+  legend: () => LegendSource,
 ): Omit<uPlot.Options, 'width' | 'height'> {
   const fine = group === 'five_minute' || group === 'hour';
   return {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), MOSCOW_TZ),
     fmtDate: (tpl) => uPlot.fmtDate(tpl, RU_DATE_NAMES),
-    padding: [12, 16, 0, 4],
+    padding: [12, 28, 0, 4],
     cursor: {
       drag: { x: false, y: false },
       points: { size: 8, width: 2 },
       focus: { prox: 24 },
     },
     focus: { alpha: 0.35 },
-    legend: { live: true },
+    legend: {
+      live: true,
+      markers: { width: 0, fill: (_u, i) => paletteColor(i - 1) },
+    },
     scales: {
       x: { time: true },
       y: { range: (_u, _min, max) => uPlot.rangeNum(0, max > 0 ? max : 1, 0.1, true) },
     },
     axes: [
       {
-        values: TIME_AXIS_VALUES,
+        values: group === 'week' ? WEEK_AXIS_VALUES : TIME_AXIS_VALUES,
+        incrs: TIME_INCRS[group],
         stroke: '#6b7085',
         grid: { show: false },
         ticks: { stroke: '#e3e5ee', size: 4 },
@@ -144,7 +183,7 @@ export function timeSeriesOptions(
     series: [
       {
         label: fine ? 'Время' : 'Дата',
-        value: (_u, ts) => (ts == null ? '—' : (labelOf(ts) ?? '—')),
+        value: (_u, ts) => (ts == null ? legend().idleLabel : (legend().labelOf(ts) ?? '—')),
       },
       ...metrics.map((m, i) => {
         const color = paletteColor(i);
@@ -154,7 +193,8 @@ export function timeSeriesOptions(
           width: 2,
           fill: i === 0 ? withAlpha(color, 0.07) : undefined,
           points: { size: 5, fill: '#fff', width: 1.5 },
-          value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatNumber(v)),
+          value: (_u: uPlot, v: number | null, _s: number, idx: number | null) =>
+            idx == null ? formatNumber(legend().idleValues[i]) : v == null ? '—' : formatNumber(v),
         } satisfies uPlot.Series;
       }),
     ],

@@ -26,6 +26,9 @@ export interface PeriodPickerProps {
   readonly onChange: (dateStart: DateParam, dateEnd: DateParam) => void;
 }
 
+/** Quick ranges shown as buttons; the calendar ones are offered in the date form. */
+const INLINE_RANGES: ReadonlySet<string> = new Set(['today', 'yesterday', '7days', '30days']);
+
 /** «Период:» — the quick ranges and the chosen dates, which open a form for any other range. */
 export function PeriodPicker({ period, today, onChange }: PeriodPickerProps) {
   const active = matchQuickRange(period, today);
@@ -34,7 +37,7 @@ export function PeriodPicker({ period, today, onChange }: PeriodPickerProps) {
     <div className={styles.group} data-testid="period-picker">
       <span className={styles.label}>Период:</span>
       <div className={styles.segmented} role="group" aria-label="Быстрый выбор периода">
-        {quickRanges(today).map((range) => (
+        {quickRanges(today).filter((r) => INLINE_RANGES.has(r.id)).map((range) => (
           <button
             key={range.id}
             type="button"
@@ -67,6 +70,7 @@ export function PeriodPicker({ period, today, onChange }: PeriodPickerProps) {
           <DateRangeForm
             period={period}
             today={today}
+            activeId={active?.id}
             onCancel={() => setOpen(false)}
             onApply={(start, end) => {
               setOpen(false);
@@ -91,7 +95,8 @@ function CalendarIcon() {
 interface DateRangeFormProps {
   readonly period: Period;
   readonly today: IsoDate;
-  readonly onApply: (start: IsoDate, end: IsoDate) => void;
+  readonly activeId: string | undefined;
+  readonly onApply: (start: DateParam, end: DateParam) => void;
   readonly onCancel: () => void;
 }
 
@@ -104,7 +109,7 @@ export function checkRange(startText: string, endText: string, today: IsoDate): 
 }
 
 /** The form for any range: two dates typed as DD.MM.YYYY. */
-function DateRangeForm({ period, today, onApply, onCancel }: DateRangeFormProps) {
+function DateRangeForm({ period, today, activeId, onApply, onCancel }: DateRangeFormProps) {
   const [startText, setStartText] = useState(formatIsoDate(period.start));
   const [endText, setEndText] = useState(formatIsoDate(period.end));
   const ref = useRef<HTMLFormElement>(null);
@@ -135,6 +140,21 @@ function DateRangeForm({ period, today, onApply, onCancel }: DateRangeFormProps)
 
   return (
     <form ref={ref} className={styles.popover} role="dialog" aria-label="Выбор периода" onSubmit={submit}>
+      <div className={styles.presets}>
+        {quickRanges(today)
+          .filter((r) => !INLINE_RANGES.has(r.id))
+          .map((r) => (
+            <button
+              key={r.id}
+              type="button"
+              className={r.id === activeId ? `${styles.preset} ${styles.presetActive}` : styles.preset}
+              data-range={r.id}
+              onClick={() => onApply(r.dateStart, r.dateEnd)}
+            >
+              {r.label}
+            </button>
+          ))}
+      </div>
       <div className={styles.fields}>
         <label className={styles.field} htmlFor={`${id}-start`}>
           <span>С</span>

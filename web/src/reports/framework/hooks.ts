@@ -9,11 +9,19 @@ import type { ReportSort } from './reportApi';
 
 let knownOffset: number | null = null;
 
+/** The server's clock as a report needs it. */
+export interface ServerClock {
+  /** Today's Moscow date by the server's clock. */
+  readonly today: IsoDate;
+  /** Milliseconds to add to `Date.now()` for the server's time. */
+  readonly offsetMs: number;
+}
+
 /**
- * Today's Moscow date by the server's clock, or null until the server's time is known (once per
- * page load; a failed call falls back to this browser's clock).
+ * The server's clock, or null until the server's time is known (asked once per page load; a failed
+ * call falls back to this browser's clock).
  */
-export function useServerToday(): IsoDate | null {
+export function useServerClock(): ServerClock | null {
   const [offset, setOffset] = useState<number | null>(knownOffset);
   useEffect(() => {
     if (offset !== null) return undefined;
@@ -26,7 +34,7 @@ export function useServerToday(): IsoDate | null {
       live = false;
     };
   }, [offset]);
-  return offset === null ? null : serverToday(offset);
+  return offset === null ? null : { today: serverToday(offset), offsetMs: offset };
 }
 
 /** The state of a report held in its URL, and the ways to change it. */

@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
 import { ApiError } from '../../lib/api';
-import type { IsoDate } from '../../lib/dates';
 import { bucketCount, formatBucket, type Group } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
-import { useNarrowerThan, useReportQuery, useRequest, useServerToday } from '../framework/hooks';
+import { useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
@@ -39,9 +38,9 @@ const DEFAULT_SORT: ReportSort = { name: 'date', order: 'desc' };
  * toolbar, a line graph of the report's metrics and a table of the same buckets with totals.
  */
 export default function TimeSeriesReport({ projectId, report }: ReportViewProps) {
-  const today = useServerToday();
-  if (!today) return <ReportSkeleton title={report.title} {...(report.hint ? { hint: report.hint } : {})} />;
-  return <TimeSeriesReportBody projectId={projectId} report={report} today={today} />;
+  const clock = useServerClock();
+  if (!clock) return <ReportSkeleton title={report.title} {...(report.hint ? { hint: report.hint } : {})} />;
+  return <TimeSeriesReportBody projectId={projectId} report={report} clock={clock} />;
 }
 
 /** Indices into an answer's metrics for each wanted metric (-1 when the answer lacks it). */
@@ -53,7 +52,8 @@ function reorder(values: readonly (number | null)[], indices: readonly number[])
   return indices.map((i) => (i < 0 ? null : (values[i] ?? null)));
 }
 
-function TimeSeriesReportBody({ projectId, report, today }: ReportViewProps & { readonly today: IsoDate }) {
+function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { readonly clock: ServerClock }) {
+  const { today } = clock;
   const metricNames = useMemo(() => report.metrics.map((m) => m.name), [report]);
   const sortColumns = useMemo(() => ['date', ...metricNames], [metricNames]);
   const query = useReportQuery(today, sortColumns, report.pageSize);
@@ -65,12 +65,19 @@ function TimeSeriesReportBody({ projectId, report, today }: ReportViewProps & { 
   const graph = useRequest(JSON.stringify(graphBody), (signal) => fetchReportGraph(projectId, report.name, graphBody, { signal }));
   const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
 
-  const points = useMemo<GraphPoint[] | undefined>(() => {
+  const { points, graphTotals } = useMemo(() => {
     const answer = graph.data;
-    if (!answer) return undefined;
+    if (!answer) return { points: undefined, graphTotals: undefined };
     const indices = metricIndices(answer.metrics, metricNames);
-    return (answer.data[0]?.points ?? []).map((p) => ({ ...p, metrics: reorder(p.metrics, indices) }));
-  }, [graph.data, metricNames]);
+    return {
+      // Buckets that have not begun yet come as zeros; drawn, they would look like a fall to zero.
+      points: (answer.data[0]?.points ?? []).map<GraphPoint>((p) => ({
+        ...p,
+        metrics: p.ts * 1000 > Date.now() + clock.offsetMs ? indices.map(() => null) : reorder(p.metrics, indices),
+      })),
+      graphTotals: reorder(answer.totals, indices),
+    };
+  }, [graph.data, metricNames, clock.offsetMs]);
 
   const { rows, totals } = useMemo(() => {
     const answer = table.data;
@@ -115,6 +122,7 @@ function TimeSeriesReportBody({ projectId, report, today }: ReportViewProps & { 
           <ReportCard>
             <TimeSeriesGraph
               points={points}
+              totals={graphTotals}
               metrics={report.metrics}
               period={period}
               loading={graph.loading}
