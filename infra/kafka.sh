@@ -5,7 +5,7 @@
 #   infra/kafka.sh start|stop|status|restart
 #
 # Environment (defaults):
-#   KAFKA_VERSION=3.9.2             org.apache.kafka:kafka_2.13 version (kafkajs speaks 3.9.x)
+#   KAFKA_VERSION=3.9.1             org.apache.kafka:kafka_2.13 version (kafkajs speaks 3.9.x)
 #   KAFKA_PORT=9092                 client listener, 127.0.0.1
 #   KAFKA_CONTROLLER_PORT=9093      KRaft controller listener, 127.0.0.1
 #   KAFKA_HEAP=512m                 JVM -Xmx/-Xms
@@ -15,7 +15,7 @@
 SERVICE=kafka
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-KAFKA_VERSION="${KAFKA_VERSION:-3.9.2}"
+KAFKA_VERSION="${KAFKA_VERSION:-3.9.1}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 KAFKA_HEAP="${KAFKA_HEAP:-512m}"
