@@ -1,0 +1,107 @@
+/**
+ * The summary report in a real browser against a running service: the graph is drawn, and the
+ * totals row shows exactly what the table endpoint answers for the same request.
+ *
+ * Needs `STAT_API_URL` (the service's base URL, e.g. http://127.0.0.1:8080, set by the test
+ * harness) and Chromium on PATH; skipped without the URL.
+ */
+import { execSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { addDays, moscowToday } from './lib/dates';
+
+const base = process.env.STAT_API_URL?.replace(/\/+$/, '');
+const PROJECT = '7596044';
+const METRICS = ['page_views', 'visits', 'visitors'] as const;
+
+interface Envelope<T> {
+  responseStatus: number;
+  result: T;
+}
+
+async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}/top100${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  const envelope = (await response.json()) as Envelope<T>;
+  expect(envelope.responseStatus).toBe(200);
+  return envelope.result;
+}
+
+function chromiumPath(): string {
+  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
+}
+
+/** Non-transparent pixels of every canvas in the graph container. */
+function paintedPixels(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let painted = 0;
+    for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="summary-graph"] canvas')) {
+      const ctx = canvas.getContext('2d');
+      if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) painted += 1;
+    }
+    return painted;
+  });
+}
+
+describe.skipIf(!base)('summary report in a browser', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws the graph and shows the table endpoint\'s totals', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    try {
+      const tableRequest = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/report/${PROJECT}/summary/table`));
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=30days&dateEnd=today&groupBy=day`);
+
+      // The body the page sent: the last 30 Moscow days by the server's clock, by day.
+      const sent = (await tableRequest).postDataJSON() as Record<string, unknown>;
+      const { timestamp } = await api<{ timestamp: number }>('GET', '/api/report/v1.0/service/time');
+      const today = moscowToday(timestamp * 1000);
+      expect(sent).toMatchObject({ date_start: addDays(today, -29), date_end: today, group: 'day', metrics: [...METRICS] });
+
+      await page.waitForSelector('[data-testid="summary-graph"] canvas', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid="summary-totals"] [data-metric="visitors"][data-value]', { timeout: 30_000 });
+
+      // uPlot draws on creation and on setData; give it a few frames.
+      let painted = 0;
+      for (let i = 0; i < 50 && painted === 0; i++) {
+        painted = await paintedPixels(page);
+        if (painted === 0) await page.waitForTimeout(100);
+      }
+      expect(painted).toBeGreaterThan(1000);
+
+      const shown = await page.$$eval('[data-testid="summary-totals"] [data-metric]', (cells) =>
+        Object.fromEntries(cells.map((c) => [c.getAttribute('data-metric'), Number(c.getAttribute('data-value'))])),
+      );
+      const direct = await api<{ metrics: string[]; totals: number[] }>('POST', `/api/report/v1.0/report/${PROJECT}/summary/table`, sent);
+      const expected = Object.fromEntries(direct.metrics.map((m, i) => [m, direct.totals[i]]));
+      expect(shown).toEqual(expected);
+      expect(Object.keys(shown).sort()).toEqual([...METRICS].sort());
+      expect(shown.page_views).toBeGreaterThan(0);
+
+      const rows = await page.$$('[data-testid="summary-table"] tbody tr');
+      expect(rows).toHaveLength(30);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});
