@@ -2,12 +2,15 @@
  * The route table of spec 000 §2.1: redirects, the screens under /stat, and 404 for anything else.
  * Redirects are loaders, so they happen before anything renders (and can be tested without a DOM).
  */
-import { isRouteErrorResponse, redirect, useRouteError, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { isRouteErrorResponse, Link, redirect, useRouteError, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
 import { MediaReportRoute, ReportRoute } from '../reports/ReportRoute';
 import { ProjectLayout } from './ProjectLayout';
 import { Shell } from './Shell';
+
+/** The demo project every visitor may read (spec 000 §1). */
+export const DEMO_PROJECT_ID = '7596044';
 
 const to = (target: string) => () => redirect(target);
 
@@ -48,7 +51,16 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/stat', loader: to('/stat/projects') },
       { path: '/stat/login', loader: to('/stat/projects') },
-      { path: '/stat/projects', element: soon('Мои сайты') },
+      {
+        path: '/stat/projects',
+        element: (
+          <Placeholder title="Мои сайты" text="Список сайтов скоро появится. Пока можно посмотреть отчёты демо-проекта:">
+            <p>
+              <Link to={`/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`}>Посещаемость демо-проекта {DEMO_PROJECT_ID}</Link>
+            </p>
+          </Placeholder>
+        ),
+      },
       { path: '/stat/projects/deleted', element: soon('Удалённые сайты') },
       { path: '/stat/create', element: soon('Добавить сайт') },
       { path: '/stat/docs/*', element: soon('Документация') },

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import styles from './Placeholder.module.css';
 
 /** Props of {@link Placeholder}. */
@@ -6,15 +7,18 @@ export interface PlaceholderProps {
   readonly title: string;
   /** What will be here. */
   readonly text?: string;
+  /** Links to what can be used meanwhile. */
+  readonly children?: ReactNode;
 }
 
 /** A screen that is not built yet: its title and a note that it is coming (not a 404). */
-export function Placeholder({ title, text }: PlaceholderProps) {
+export function Placeholder({ title, text, children }: PlaceholderProps) {
   return (
     <section className={styles.panel} data-testid="placeholder">
       <title>{`${title} – Статистика`}</title>
       <h1 className={styles.title}>{title}</h1>
       <p className={styles.text}>{text ?? 'Этот раздел скоро появится.'}</p>
+      {children}
     </section>
   );
 }

@@ -12,6 +12,8 @@ export interface ReportTableRow {
   readonly label: string;
   /** Values in the order of the table's metrics. */
   readonly metrics: readonly (number | null)[];
+  /** A time bucket that has not begun yet: its zeros are shown as «—». */
+  readonly future?: boolean;
 }
 
 /** Props of {@link ReportTable}. */
@@ -127,7 +129,7 @@ export function ReportTable(props: ReportTableProps) {
         </thead>
         <tbody>
           {table.getRowModel().rows.map((row) => (
-            <tr key={row.id}>
+            <tr key={row.id} className={row.original.future ? styles.future : undefined}>
               {row.getAllCells().map((cell, i) => {
                 if (i === 0) {
                   return (
@@ -139,7 +141,7 @@ export function ReportTable(props: ReportTableProps) {
                 const value = cell.getValue() as number | null;
                 return (
                   <td key={cell.id} className={styles.metricCell} data-metric={cell.column.id} data-value={value ?? undefined} title={value == null ? undefined : formatInteger(value)}>
-                    {formatNumber(value)}
+                    {row.original.future ? '—' : formatNumber(value)}
                   </td>
                 );
               })}

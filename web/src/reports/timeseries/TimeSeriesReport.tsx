@@ -88,12 +88,13 @@ function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { 
         id: row.id,
         label: formatBucket(row.title, period.group, period),
         metrics: reorder(row.metrics, indices),
+        future: row.ts !== undefined && row.ts * 1000 > Date.now() + clock.offsetMs,
       })),
       totals: reorder(answer.totals, indices),
     };
     // The labels depend on the period the answer was for, which its key already fixes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [table.data, metricNames]);
+  }, [table.data, metricNames, clock.offsetMs]);
 
   const error = graph.error ?? table.error;
   const failed = error !== undefined;
