@@ -1,16 +1,17 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
 /**
  * The summary report in a real browser against a running service: the graph is drawn, and the
  * totals row shows exactly what the table endpoint answers for the same request.
  *
- * Needs `STAT_API_URL` (the service's base URL, e.g. http://127.0.0.1:8080, set by the test
- * harness) and Chromium on PATH; skipped without the URL.
+ * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
+ * chromium; a missing one fails the test.
  */
 import { execSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { addDays, moscowToday } from './lib/dates';
 
-const base = process.env.STAT_API_URL?.replace(/\/+$/, '');
+const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
 const METRICS = ['page_views', 'visits', 'visitors'] as const;
 
@@ -49,7 +50,7 @@ function paintedPixels(page: Page): Promise<number> {
   });
 }
 
-describe.skipIf(!base)('summary report in a browser', () => {
+describe('summary report in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {

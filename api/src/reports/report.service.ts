@@ -92,11 +92,11 @@ export class ReportService {
     const query: PeriodQuery = { projectId, dateStart: body.date_start, dateEnd: body.date_end, metrics: body.metrics };
     const filled = await this.engine.byBucket(query, body.group);
     const zeros = body.metrics.map(() => 0);
-    const points = bucketStarts(body.date_start, body.date_end, body.group).map((ts) => ({
-      ts,
-      date: moscowDateTime(ts),
-      metrics: filled.get(ts) ?? zeros,
-    }));
+    // Buckets that have not begun yet are not zeros, they are the future: leave them out.
+    const now = Date.now() / 1000;
+    const points = bucketStarts(body.date_start, body.date_end, body.group)
+      .filter((ts) => ts <= now)
+      .map((ts) => ({ ts, date: moscowDateTime(ts), metrics: filled.get(ts) ?? zeros }));
     return { query, points };
   }
 }

@@ -1,16 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { freePort, startService, type ServiceProcess } from './service.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    apiUrl: string;
-    collectorUrl: string;
-  }
-}
 
 /**
  * Starts the embedded service once for the suite, as `npm start` runs it (demo data
