@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { isBot, isWebView, parseUserAgent } from './user-agent.js';
+
+const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.127 Safari/537.36';
+const YANDEX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 YaBrowser/24.6.1.806 Yowser/2.5 Safari/537.36';
+const YANDEX_ANDROID = 'Mozilla/5.0 (Linux; arm_64; Android 12; SM-A525F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.6261.128 YaBrowser/24.4.4.128.00 SA/3 Mobile Safari/537.36';
+const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI_IPAD = 'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1';
+const SAFARI_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+const SAMSUNG = 'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36';
+const FIREFOX_UBUNTU = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0';
+const EDGE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.2592.87';
+const ANDROID_WEBVIEW = 'Mozilla/5.0 (Linux; Android 13; 2201117TY Build/TKQ1.221114.001; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/125.0.6422.165 Mobile Safari/537.36';
+const IOS_APP = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+const ANDROID_TABLET = 'Mozilla/5.0 (Linux; Android 11; Lenovo TB-J606F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const SMART_TV = 'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36';
+const PLAYSTATION = 'Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const GOOGLEBOT_SMARTPHONE = 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const YANDEXBOT = 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)';
+const HEADLESS = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36';
+
+describe('parseUserAgent', () => {
+  it('Chrome on Windows is a desktop', () => {
+    expect(parseUserAgent(CHROME_WINDOWS)).toEqual({
+      browser_family: 'Chrome',
+      browser_version_major: '126',
+      browser_version_minor: '0',
+      os_family: 'Windows',
+      os_version_major: '10',
+      os_version_minor: '',
+      device_type: 'desktop',
+      device_brand: '',
+      device_model: '',
+    });
+  });
+
+  it('Yandex Browser on Windows is Yandex, by its own version', () => {
+    expect(parseUserAgent(YANDEX_WINDOWS)).toEqual({
+      browser_family: 'Yandex',
+      browser_version_major: '24',
+      browser_version_minor: '6',
+      os_family: 'Windows',
+      os_version_major: '10',
+      os_version_minor: '',
+      device_type: 'desktop',
+      device_brand: '',
+      device_model: '',
+    });
+  });
+
+  it('Yandex Browser on a Samsung phone', () => {
+    expect(parseUserAgent(YANDEX_ANDROID)).toEqual({
+      browser_family: 'Yandex',
+      browser_version_major: '24',
+      browser_version_minor: '4',
+      os_family: 'Android',
+      os_version_major: '12',
+      os_version_minor: '',
+      device_type: 'mobile',
+      device_brand: 'Samsung',
+      device_model: 'SM-A525F',
+    });
+  });
+
+  it('Safari on an iPhone reads the iOS version with underscores', () => {
+    expect(parseUserAgent(SAFARI_IPHONE)).toEqual({
+      browser_family: 'Mobile Safari',
+      browser_version_major: '17',
+      browser_version_minor: '5',
+      os_family: 'iOS',
+      os_version_major: '17',
+      os_version_minor: '5',
+      device_type: 'mobile',
+      device_brand: 'Apple',
+      device_model: 'iPhone',
+    });
+  });
+
+  it('Safari on an iPad is a tablet', () => {
+    expect(parseUserAgent(SAFARI_IPAD)).toMatchObject({ device_type: 'tablet', device_brand: 'Apple', device_model: 'iPad', os_family: 'iOS' });
+  });
+
+  it('Safari on a Mac is a desktop by its model', () => {
+    expect(parseUserAgent(SAFARI_MAC)).toEqual({
+      browser_family: 'Safari',
+      browser_version_major: '17',
+      browser_version_minor: '5',
+      os_family: 'Mac OS',
+      os_version_major: '10',
+      os_version_minor: '15',
+      device_type: 'desktop',
+      device_brand: 'Apple',
+      device_model: 'Macintosh',
+    });
+  });
+
+  it('Samsung Internet on a Galaxy S23 Ultra', () => {
+    expect(parseUserAgent(SAMSUNG)).toEqual({
+      browser_family: 'Samsung Internet',
+      browser_version_major: '25',
+      browser_version_minor: '0',
+      os_family: 'Android',
+      os_version_major: '14',
+      os_version_minor: '',
+      device_type: 'mobile',
+      device_brand: 'Samsung',
+      device_model: 'SM-S918B',
+    });
+  });
+
+  it('Firefox on Ubuntu is a desktop with no system version', () => {
+    expect(parseUserAgent(FIREFOX_UBUNTU)).toEqual({
+      browser_family: 'Firefox',
+      browser_version_major: '127',
+      browser_version_minor: '0',
+      os_family: 'Ubuntu',
+      os_version_major: '',
+      os_version_minor: '',
+      device_type: 'desktop',
+      device_brand: '',
+      device_model: '',
+    });
+  });
+
+  it('Edge is Edge, not the Chrome it carries', () => {
+    expect(parseUserAgent(EDGE)).toMatchObject({ browser_family: 'Edge', browser_version_major: '126', browser_version_minor: '0', device_type: 'desktop' });
+  });
+
+  it('an Android tablet without "Mobile" is a tablet', () => {
+    expect(parseUserAgent(ANDROID_TABLET)).toMatchObject({ device_type: 'tablet', device_brand: 'Lenovo', device_model: 'TB-J606F' });
+  });
+
+  it('a Samsung smart TV is a tv', () => {
+    expect(parseUserAgent(SMART_TV)).toMatchObject({ device_type: 'tv', device_brand: 'Samsung', os_family: 'Tizen' });
+  });
+
+  it('a PlayStation is a console', () => {
+    expect(parseUserAgent(PLAYSTATION)).toMatchObject({ device_type: 'console', device_brand: 'Sony', device_model: 'PlayStation 5' });
+  });
+
+  it('an empty user agent is all unknown, device other', () => {
+    expect(parseUserAgent('')).toEqual({
+      browser_family: '',
+      browser_version_major: '',
+      browser_version_minor: '',
+      os_family: '',
+      os_version_major: '',
+      os_version_minor: '',
+      device_type: 'other',
+      device_brand: '',
+      device_model: '',
+    });
+  });
+
+  it('a repeated user agent comes from the cache: the same object', () => {
+    expect(parseUserAgent(CHROME_WINDOWS)).toBe(parseUserAgent(CHROME_WINDOWS));
+  });
+
+  it('a huge user agent is read by its first 500 characters', () => {
+    expect(parseUserAgent(CHROME_WINDOWS + ' x'.repeat(5000))).toEqual(parseUserAgent(CHROME_WINDOWS));
+  });
+});
+
+describe('isWebView', () => {
+  it('an Android WebView and an iOS app are web views; browsers are not', () => {
+    expect([ANDROID_WEBVIEW, IOS_APP, SAFARI_IPHONE, CHROME_WINDOWS, SAMSUNG].map((ua) => isWebView(parseUserAgent(ua)))).toEqual([true, true, false, false, false]);
+  });
+});
+
+describe('isBot', () => {
+  it('browsers are people', () => {
+    expect([CHROME_WINDOWS, YANDEX_WINDOWS, YANDEX_ANDROID, SAFARI_IPHONE, SAMSUNG, FIREFOX_UBUNTU, EDGE, ANDROID_WEBVIEW].map(isBot)).toEqual([false, false, false, false, false, false, false, false]);
+  });
+
+  it('Googlebot, in both its desktop and smartphone forms, is a bot', () => {
+    expect([isBot(GOOGLEBOT), isBot(GOOGLEBOT_SMARTPHONE)]).toEqual([true, true]);
+  });
+
+  it('YandexBot is a bot', () => {
+    expect(isBot(YANDEXBOT)).toBe(true);
+  });
+
+  it('curl, wget and python-requests are bots', () => {
+    expect(['curl/8.5.0', 'Wget/1.21.4', 'python-requests/2.32.3'].map(isBot)).toEqual([true, true, true]);
+  });
+
+  it('headless Chrome is a bot', () => {
+    expect(isBot(HEADLESS)).toBe(true);
+  });
+
+  it('an empty or blank user agent is a bot', () => {
+    expect([isBot(''), isBot('   ')]).toEqual([true, true]);
+  });
+});
