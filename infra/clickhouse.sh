@@ -13,6 +13,7 @@
 # User `default` with an empty password, from 127.0.0.1/::1 only.
 # State: .infra/clickhouse/{config.xml,users.xml,data,tmp,log,clickhouse.pid}
 SERVICE=clickhouse
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 CLICKHOUSE_HTTP_PORT="${CLICKHOUSE_HTTP_PORT:-8123}"

@@ -2,6 +2,7 @@
 # Stops every server that infra/up.sh started. Their data stays in .infra/ for the next start;
 # delete that directory for a clean slate.
 SERVICE=down
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 rc=0

@@ -13,6 +13,7 @@
 #   KAFKA_START_TIMEOUT=90          seconds to wait for the broker before failing
 # State: .infra/kafka/{libs,config,data,kafka.log,kafka.pid}
 SERVICE=kafka
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 KAFKA_VERSION="${KAFKA_VERSION:-3.9.1}"

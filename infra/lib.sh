@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # variables here are used by the scripts that source this file
 # Shared helpers for the infra/*.sh scripts. Sourced, never run.
 # Every server binds 127.0.0.1 only and keeps its state under <repo>/.infra/ (gitignored).
 

@@ -16,6 +16,7 @@
 # system user (PostgreSQL refuses to run as root); the superuser `postgres` is reachable only
 # through the unix socket in .infra/postgres/run with peer authentication.
 SERVICE=postgres
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PGPORT="${PGPORT:-5432}"

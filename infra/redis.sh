@@ -7,6 +7,7 @@
 #   REDIS_PORT=6379   127.0.0.1 only, no password (loopback development server)
 # State: .infra/redis/{redis.conf,dump.rdb,redis.log,redis.pid}
 SERVICE=redis
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REDIS_PORT="${REDIS_PORT:-6379}"

@@ -3,6 +3,7 @@
 # PostgreSQL, Redis, ClickHouse 18.16 (transport test only) and Kafka, all on 127.0.0.1.
 # Idempotent: servers already running are left alone. See infra/README.md for ports and env.
 SERVICE=up
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # One apt transaction for everything missing, instead of one per script.

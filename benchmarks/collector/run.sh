@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154  # R_* results are assigned indirectly, with printf -v
 # Collector throughput against its ceiling, in one run on one machine:
 #   1. a bare uWebSockets.js server that answers 204 with no work (bare-server.mjs),
 #   2. the real collector (ROLES=collector node server/dist/main.js) feeding the real Kafka,
@@ -89,7 +90,8 @@ load() {
 
 metric() { jq -r "$2" "$1"; }
 
-# Runs warm-up and measured load against the server on $2, named $1; fills R_<name>_*.
+# Runs warm-up and measured load against the server on $2, named $1; fills R_<name>_*
+# (rate, count, med, p99, cpu, us, k6, kafka), which the summary below reads.
 measure() {
   local name="$1" port="$2" cpu0 cpu1 kcpu0 kcpu1 started elapsed
   say "$name: warm-up $WARMUP"
