@@ -36,8 +36,51 @@ export function createEnricher(options: EnricherOptions = {}): Enricher {
       const agent = parseUserAgent(accepted.ua);
       const page = pageFacts(accepted.hit.u);
       const source = referrers.classifyFacts(accepted.hit.r, page, siteHost);
-      const url = page.info.page_format === 'Web' && isWebView(agent) ? { ...page.info, page_format: 'Web-view' as const } : page.info;
-      return { kind: 'ok', enrichment: { ...agent, ...geo.locate(accepted.ip), ...source, ...url } };
+      const place = geo.locate(accepted.ip);
+      const url = page.info;
+      // One literal, not a spread of the four parts: V8 turns a 38-key spread into a slow
+      // dictionary object (~30 µs a hit); a literal has one fixed shape (~1 µs).
+      const enrichment: Enrichment = {
+        browser_family: agent.browser_family,
+        browser_version_major: agent.browser_version_major,
+        browser_version_minor: agent.browser_version_minor,
+        os_family: agent.os_family,
+        os_version_major: agent.os_version_major,
+        os_version_minor: agent.os_version_minor,
+        device_type: agent.device_type,
+        device_brand: agent.device_brand,
+        device_model: agent.device_model,
+        geo_country: place.geo_country,
+        geo_area: place.geo_area,
+        geo_city: place.geo_city,
+        traffic_type: source.traffic_type,
+        traffic_system: source.traffic_system,
+        search_system: source.search_system,
+        search_phrase: source.search_phrase,
+        social_network: source.social_network,
+        message_system: source.message_system,
+        recom_system: source.recom_system,
+        aggrnews_system: source.aggrnews_system,
+        exchange_system: source.exchange_system,
+        ad_system: source.ad_system,
+        qr_system: source.qr_system,
+        referer_domain: source.referer_domain,
+        referer_path: source.referer_path,
+        url: url.url,
+        url_no_args: url.url_no_args,
+        url_args_key: url.url_args_key,
+        page_format: url.page_format === 'Web' && isWebView(agent) ? 'Web-view' : url.page_format,
+        utm_source: url.utm_source,
+        utm_medium: url.utm_medium,
+        utm_campaign: url.utm_campaign,
+        utm_content: url.utm_content,
+        utm_term: url.utm_term,
+        openstat_service: url.openstat_service,
+        openstat_campaign: url.openstat_campaign,
+        openstat_ad: url.openstat_ad,
+        openstat_source: url.openstat_source,
+      };
+      return { kind: 'ok', enrichment };
     },
   };
 }
