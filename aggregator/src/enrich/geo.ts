@@ -117,8 +117,9 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
   const byAddress = new Lru<string, GeoIds>(50_000);
   const records = new Lru<string | number, unknown>(5_000);
 
-  const open = (path: string, file: Buffer, started: number): GeoLoadStats => {
-    if (reader === null) {
+  /** Opens the database from its unpacked bytes, unless a concurrent load got there first. */
+  const open = (path: string, file: Buffer, started: number): { reader: Reader<CityResponse>; stats: GeoLoadStats } => {
+    if (reader === null || loadStats === null) {
       reader = new Reader<CityResponse>(file, { cache: records });
       loadStats = {
         databasePath: path,
@@ -127,17 +128,15 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
         loadMs: Math.round(performance.now() - started),
       };
     }
-    return loadStats as GeoLoadStats;
+    return { reader, stats: loadStats };
   };
 
   const openSync = (): Reader<CityResponse> => {
-    if (reader === null) {
-      const started = performance.now();
-      const path = options.databasePath ?? defaultGeoDatabasePath();
-      const raw = readFileSync(path);
-      open(path, path.endsWith('.gz') ? gunzipSync(raw) : raw, started);
-    }
-    return reader as unknown as Reader<CityResponse>;
+    if (reader !== null) return reader;
+    const started = performance.now();
+    const path = options.databasePath ?? defaultGeoDatabasePath();
+    const raw = readFileSync(path);
+    return open(path, path.endsWith('.gz') ? gunzipSync(raw) : raw, started).reader;
   };
 
   const learn = (id: number, kind: GeoKind, parent: number, names: { ru?: string; en?: string }): void => {
@@ -185,7 +184,7 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
         const path = options.databasePath ?? defaultGeoDatabasePath();
         const raw = await readFile(path);
         const file = path.endsWith('.gz') ? await promisify(gunzip)(raw) : raw;
-        return open(path, file, started);
+        return open(path, file, started).stats;
       })();
       return loading;
     },
