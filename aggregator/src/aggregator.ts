@@ -1,54 +1,119 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { AcceptedHit, BatchHandler } from '@stat/schemas';
-import { VisitCutter } from './sessions.js';
-import { toEventRow } from './rows.js';
+import type { AcceptedHit, BusPosition } from '@stat/schemas';
+import { VISIT_TIMEOUT_MS, VisitCutter, visitorKey } from './sessions.js';
+import { toEventRow, type BusPlace } from './rows.js';
+import { EventStore } from './storage.js';
 
 export interface AggregatorOptions {
   /** Pause between tries of a failed write; doubles up to maxRetryMs. */
   retryMs: number;
   maxRetryMs: number;
+  /**
+   * Look up visits left open by a previous run for visitors this process has not seen yet.
+   * Off only for writing history into a project known to be empty (the demo seed).
+   */
+  restoreVisits: boolean;
   log: (message: string) => void;
 }
 
-const DEFAULTS: AggregatorOptions = { retryMs: 250, maxRetryMs: 10_000, log: (m) => console.error(m) };
+const DEFAULTS: AggregatorOptions = { retryMs: 250, maxRetryMs: 10_000, restoreVisits: true, log: (m) => console.error(m) };
+
+/** Visitors looked up per query, so the parameters stay small over HTTP. */
+const RESTORE_CHUNK = 1000;
+
+interface Placed {
+  hit: AcceptedHit;
+  place: BusPlace | undefined;
+}
 
 /**
  * Turns bus batches into `events` rows and writes them. The handler resolves only after
  * ClickHouse took the batch; while ClickHouse refuses, it waits and tries again, so the bus
- * never moves past an unwritten batch.
+ * never moves past an unwritten batch. Hits of a batch replayed from Kafka that are already
+ * stored (their offset is at or below the partition's stored offset) are skipped.
  */
-export function createAggregator(clickhouse: ClickHouseClient, options: Partial<AggregatorOptions> = {}): {
-  handle: BatchHandler;
-  visits: VisitCutter;
-  stop(): void;
-} {
+export function createAggregator(clickhouse: ClickHouseClient, options: Partial<AggregatorOptions> = {}) {
   const opts = { ...DEFAULTS, ...options };
+  const store = new EventStore(clickhouse);
   const visits = new VisitCutter();
+  const written = new Map<string, number>();
+  const startedAt = Date.now();
   let stopped = false;
-  // Hits arrive in server-time order per visitor; sort the batch so visits are cut in order.
-  const handle = async (hits: AcceptedHit[]): Promise<void> => {
-    const sorted = [...hits].sort((a, b) => a.at - b.at);
-    const rows = sorted.map((h) => toEventRow(h, visits));
-    const streamClock = sorted[sorted.length - 1]?.at ?? 0;
+
+  const storedOffset = async (topic: string, partition: number, fresh: boolean): Promise<number> => {
+    const key = `${topic}:${partition}`;
+    let offset = written.get(key);
+    if (offset === undefined || fresh) {
+      offset = await store.writtenOffset(topic, partition);
+      written.set(key, offset);
+    }
+    return offset;
+  };
+
+  /** The hits of the batch that are not stored yet, with their places on the bus. */
+  const unwritten = async (hits: AcceptedHit[], position: BusPosition | undefined, fresh: boolean): Promise<Placed[]> => {
+    if (!position) return hits.map((hit) => ({ hit, place: undefined }));
+    const stored = await storedOffset(position.topic, position.partition, fresh);
+    const placed: Placed[] = [];
+    hits.forEach((hit, i) => {
+      const offset = position.offsets[i] ?? -1;
+      if (offset > stored) placed.push({ hit, place: { topic: position.topic, partition: position.partition, offset } });
+    });
+    return placed;
+  };
+
+  /** Brings back visits that were open before a restart, for visitors this process has not seen. */
+  const restoreVisits = async (placed: Placed[]): Promise<void> => {
+    if (!opts.restoreVisits) return;
+    const unknown = new Map<string, { project: number; visitor: string }>();
+    for (const { hit } of placed) {
+      // A visit open before this process started has timed out by startedAt + the time-out;
+      // a visitor unknown after that has no open visit to find.
+      if (hit.at >= startedAt + VISIT_TIMEOUT_MS || visits.knows(hit.hit.p, hit.hit.v)) continue;
+      unknown.set(visitorKey(hit.hit.p, hit.hit.v), { project: hit.hit.p, visitor: hit.hit.v });
+    }
+    const earliest = placed.reduce((min, p) => Math.min(min, p.hit.at), Infinity);
+    const lookups = [...unknown.values()];
+    for (let i = 0; i < lookups.length; i += RESTORE_CHUNK) {
+      for (const [key, visit] of await store.openVisits(lookups.slice(i, i + RESTORE_CHUNK), earliest)) {
+        const { project, visitor } = unknown.get(key)!;
+        visits.restore(project, visitor, visit);
+      }
+    }
+  };
+
+  const handle = async (hits: AcceptedHit[], position?: BusPosition): Promise<void> => {
     let wait = opts.retryMs;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       try {
-        await clickhouse.insert({ table: 'events', values: rows, format: 'JSONEachRow' });
+        // After a failed try, ask ClickHouse again: the insert may have landed all the same.
+        const placed = await unwritten(hits, position, attempt > 0);
+        if (placed.length === 0) return;
+        // Hits arrive in server-time order per visitor; sort so visits are cut in order.
+        placed.sort((a, b) => a.hit.at - b.hit.at);
+        await restoreVisits(placed);
+        const rows = placed.map(({ hit, place }) => toEventRow(hit, visits.visitOf(hit.hit.p, hit.hit.v, hit.at), place));
+        await store.insert(rows);
+        if (position) {
+          const last = placed.reduce((max, p) => Math.max(max, p.place?.offset ?? -1), -1);
+          written.set(`${position.topic}:${position.partition}`, last);
+        }
         // Sweep by the stream's own clock, so replayed or generated history is cut the same way.
-        visits.sweep(streamClock);
+        visits.sweep(placed[placed.length - 1]!.hit.at);
         return;
       } catch (error) {
         if (stopped) throw error;
-        opts.log(`aggregator: write of ${rows.length} events failed, retrying in ${wait} ms: ${String(error)}`);
+        opts.log(`aggregator: write of ${hits.length} events failed, retrying in ${wait} ms: ${String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, wait));
         wait = Math.min(wait * 2, opts.maxRetryMs);
       }
     }
   };
+
   return {
     handle,
     visits,
-    stop: () => {
+    stop: (): void => {
       stopped = true;
     },
   };

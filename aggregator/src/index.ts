@@ -1,3 +1,4 @@
 export { createAggregator, type AggregatorOptions } from './aggregator.js';
-export { VisitCutter, VISIT_TIMEOUT_MS } from './sessions.js';
+export { VisitCutter, VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
 export { toEventRow, type EventRow } from './rows.js';
+export { EventStore } from './storage.js';

@@ -1,5 +1,5 @@
 import { moscowDate, type AcceptedHit } from '@stat/schemas';
-import type { VisitCutter } from './sessions.js';
+import type { Visit } from './sessions.js';
 
 /** A row of the `events` table, as inserted (JSONEachRow); visitor_hash is computed by ClickHouse. */
 export interface EventRow {
@@ -11,30 +11,52 @@ export interface EventRow {
   event_date: string;
   visitor_id: string;
   session_id: string;
+  session_start: string;
   url: string;
   referrer: string;
   title: string;
   screen_width: number;
   screen_height: number;
   user_agent: string;
+  bus_topic: string;
+  bus_partition: number;
+  bus_offset: number;
+}
+
+/** Where the hit sat on the bus; partition -1 for the in-process bus. */
+export interface BusPlace {
+  topic: string;
+  partition: number;
+  offset: number;
+}
+
+const NOWHERE: BusPlace = { topic: '', partition: -1, offset: -1 };
+
+/** A DateTime64(3) value in UTC, as ClickHouse reads it from JSON. */
+export function clickhouseTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 23).replace('T', ' ');
 }
 
 /** Maps an accepted hit to its event row; the client address is not carried over. */
-export function toEventRow(accepted: AcceptedHit, visits: VisitCutter): EventRow {
+export function toEventRow(accepted: AcceptedHit, visit: Visit, place: BusPlace = NOWHERE): EventRow {
   const { hit } = accepted;
   return {
     event_id: accepted.id,
     project_id: hit.p,
     event_type: hit.t,
-    ts: new Date(accepted.at).toISOString().slice(0, 23).replace('T', ' '),
+    ts: clickhouseTime(accepted.at),
     event_date: moscowDate(accepted.at),
     visitor_id: hit.v,
-    session_id: visits.visitOf(hit.p, hit.v, accepted.at).toString(),
+    session_id: visit.id.toString(),
+    session_start: clickhouseTime(visit.startAt),
     url: hit.u,
     referrer: hit.r,
     title: hit.ti,
     screen_width: hit.sw,
     screen_height: hit.sh,
     user_agent: accepted.ua,
+    bus_topic: place.topic,
+    bus_partition: place.partition,
+    bus_offset: place.offset,
   };
 }

@@ -7,28 +7,28 @@ const t0 = Date.parse('2026-11-21T10:00:00Z');
 describe('VisitCutter', () => {
   it('keeps hits within 30 minutes of each other in one visit', () => {
     const cutter = new VisitCutter();
-    const first = cutter.visitOf(1, 'visitor1', t0);
-    expect(cutter.visitOf(1, 'visitor1', t0 + 29 * MINUTE)).toBe(first);
-    expect(cutter.visitOf(1, 'visitor1', t0 + 58 * MINUTE)).toBe(first);
+    const first = cutter.visitOf(1, 'visitor1', t0).id;
+    expect(cutter.visitOf(1, 'visitor1', t0 + 29 * MINUTE).id).toBe(first);
+    expect(cutter.visitOf(1, 'visitor1', t0 + 58 * MINUTE).id).toBe(first);
   });
 
   it('starts a new visit after more than 30 minutes of silence', () => {
     const cutter = new VisitCutter();
-    const first = cutter.visitOf(1, 'visitor1', t0);
-    expect(cutter.visitOf(1, 'visitor1', t0 + VISIT_TIMEOUT_MS + 1)).not.toBe(first);
+    const first = cutter.visitOf(1, 'visitor1', t0).id;
+    expect(cutter.visitOf(1, 'visitor1', t0 + VISIT_TIMEOUT_MS + 1).id).not.toBe(first);
   });
 
   it('keeps visitors and projects apart', () => {
     const cutter = new VisitCutter();
-    const a = cutter.visitOf(1, 'visitor1', t0);
-    expect(cutter.visitOf(1, 'visitor2', t0)).not.toBe(a);
-    expect(cutter.visitOf(2, 'visitor1', t0)).not.toBe(a);
+    const a = cutter.visitOf(1, 'visitor1', t0).id;
+    expect(cutter.visitOf(1, 'visitor2', t0).id).not.toBe(a);
+    expect(cutter.visitOf(2, 'visitor1', t0).id).not.toBe(a);
   });
 
   it('gives the same ids when the same stream is cut again', () => {
     const cut = (): bigint[] => {
       const cutter = new VisitCutter();
-      return [t0, t0 + MINUTE, t0 + 2 * VISIT_TIMEOUT_MS].map((t) => cutter.visitOf(1, 'v', t));
+      return [t0, t0 + MINUTE, t0 + 2 * VISIT_TIMEOUT_MS].map((t) => cutter.visitOf(1, 'v', t).id);
     };
     expect(cut()).toEqual(cut());
   });

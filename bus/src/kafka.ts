@@ -103,12 +103,15 @@ export class KafkaConsumer implements HitConsumer {
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
         const hits: AcceptedHit[] = [];
+        const offsets: number[] = [];
         for (const message of batch.messages) {
           const hit = parseMessage(message.value);
-          if (hit) hits.push(hit);
+          if (!hit) continue;
+          hits.push(hit);
+          offsets.push(Number(message.offset));
         }
         // The handler resolves only once the batch is stored; only then does the offset move.
-        if (hits.length > 0) await handler(hits);
+        if (hits.length > 0) await handler(hits, { topic: batch.topic, partition: batch.partition, offsets });
         const last = batch.messages[batch.messages.length - 1];
         if (!last) return;
         resolveOffset(last.offset);

@@ -11,10 +11,22 @@ export interface HitPublisher {
 }
 
 /**
- * Handles one batch; resolving means the batch is stored, and only then does the bus move
- * its offset. Rejecting means "not stored": the batch is delivered again.
+ * Where a batch sat on a durable bus: Kafka's topic and partition, and the offset of each hit
+ * (offsets[i] belongs to hits[i]). Stored with the events, it lets a replayed batch be
+ * recognised and skipped, which makes the at-least-once bus exactly-once in storage.
  */
-export type BatchHandler = (hits: AcceptedHit[]) => Promise<void>;
+export interface BusPosition {
+  topic: string;
+  partition: number;
+  offsets: number[];
+}
+
+/**
+ * Handles one batch; resolving means the batch is stored, and only then does the bus move
+ * its offset. Rejecting means "not stored": the batch is delivered again. The in-process
+ * bus gives no position (it has no replay).
+ */
+export type BatchHandler = (hits: AcceptedHit[], position?: BusPosition) => Promise<void>;
 
 export interface HitConsumer {
   /** Starts delivering batches to the handler; resolves once consumption has started. */

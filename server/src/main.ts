@@ -33,7 +33,9 @@ export async function main(config: Config): Promise<() => Promise<void>> {
     const aggregator = createAggregator(clickhouse);
     if (config.DEMO_SEED) {
       const started = Date.now();
-      const written = await seedDemo(clickhouse, aggregator.handle, config.DEMO_DAYS);
+      // History for an empty project: no visit of a previous run can be open.
+      const seeder = createAggregator(clickhouse, { restoreVisits: false });
+      const written = await seedDemo(clickhouse, seeder.handle, config.DEMO_DAYS);
       if (written > 0) log(`demo project ${DEMO_PROJECT_ID}: ${written} events generated in ${Date.now() - started} ms`);
     }
     const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);

@@ -2,26 +2,51 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { REPORT_TIME_ZONE, type Group, type Metric } from '@stat/schemas';
 
 /**
- * The SQL of each catalogue metric over raw events. Identifiers come only from these
- * allow-lists; every value travels as a typed query parameter.
+ * The SQL of each catalogue metric over a rollup table (see migration 0003). Identifiers come
+ * only from these allow-lists; every value travels as a typed query parameter.
  */
 const METRIC_SQL: Record<Metric, string> = {
-  page_views: "countIf(event_type = 'pageview')",
-  visits: 'uniqExact(session_id)',
-  visitors: 'uniqExact(visitor_id)',
+  page_views: 'sum(page_views)',
+  visits: 'uniqMerge(visits)',
+  visitors: 'uniqMerge(visitors)',
 };
 
-/** The bucket of an event in Moscow time, as epoch seconds of the bucket's start. */
+interface Rollup {
+  table: string;
+  /** The rows of a period of whole Moscow days. */
+  where: string;
+}
+
+const TZ = `'${REPORT_TIME_ZONE}'`;
+const INSTANT_ROLLUP_WHERE = `project_id = {project:UInt32}
+  AND bucket >= toDateTime({from:Date}, ${TZ}) AND bucket < toDateTime({to:Date}, ${TZ}) + INTERVAL 1 DAY`;
+const DAY_ROLLUP: Rollup = {
+  table: 'rollup_day',
+  where: 'project_id = {project:UInt32} AND event_date BETWEEN {from:Date} AND {to:Date}',
+};
+
+/** The rollup that answers each grouping: the coarsest one whose buckets are fine enough. */
+const ROLLUP: Record<Group, Rollup> = {
+  five_minute: { table: 'rollup_5m', where: INSTANT_ROLLUP_WHERE },
+  hour: { table: 'rollup_hour', where: INSTANT_ROLLUP_WHERE },
+  day: DAY_ROLLUP,
+  week: DAY_ROLLUP,
+  month: DAY_ROLLUP,
+};
+
+/** The bucket of a rollup row in Moscow time, as epoch seconds of the bucket's start. */
 const BUCKET_SQL: Record<Group, string> = {
-  five_minute: `toUnixTimestamp(toStartOfInterval(toDateTime(ts), INTERVAL 5 MINUTE, '${REPORT_TIME_ZONE}'))`,
-  hour: `toUnixTimestamp(toStartOfHour(toDateTime(ts), '${REPORT_TIME_ZONE}'))`,
-  day: `toUnixTimestamp(toDateTime(event_date, '${REPORT_TIME_ZONE}'))`,
-  week: `toUnixTimestamp(toDateTime(toMonday(event_date), '${REPORT_TIME_ZONE}'))`,
-  month: `toUnixTimestamp(toDateTime(toStartOfMonth(event_date), '${REPORT_TIME_ZONE}'))`,
+  // Moscow is UTC+3 all year, so its five-minute and hour buckets are UTC's.
+  five_minute: 'toUnixTimestamp(bucket)',
+  hour: 'toUnixTimestamp(bucket)',
+  day: `toUnixTimestamp(toDateTime(event_date, ${TZ}))`,
+  week: `toUnixTimestamp(toDateTime(toMonday(event_date), ${TZ}))`,
+  month: `toUnixTimestamp(toDateTime(toStartOfMonth(event_date), ${TZ}))`,
 };
 
 export interface PeriodQuery {
   projectId: number;
+  /** first and last Moscow day of the period, YYYY-MM-DD */
   dateStart: string;
   dateEnd: string;
   metrics: readonly Metric[];
@@ -29,8 +54,6 @@ export interface PeriodQuery {
 
 /** Metric values in the order of the request's metrics. */
 export type MetricValues = number[];
-
-const WHERE = 'project_id = {project:UInt32} AND event_date BETWEEN {from:Date} AND {to:Date}';
 
 function selectMetrics(metrics: readonly Metric[]): string {
   return metrics.map((m) => `${METRIC_SQL[m]} AS ${m}`).join(', ');
@@ -44,26 +67,30 @@ function values(row: Record<string, unknown>, metrics: readonly Metric[]): Metri
   return metrics.map((m) => Number(row[m] ?? 0));
 }
 
-/** The report engine: turns a report request into ClickHouse SQL and rows into numbers. */
+/**
+ * The report engine: turns a report request into ClickHouse SQL over the rollups and rows
+ * into numbers. Distinct counts merge uniq states, so they are distinct over any period.
+ */
 export class ReportEngine {
   constructor(private readonly clickhouse: ClickHouseClient) {}
 
   /** Metric values per time bucket that has events, keyed by bucket start (epoch seconds). */
   async byBucket(q: PeriodQuery, group: Group): Promise<Map<number, MetricValues>> {
+    const rollup = ROLLUP[group];
     const result = await this.clickhouse.query({
-      query: `SELECT ${BUCKET_SQL[group]} AS bucket, ${selectMetrics(q.metrics)}
-              FROM events WHERE ${WHERE} GROUP BY bucket ORDER BY bucket`,
+      query: `SELECT ${BUCKET_SQL[group]} AS bucket_start, ${selectMetrics(q.metrics)}
+              FROM ${rollup.table} WHERE ${rollup.where} GROUP BY bucket_start ORDER BY bucket_start`,
       query_params: params(q),
       format: 'JSONEachRow',
     });
     const rows = await result.json<Record<string, unknown>>();
-    return new Map(rows.map((row) => [Number(row.bucket), values(row, q.metrics)]));
+    return new Map(rows.map((row) => [Number(row.bucket_start), values(row, q.metrics)]));
   }
 
   /** Metric values over the whole period (distinct counts are distinct over the period). */
   async totals(q: PeriodQuery): Promise<MetricValues> {
     const result = await this.clickhouse.query({
-      query: `SELECT ${selectMetrics(q.metrics)} FROM events WHERE ${WHERE}`,
+      query: `SELECT ${selectMetrics(q.metrics)} FROM ${DAY_ROLLUP.table} WHERE ${DAY_ROLLUP.where}`,
       query_params: params(q),
       format: 'JSONEachRow',
     });
