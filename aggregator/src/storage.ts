@@ -29,8 +29,9 @@ export class EventStore {
   async openVisits(visitors: { project: number; visitor: string }[], since: number): Promise<Map<string, Visit>> {
     const found = new Map<string, Visit>();
     if (visitors.length === 0) return found;
+    // UInt64 travels as a string: JSON numbers lose its low bits.
     const result = await this.clickhouse.query({
-      query: `SELECT project_id, visitor_id, argMax(session_id, ts) AS session_id,
+      query: `SELECT project_id, visitor_id, toString(argMax(session_id, ts)) AS session_id,
                      toUnixTimestamp64Milli(argMax(session_start, ts)) AS start_at,
                      toUnixTimestamp64Milli(max(ts)) AS last_at
               FROM events
