@@ -15,10 +15,12 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 let sequence = 0;
-function hit(project: number, visitor: string, at: number, url = 'https://shop.ru/'): AcceptedHit {
+function hit(project: number, visitor: string, at: number, url = 'https://shop.ru/', referrer = '', ua = CHROME): AcceptedHit {
   sequence += 1;
-  return { id: `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`, at, ip: '', ua: 'test', hit: { p: project, t: 'pageview', u: url, r: '', ti: '', sw: 0, sh: 0, v: visitor } };
+  const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
+  return { id, at, ip: '77.88.55.88', ua, hit: { p: project, t: 'pageview', u: url, r: referrer, ti: '', sw: 0, sh: 0, v: visitor } };
 }
 
 async function rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
@@ -48,6 +50,44 @@ describe('aggregator on chDB', () => {
     await createAggregator(clickhouse).handle(again, { ...position, offsets: [0, 1, 2] });
     const count = await rows<{ n: string }>('SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', { p: 12 });
     expect(Number(count[0]!.n)).toBe(3);
+  });
+
+  it('drops bots, counts them, and stores the rest enriched', async () => {
+    const at = Date.now() - 8 * MINUTE;
+    const aggregator = createAggregator(clickhouse);
+    const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    await aggregator.handle([hit(14, 'visitor-d', at), hit(14, 'crawler-1', at, 'https://shop.ru/', '', googlebot)]);
+    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, skippedReplays: 0 });
+    const stored = await rows<Record<string, unknown>>(
+      'SELECT visitor_id, browser_family, device_type, os_family, geo_country > 0 AS located FROM events WHERE project_id = {p:UInt32}',
+      { p: 14 },
+    );
+    expect(stored).toEqual([{ visitor_id: 'visitor-d', browser_family: 'Chrome', device_type: 'desktop', os_family: 'Windows', located: 1 }]);
+  });
+
+  it("stamps every page view of a visit with the visit's source, its first hit's", async () => {
+    const at = Date.now() - 6 * MINUTE;
+    await createAggregator(clickhouse).handle([
+      hit(15, 'visitor-e', at, 'https://shop.ru/?utm_source=newsletter', 'https://yandex.ru/search/?text=%D0%BA%D1%83%D0%BF%D0%B8%D1%82%D1%8C'),
+      hit(15, 'visitor-e', at + MINUTE, 'https://shop.ru/cart', 'https://shop.ru/?utm_source=newsletter'),
+    ]);
+    const stored = await rows<Record<string, unknown>>(
+      'SELECT traffic_type, search_system, search_phrase, utm_source, referer_domain FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
+      { p: 15 },
+    );
+    expect(stored).toEqual([
+      { traffic_type: 'search', search_system: 'yandex', search_phrase: 'купить', utm_source: 'newsletter', referer_domain: 'yandex.ru' },
+      { traffic_type: 'search', search_system: 'yandex', search_phrase: 'купить', utm_source: 'newsletter', referer_domain: 'shop.ru' },
+    ]);
+  });
+
+  it('keeps the dimension rollups equal to the raw events', async () => {
+    const stored = await rows<{ value: string; page_views: string }>(
+      `SELECT value, sum(page_views) AS page_views FROM rollup_dim_day
+       WHERE project_id = {p:UInt32} AND dimension = 'traffic_type' GROUP BY value`,
+      { p: 15 },
+    );
+    expect(stored.map((r) => ({ value: r.value, page_views: Number(r.page_views) }))).toEqual([{ value: 'search', page_views: 2 }]);
   });
 
   it('keeps the visits table current: entry, exit, depth and duration', async () => {

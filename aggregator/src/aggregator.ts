@@ -1,8 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { AcceptedHit, BusPosition } from '@stat/schemas';
 import { VISIT_TIMEOUT_MS, VisitCutter, visitorKey } from './sessions.js';
-import { toEventRow, type BusPlace } from './rows.js';
+import { sourceOf, toEventRow, type BusPlace, type EventRow } from './rows.js';
 import { EventStore } from './storage.js';
+import { createEnricher, type Enricher } from './enrich/index.js';
 
 export interface AggregatorOptions {
   /** Pause between tries of a failed write; doubles up to maxRetryMs. */
@@ -13,10 +14,18 @@ export interface AggregatorOptions {
    * Off only for writing history into a project known to be empty (the demo seed).
    */
   restoreVisits: boolean;
+  enricher: Enricher;
   log: (message: string) => void;
 }
 
-const DEFAULTS: AggregatorOptions = { retryMs: 250, maxRetryMs: 10_000, restoreVisits: true, log: (m) => console.error(m) };
+const DEFAULTS: Omit<AggregatorOptions, 'enricher'> = { retryMs: 250, maxRetryMs: 10_000, restoreVisits: true, log: (m) => console.error(m) };
+
+/** What the aggregator has done since it started, for the operator. */
+export interface AggregatorStats {
+  stored: number;
+  droppedBots: number;
+  skippedReplays: number;
+}
 
 /** Visitors looked up per query, so the parameters stay small over HTTP. */
 const RESTORE_CHUNK = 1000;
@@ -33,7 +42,8 @@ interface Placed {
  * stored (their offset is at or below the partition's stored offset) are skipped.
  */
 export function createAggregator(clickhouse: ClickHouseClient, options: Partial<AggregatorOptions> = {}) {
-  const opts = { ...DEFAULTS, ...options };
+  const opts: AggregatorOptions = { ...DEFAULTS, enricher: options.enricher ?? createEnricher(), ...options };
+  const stats: AggregatorStats = { stored: 0, droppedBots: 0, skippedReplays: 0 };
   const store = new EventStore(clickhouse);
   const visits = new VisitCutter();
   const written = new Map<string, number>();
@@ -59,6 +69,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
       const offset = position.offsets[i] ?? -1;
       if (offset > stored) placed.push({ hit, place: { topic: position.topic, partition: position.partition, offset } });
     });
+    if (!fresh) stats.skippedReplays += hits.length - placed.length;
     return placed;
   };
 
@@ -82,6 +93,23 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     }
   };
 
+  /** Enriches and cuts visits; bots are dropped here, counted, and never stored. */
+  const toRows = (placed: Placed[]): { rows: EventRow[]; bots: number } => {
+    const rows: EventRow[] = [];
+    let bots = 0;
+    for (const { hit, place } of placed) {
+      const enriched = opts.enricher.enrichHit(hit);
+      if (enriched.kind === 'drop') {
+        bots += 1;
+        continue;
+      }
+      const visit = visits.visitOf(hit.hit.p, hit.hit.v, hit.at);
+      visit.source ??= sourceOf(enriched.enrichment);
+      rows.push(toEventRow(hit, enriched.enrichment, visit, place));
+    }
+    return { rows, bots };
+  };
+
   const handle = async (hits: AcceptedHit[], position?: BusPosition): Promise<void> => {
     let wait = opts.retryMs;
     for (let attempt = 0; ; attempt++) {
@@ -92,8 +120,10 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         // Hits arrive in server-time order per visitor; sort so visits are cut in order.
         placed.sort((a, b) => a.hit.at - b.hit.at);
         await restoreVisits(placed);
-        const rows = placed.map(({ hit, place }) => toEventRow(hit, visits.visitOf(hit.hit.p, hit.hit.v, hit.at), place));
-        await store.insert(rows);
+        const { rows, bots } = toRows(placed);
+        if (rows.length > 0) await store.insert(rows);
+        stats.stored += rows.length;
+        stats.droppedBots += bots;
         if (position) {
           const last = placed.reduce((max, p) => Math.max(max, p.place?.offset ?? -1), -1);
           written.set(`${position.topic}:${position.partition}`, last);
@@ -113,6 +143,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   return {
     handle,
     visits,
+    stats,
     stop: (): void => {
       stopped = true;
     },

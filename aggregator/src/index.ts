@@ -1,4 +1,5 @@
-export { createAggregator, type AggregatorOptions } from './aggregator.js';
+export { createAggregator, type AggregatorOptions, type AggregatorStats } from './aggregator.js';
 export { VisitCutter, VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
 export { toEventRow, type EventRow } from './rows.js';
 export { EventStore } from './storage.js';
+export { loadGeo, geoName } from './enrich/index.js';

@@ -1,8 +1,42 @@
 import { moscowDate, type AcceptedHit } from '@stat/schemas';
+import type { Enrichment } from './enrich/index.js';
 import type { Visit } from './sessions.js';
 
+/** The fields of a visit's source: taken from its first hit and stamped on all its events. */
+export const SOURCE_FIELDS = [
+  'traffic_type',
+  'traffic_system',
+  'search_system',
+  'search_phrase',
+  'social_network',
+  'message_system',
+  'recom_system',
+  'aggrnews_system',
+  'exchange_system',
+  'ad_system',
+  'qr_system',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'openstat_service',
+  'openstat_campaign',
+  'openstat_ad',
+  'openstat_source',
+] as const satisfies readonly (keyof Enrichment)[];
+
+export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
+
+/** The source part of a hit's enrichment. */
+export function sourceOf(enrichment: Enrichment): VisitSource {
+  const source = {} as Record<string, string>;
+  for (const field of SOURCE_FIELDS) source[field] = enrichment[field];
+  return source as VisitSource;
+}
+
 /** A row of the `events` table, as inserted (JSONEachRow); visitor_hash is computed by ClickHouse. */
-export interface EventRow {
+export interface EventRow extends Enrichment {
   event_id: string;
   project_id: number;
   event_type: string;
@@ -12,7 +46,6 @@ export interface EventRow {
   visitor_id: string;
   session_id: string;
   session_start: string;
-  url: string;
   referrer: string;
   title: string;
   screen_width: number;
@@ -37,10 +70,15 @@ export function clickhouseTime(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 23).replace('T', ' ');
 }
 
-/** Maps an accepted hit to its event row; the client address is not carried over. */
-export function toEventRow(accepted: AcceptedHit, visit: Visit, place: BusPlace = NOWHERE): EventRow {
+/**
+ * Maps an accepted hit to its event row: the hit's own facts, its enrichment, and the source of
+ * its visit in place of the hit's own. The client address is not carried over.
+ */
+export function toEventRow(accepted: AcceptedHit, enrichment: Enrichment, visit: Visit, place: BusPlace = NOWHERE): EventRow {
   const { hit } = accepted;
   return {
+    ...enrichment,
+    ...(visit.source ?? sourceOf(enrichment)),
     event_id: accepted.id,
     project_id: hit.p,
     event_type: hit.t,
@@ -49,7 +87,6 @@ export function toEventRow(accepted: AcceptedHit, visit: Visit, place: BusPlace 
     visitor_id: hit.v,
     session_id: visit.id.toString(),
     session_start: clickhouseTime(visit.startAt),
-    url: hit.u,
     referrer: hit.r,
     title: hit.ti,
     screen_width: hit.sw,

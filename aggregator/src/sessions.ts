@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { VisitSource } from './rows.js';
 
 /** A visit ends after 30 minutes without a hit (the specification's visit time-out). */
 export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;
@@ -8,6 +9,8 @@ export interface Visit {
   id: bigint;
   startAt: number;
   lastAt: number;
+  /** where the visit came from; set from its first hit */
+  source?: VisitSource;
 }
 
 /** The key of a visitor within a project. */

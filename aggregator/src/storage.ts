@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { moscowDate } from '@stat/schemas';
 import { VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
-import type { EventRow } from './rows.js';
+import { SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
 
 /** The aggregator's reads and writes of ClickHouse. */
 export class EventStore {
@@ -33,7 +33,8 @@ export class EventStore {
     const result = await this.clickhouse.query({
       query: `SELECT project_id, visitor_id, toString(argMax(session_id, ts)) AS session_id,
                      toUnixTimestamp64Milli(argMax(session_start, ts)) AS start_at,
-                     toUnixTimestamp64Milli(max(ts)) AS last_at
+                     toUnixTimestamp64Milli(max(ts)) AS last_at,
+                     ${SOURCE_FIELDS.map((f) => `toString(argMax(${f}, ts)) AS ${f}`).join(', ')}
               FROM events
               WHERE project_id IN {projects:Array(UInt32)} AND event_date >= {from:Date}
                 AND visitor_id IN {visitors:Array(String)}
@@ -47,7 +48,7 @@ export class EventStore {
       },
       format: 'JSONEachRow',
     });
-    type Row = { project_id: number; visitor_id: string; session_id: string; start_at: string | number; last_at: string | number };
+    type Row = VisitSource & { project_id: number; visitor_id: string; session_id: string; start_at: string | number; last_at: string | number };
     // Projects and visitors are matched apart; the pairs nobody asked for are dropped here.
     const asked = new Set(visitors.map((v) => `${v.project}:${v.visitor}`));
     for (const row of await result.json<Row>()) {
@@ -56,6 +57,7 @@ export class EventStore {
         id: BigInt(row.session_id),
         startAt: Number(row.start_at),
         lastAt: Number(row.last_at),
+        source: Object.fromEntries(SOURCE_FIELDS.map((f) => [f, row[f]])) as VisitSource,
       });
     }
     return found;

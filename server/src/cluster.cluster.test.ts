@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { moscowDate } from '@stat/schemas';
-import { launchChromium } from './testing/browser.js';
+import { VISITOR_USER_AGENT, launchChromium } from './testing/browser.js';
 import { eventually, summaryTotals } from './testing/api-client.js';
 import { browseThreePages, startTestSite } from './testing/site.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
@@ -64,6 +64,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     for (let i = 0; i < hits; i++) {
       const response = await fetch(`${collectorUrl}/hit`, {
         method: 'POST',
+        headers: { 'user-agent': VISITOR_USER_AGENT },
         body: JSON.stringify({ p: projectId, u: `https://site.ru/p${i}`, v: `visitor${i % 20}xx` }),
       });
       expect(response.status).toBe(204);

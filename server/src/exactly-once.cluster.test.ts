@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moscowDate } from '@stat/schemas';
 import { eventually, summaryTotals } from './testing/api-client.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
+import { VISITOR_USER_AGENT } from './testing/browser.js';
 
 // Needs: the real Kafka broker of infra/kafka.sh (KAFKA_BROKERS, default 127.0.0.1:9092).
 // The collector is its own process; the aggregator and the api share a second one on chDB,
@@ -49,6 +50,7 @@ async function send(projectId: number, from: number, to: number): Promise<void> 
       const i = next++;
       const response = await fetch(`${collectorUrl}/hit`, {
         method: 'POST',
+        headers: { 'user-agent': VISITOR_USER_AGENT },
         body: JSON.stringify({ p: projectId, u: `https://shop.ru/item/${i % 500}`, v: `visitor-${i % VISITORS}` }),
       });
       if (response.status !== 204) throw new Error(`hit ${i} answered ${response.status}`);

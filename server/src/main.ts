@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient, type HitConsumer, type HitPublisher } from '@stat/schemas';
 import { KafkaConsumer, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
-import { createAggregator } from '@stat/aggregator';
+import { createAggregator, loadGeo } from '@stat/aggregator';
 import { startApi, type RunningApi } from '@stat/api';
 import { readConfig, type Config } from './config.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
@@ -30,6 +30,8 @@ export async function main(config: Config): Promise<() => Promise<void>> {
   const memoryBus = kafka ? null : new MemoryBus();
 
   if (roles.has('aggregator') && clickhouse) {
+    // The geo database opens once here rather than on the first hit.
+    await loadGeo();
     const aggregator = createAggregator(clickhouse);
     if (config.DEMO_SEED) {
       const started = Date.now();
@@ -43,6 +45,8 @@ export async function main(config: Config): Promise<() => Promise<void>> {
     stops.push(async () => {
       await consumer.stop();
       aggregator.stop();
+      const { stored, droppedBots, skippedReplays } = aggregator.stats;
+      log(`aggregator: ${stored} events stored, ${droppedBots} bot hits dropped, ${skippedReplays} replayed hits skipped`);
     });
   }
 

@@ -23,6 +23,13 @@ export function chromiumPath(): string {
   }
 }
 
+/**
+ * The user agent of the pages tests open: a desktop Chrome, as a visitor has. Headless
+ * Chromium's own user agent says "HeadlessChrome", and the aggregator rightly drops it as a bot.
+ */
+export const VISITOR_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: FLAGS, headless: true });
 }

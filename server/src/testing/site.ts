@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
+import { VISITOR_USER_AGENT } from './browser.js';
 
 /** A page expression: true once the counter's script element is in the page. */
 export const COUNTER_LOADED = "Array.from(document.scripts).some((s) => s.src.includes('/counter/'))";
@@ -44,7 +45,7 @@ export async function startTestSite(snippet: { src: string; projectId: number; c
 
 /** Opens page1, follows the link to page2, then navigates SPA-style: three page views. */
 export async function browseThreePages(browser: Browser, site: TestSite): Promise<string[]> {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ userAgent: VISITOR_USER_AGENT });
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
