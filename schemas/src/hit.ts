@@ -3,36 +3,165 @@ import { z } from 'zod';
 /** Largest body the collector accepts for one hit; larger bodies get 413. */
 export const MAX_HIT_BYTES = 8 * 1024;
 
-/** Event types the counter sends. Page views for now; custom events come with the event model. */
-export const HIT_TYPES = ['pageview'] as const;
+/**
+ * Event types the counter sends:
+ * - `pageview`: a page was shown (on load, on SPA navigation, on a hash change when tracked);
+ * - `event`: a custom event from the page's code (`stat('event', name, params)`);
+ * - `click`: a click inside a block marked with the block-analytics attribute;
+ * - `show`: a marked block came into view (once per block and page view);
+ * - `outbound`: a click on a link to another host;
+ * - `engagement`: time the page was visible since the last such hit, sent when it is hidden or left;
+ * - `read`: how far an article page was scrolled and read, sent with the engagement.
+ */
+export const HIT_TYPES = ['pageview', 'event', 'click', 'show', 'outbound', 'engagement', 'read'] as const;
 export type HitType = (typeof HIT_TYPES)[number];
 
+/**
+ * Event classes a custom event may name (the spec's `event_class`): base, ub (block analytics),
+ * media, ec (e-commerce), cv (custom events, the default). The classes rec and tech are the
+ * service's own and are refused from pages.
+ */
+export const EVENT_CLASSES = ['base', 'ub', 'media', 'ec', 'cv'] as const;
+export type EventClass = (typeof EVENT_CLASSES)[number];
+
+/** The limits of the fields a page controls; a maximal hit of every type fits in MAX_HIT_BYTES. */
+export const HIT_LIMITS = {
+  /** custom event name, characters */
+  eventName: 128,
+  /** parameters of one custom event */
+  params: 20,
+  /** parameter name, characters */
+  paramKey: 32,
+  /** parameter value when a string, characters */
+  paramValue: 200,
+  /** the site's own user id, characters */
+  userId: 128,
+  /** block name (the value of the block-analytics attribute), characters */
+  blockName: 128,
+  /** any url, characters */
+  url: 2048,
+  /** engaged time in one hit, milliseconds: one day */
+  engagedMs: 86_400_000,
+} as const;
+
+/** The keys that belong to some event types only: which are required and which are allowed. */
+const TYPE_FIELDS: Record<HitType, { required: readonly TypedKey[]; allowed: readonly TypedKey[] }> = {
+  pageview: { required: [], allowed: [] },
+  event: { required: ['en'], allowed: ['en', 'ec', 'ep'] },
+  click: { required: ['bl'], allowed: ['bl'] },
+  show: { required: ['bl'], allowed: ['bl'] },
+  outbound: { required: ['l'], allowed: ['l'] },
+  engagement: { required: ['d'], allowed: ['d'] },
+  read: { required: ['sp', 'rp'], allowed: ['sp', 'rp'] },
+};
+const TYPED_KEYS = ['ec', 'en', 'ep', 'bl', 'l', 'd', 'sp', 'rp'] as const;
+type TypedKey = (typeof TYPED_KEYS)[number];
+
 const uint = (max: number) => z.coerce.number().int().min(0).max(max);
+const percent = z.coerce.number().int('must be a whole percent').min(0, 'must be 0 to 100').max(100, 'must be 0 to 100');
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+/** A non-empty line of text: no control characters, at most `max` characters. */
+const text = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(NO_CONTROL, 'must not contain control characters');
+const httpUrl = z
+  .string()
+  .max(HIT_LIMITS.url, `must be at most ${HIT_LIMITS.url} characters`)
+  .regex(/^https?:\/\/[^\s]+$/i, 'must be an absolute http(s) url');
+
+/**
+ * Custom event parameters: a flat object of string or number values. A GET pixel carries it as
+ * JSON in one query key, so a string is parsed first.
+ */
+const params = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z
+    .record(
+      text(HIT_LIMITS.paramKey),
+      z.union([z.string().max(HIT_LIMITS.paramValue, `must be at most ${HIT_LIMITS.paramValue} characters`), z.number()], {
+        error: 'must be a string or a finite number',
+      }),
+      {
+        error: (issue) =>
+          issue.code === 'invalid_key'
+            ? `parameter names must be 1 to ${HIT_LIMITS.paramKey} characters without control characters`
+            : 'must be a flat object of string or number values',
+      },
+    )
+    .refine((value) => Object.keys(value).length <= HIT_LIMITS.params, `at most ${HIT_LIMITS.params} parameters`),
+);
 
 /**
  * The hit as it travels on the wire from the counter snippet to the collector.
- * Keys are one or two letters to keep the snippet and the beacons small.
- * GET pixels carry the same keys as query parameters, so numbers are coerced.
+ * Keys are one to three letters to keep the snippet and the beacons small.
+ * GET pixels carry the same keys as query parameters, so numbers are coerced and `ep` is JSON.
+ * The keys of TYPE_FIELDS belong to their event types: required there, refused elsewhere.
  */
-export const hitSchema = z.strictObject({
-  /** project (counter) id */
-  p: z.coerce.number().int().min(1).max(4_294_967_295),
-  /** event type */
-  t: z.enum(HIT_TYPES).default('pageview'),
-  /** page url, absolute http(s) */
-  u: z.string().max(2048).regex(/^https?:\/\/[^\s]+$/i, 'must be an absolute http(s) url'),
-  /** referrer, absolute url or empty */
-  r: z.string().max(2048).default(''),
-  /** page title */
-  ti: z.string().max(1024).default(''),
-  /** screen width and height in CSS pixels */
-  sw: uint(100_000).default(0),
-  sh: uint(100_000).default(0),
-  /** first-party visitor id made by the snippet */
-  v: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 characters of [A-Za-z0-9_-]'),
-});
+export const hitSchema = z
+  .strictObject({
+    /** project (counter) id */
+    p: z.coerce.number().int().min(1).max(4_294_967_295),
+    /** event type */
+    t: z.enum(HIT_TYPES).default('pageview'),
+    /** page url, absolute http(s): the page the hit belongs to */
+    u: httpUrl,
+    /** referrer, absolute url or empty; page views only carry one */
+    r: z.string().max(HIT_LIMITS.url).default(''),
+    /** page title */
+    ti: z.string().max(1024).default(''),
+    /** screen width and height in CSS pixels */
+    sw: uint(100_000).default(0),
+    sh: uint(100_000).default(0),
+    /** first-party visitor id made by the snippet */
+    v: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 characters of [A-Za-z0-9_-]'),
+    /** the site's own id of a signed-in user, set by the page when the counter option allows it */
+    uid: text(HIT_LIMITS.userId).optional(),
+    /** event class of a custom event; `cv` when absent */
+    ec: z.enum(EVENT_CLASSES, { error: `must be one of ${EVENT_CLASSES.join(', ')}` }).optional(),
+    /** event name of a custom event */
+    en: text(HIT_LIMITS.eventName).optional(),
+    /** parameters of a custom event */
+    ep: params.optional(),
+    /** block name of a block click or show */
+    bl: text(HIT_LIMITS.blockName).optional(),
+    /** link target of an outbound click, absolute http(s) */
+    l: httpUrl.optional(),
+    /** engaged (visible) milliseconds since the previous engagement hit of the same page view */
+    d: z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be whole milliseconds')
+      .min(1, 'must be at least 1 ms')
+      .max(HIT_LIMITS.engagedMs, `must be at most ${HIT_LIMITS.engagedMs} ms`)
+      .optional(),
+    /** deepest point of the page seen, percent of its height */
+    sp: percent.optional(),
+    /** deepest point of the article read, percent of its height */
+    rp: percent.optional(),
+  })
+  .superRefine((hit, ctx) => {
+    const fields = TYPE_FIELDS[hit.t];
+    for (const key of TYPED_KEYS) {
+      const present = hit[key] !== undefined;
+      if (present && !fields.allowed.includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `not allowed on ${hit.t} hits` });
+      } else if (!present && fields.required.includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `required on ${hit.t} hits` });
+      }
+    }
+  })
+  .transform((hit) => (hit.t === 'event' && hit.ec === undefined ? { ...hit, ec: 'cv' as const } : hit));
 
-/** A hit after validation, with defaults applied. */
+/** A hit after validation, with defaults applied (a custom event always has its class). */
 export type Hit = z.infer<typeof hitSchema>;
 
 /** What the collector hands to the bus: the hit plus what only the server knows. */
