@@ -1,18 +1,57 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { ReportController } from './reports/report.controller.js';
 import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
 import { ServiceController } from './service/service.controller.js';
+import { AccessGuard } from './auth/access.guard.js';
+import { AuthController } from './auth/auth.controller.js';
+import { AuthService } from './auth/auth.service.js';
+import { ProjectAccess } from './auth/project-access.js';
+import { RateLimiter } from './auth/rate-limit.js';
+import { SessionService } from './auth/sessions.js';
+import { POLICY, type Policy } from './auth/policy.js';
+import { UserController } from './users/user.controller.js';
+import { UsersRepository } from './users/users.repository.js';
+import type { Db } from './db/db.js';
+import type { Kv } from './kv/kv.js';
+import { CLICKHOUSE, DB, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings } from './tokens.js';
+
+/** What the composition root gives the api. */
+export interface ApiDeps {
+  clickhouse: ClickHouseClient;
+  db: Db;
+  sessions: Kv;
+  limits: Kv;
+  settings: ApiSettings;
+}
+
+/** Every controller of the api; the authorization test walks their routes. */
+export const CONTROLLERS: Type[] = [ReportController, ServiceController, AuthController, UserController];
+
+// The server's clock is public; declared here because the service controller predates policies.
+Reflect.defineMetadata(POLICY, { kind: 'public' } satisfies Policy, ServiceController);
 
 @Module({})
 export class AppModule {
-  /** The api's module, given the ClickHouse client of the process that composes it. */
-  static forRoot(clickhouse: ClickHouseClient): DynamicModule {
-    return {
-      module: AppModule,
-      controllers: [ReportController, ServiceController],
-      providers: [{ provide: ReportEngine, useValue: new ReportEngine(clickhouse) }, ReportService],
-    };
+  /** The api's module, given what the process that composes it opened. */
+  static forRoot(deps: ApiDeps): DynamicModule {
+    const providers: Provider[] = [
+      { provide: CLICKHOUSE, useValue: deps.clickhouse },
+      { provide: DB, useValue: deps.db },
+      { provide: SESSION_KV, useValue: deps.sessions },
+      { provide: LIMIT_KV, useValue: deps.limits },
+      { provide: SETTINGS, useValue: deps.settings },
+      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse) },
+      ReportService,
+      UsersRepository,
+      SessionService,
+      RateLimiter,
+      AuthService,
+      ProjectAccess,
+      { provide: APP_GUARD, useClass: AccessGuard },
+    ];
+    return { module: AppModule, controllers: CONTROLLERS, providers };
   }
 }

@@ -43,6 +43,14 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   DEMO_SEED: bool.default(true),
   DEMO_DAYS: positive.max(400).default(35),
+  DATABASE_URL: z.url().optional(),
+  REDIS_URL: z.url().optional(),
+  API_PUBLIC_URL: z.url().optional(),
+  COLLECTOR_PUBLIC_URL: z.url().optional(),
+  COOKIE_SECURE: bool.default(false),
+  SESSION_TTL_S: positive.max(86_400).default(900),
+  REFRESH_TTL_S: positive.max(400 * 86_400).default(30 * 86_400),
+  REGISTRATION_OPEN: bool.default(true),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -50,6 +58,10 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   webDir: string;
   snippetDir: string;
+  /** API_PUBLIC_URL, or the api's own address */
+  apiPublicUrl: string;
+  /** COLLECTOR_PUBLIC_URL, or the collector's own address */
+  collectorPublicUrl: string;
 }
 
 /** Reads and checks the environment; throws one error that lists every bad key. */
@@ -69,5 +81,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...config,
     webDir: resolve(repoRoot, 'web/dist'),
     snippetDir: resolve(repoRoot, 'counter-snippet/dist'),
+    apiPublicUrl: config.API_PUBLIC_URL ?? `http://${config.HOST}:${config.API_PORT}`,
+    collectorPublicUrl: config.COLLECTOR_PUBLIC_URL ?? `http://${config.HOST}:${config.COLLECTOR_PORT}`,
   };
 }

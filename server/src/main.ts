@@ -53,7 +53,24 @@ export async function main(config: Config): Promise<() => Promise<void>> {
   let api: RunningApi | null = null;
   if (roles.has('api') && clickhouse) {
     api = await startApi(
-      { host: config.HOST, port: config.API_PORT, prefix: config.API_PREFIX, webDir: config.webDir, snippetDir: config.snippetDir },
+      {
+        host: config.HOST,
+        port: config.API_PORT,
+        prefix: config.API_PREFIX,
+        webDir: config.webDir,
+        snippetDir: config.snippetDir,
+        postgres: config.DATABASE_URL
+          ? { kind: 'postgres', url: config.DATABASE_URL }
+          : { kind: 'pglite', dataDir: join(config.DATA_DIR, 'postgres') },
+        redisUrl: config.REDIS_URL,
+        publicUrl: config.apiPublicUrl,
+        collectorPublicUrl: config.collectorPublicUrl,
+        cookieSecure: config.COOKIE_SECURE,
+        sessionTtlS: config.SESSION_TTL_S,
+        refreshTtlS: config.REFRESH_TTL_S,
+        registrationOpen: config.REGISTRATION_OPEN,
+        trustProxy: config.TRUST_PROXY,
+      },
       clickhouse,
     );
     stops.push(() => (api as RunningApi).close());

@@ -1,0 +1,16 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApi, type TestApi } from './testing/harness.js';
+import { authSuite } from './auth/auth.suite.js';
+
+// Needs: nothing but the build (web/dist, counter-snippet/dist): the api runs in this process on
+// PGlite in memory, chDB in a temporary directory and keys in memory. api.cluster.test.ts runs
+// the same suites on PostgreSQL and Redis.
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+authSuite(() => api);

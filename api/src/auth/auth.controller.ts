@@ -1,0 +1,79 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ok, type Envelope } from '../common/envelope.js';
+import { validated } from '../common/validated.js';
+import { SETTINGS, type ApiSettings } from '../tokens.js';
+import { userView, type UserView } from '../users/user-view.js';
+import { LoginDto, RegisterDto } from './auth.dto.js';
+import { AuthService } from './auth.service.js';
+import { parseCookies, REFRESH_COOKIE, serializeCookie, SESSION_COOKIE } from './cookies.js';
+import { Public } from './policy.js';
+import { SessionService, type SessionTokens } from './sessions.js';
+
+export const SESSION_EXPIRED = 'Сессия истекла, войдите снова';
+
+@Controller()
+export class AuthController {
+  constructor(
+    @Inject(AuthService) private readonly auth: AuthService,
+    @Inject(SessionService) private readonly sessions: SessionService,
+    @Inject(SETTINGS) private readonly settings: ApiSettings,
+  ) {}
+
+  @Post('api/v1.0/auth/register')
+  @Public()
+  @HttpCode(200)
+  async register(
+    @Body(validated(RegisterDto)) body: RegisterDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<UserView>> {
+    const { user, tokens } = await this.auth.register(body, request.ip);
+    this.setCookies(reply, tokens);
+    return ok(userView(user));
+  }
+
+  @Post('api/v1.0/auth/login')
+  @Public()
+  @HttpCode(200)
+  async login(
+    @Body(validated(LoginDto)) body: LoginDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<UserView>> {
+    const { user, tokens } = await this.auth.login(body, request.ip);
+    this.setCookies(reply, tokens);
+    return ok(userView(user));
+  }
+
+  /** A new session token for the refresh cookie; the client calls it once on a 401. */
+  @Post('api/v1.0/auth/refresh')
+  @Public()
+  @HttpCode(204)
+  async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const refresh = parseCookies(request.headers.cookie).get(REFRESH_COOKIE);
+    const renewed = refresh ? await this.sessions.refresh(refresh) : null;
+    if (!renewed) throw new UnauthorizedException(SESSION_EXPIRED);
+    void reply.header('set-cookie', [this.cookie(SESSION_COOKIE, renewed.session, this.settings.sessionTtlS)]);
+  }
+
+  @Post('logout')
+  @Public()
+  @HttpCode(204)
+  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const cookies = parseCookies(request.headers.cookie);
+    await this.sessions.end(cookies.get(SESSION_COOKIE), cookies.get(REFRESH_COOKIE));
+    void reply.header('set-cookie', [this.cookie(SESSION_COOKIE, '', 0), this.cookie(REFRESH_COOKIE, '', 0)]);
+  }
+
+  private setCookies(reply: FastifyReply, tokens: SessionTokens): void {
+    void reply.header('set-cookie', [
+      this.cookie(SESSION_COOKIE, tokens.session, this.settings.sessionTtlS),
+      this.cookie(REFRESH_COOKIE, tokens.refresh, this.settings.refreshTtlS),
+    ]);
+  }
+
+  private cookie(name: string, value: string, maxAgeS: number): string {
+    return serializeCookie(name, value, { path: `/${this.settings.prefix}`, maxAgeS, secure: this.settings.cookieSecure });
+  }
+}

@@ -1,0 +1,62 @@
+import { BadRequestException, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { normalizeEmail, UsersRepository } from '../users/users.repository.js';
+import { SETTINGS, type ApiSettings } from '../tokens.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { ROLE, type Principal } from './principal.js';
+import {
+  AUTH_ATTEMPTS_PER_ADDRESS,
+  LOGIN_FAILURES_PER_EMAIL,
+  LOGIN_WINDOW_MS,
+  RateLimiter,
+  TOO_MANY_LOGINS,
+} from './rate-limit.js';
+import { SessionService, type SessionTokens } from './sessions.js';
+
+export const EMAIL_TAKEN = 'Пользователь с таким email уже зарегистрирован';
+export const BAD_CREDENTIALS = 'Неверный email или пароль';
+export const REGISTRATION_CLOSED = 'Регистрация закрыта';
+
+/**
+ * Password accounts. An OpenID Connect login would be a second way to reach `SessionService.start`
+ * with a user found by (auth_type 'oidc', external_subject): nothing below that changes.
+ */
+@Injectable()
+export class AuthService {
+  constructor(
+    @Inject(UsersRepository) private readonly users: UsersRepository,
+    @Inject(SessionService) private readonly sessions: SessionService,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    @Inject(SETTINGS) private readonly settings: ApiSettings,
+  ) {}
+
+  async register(
+    body: { email: string; password: string; user_name?: string | undefined },
+    address: string,
+  ): Promise<{ user: Principal; tokens: SessionTokens }> {
+    if (!this.settings.registrationOpen) throw new ForbiddenException(REGISTRATION_CLOSED);
+    await this.limiter.consume(`auth:ip:${address}`, AUTH_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
+    const passwordHash = await hashPassword(body.password);
+    const id = await this.users.create({ email: body.email, passwordHash, userName: body.user_name?.trim() ?? '', roleId: ROLE.USER });
+    if (id === null) throw new BadRequestException(EMAIL_TAKEN);
+    return this.startSession(id);
+  }
+
+  async login(body: { email: string; password: string }, address: string): Promise<{ user: Principal; tokens: SessionTokens }> {
+    const email = normalizeEmail(body.email);
+    await this.limiter.consume(`auth:ip:${address}`, AUTH_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
+    await this.limiter.check(`login:fail:${email}`, LOGIN_FAILURES_PER_EMAIL, TOO_MANY_LOGINS);
+    const account = await this.users.credentials(email);
+    if (!(await verifyPassword(account?.passwordHash ?? null, body.password)) || !account) {
+      await this.limiter.consume(`login:fail:${email}`, Number.MAX_SAFE_INTEGER, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
+      throw new UnauthorizedException(BAD_CREDENTIALS);
+    }
+    await this.limiter.reset(`login:fail:${email}`);
+    return this.startSession(account.id);
+  }
+
+  private async startSession(userId: number): Promise<{ user: Principal; tokens: SessionTokens }> {
+    const user = await this.users.principal(userId);
+    if (!user) throw new UnauthorizedException(BAD_CREDENTIALS);
+    return { user, tokens: await this.sessions.start(userId) };
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../testing/client.js';
+import { uniqueEmail, type TestApi } from '../testing/harness.js';
+
+/** Accounts and sessions, run on PGlite (api.test.ts) and on PostgreSQL and Redis (api.cluster.test.ts). */
+export function authSuite(env: () => TestApi): void {
+  const client = (): ApiClient => new ApiClient(env().url);
+  const count = async (sql: string, params: unknown[] = []): Promise<number> =>
+    Number((await env().db.query<{ n: number }>(`SELECT count(*) AS n FROM ${sql}`, params))[0]?.n);
+
+  describe('accounts and sessions', () => {
+    it('register answers the user of the specification and logs in with HTTP-only SameSite=Lax cookies', async () => {
+      const c = client();
+      const email = uniqueEmail('reg');
+      const answer = await c.post('/api/v1.0/auth/register', { email, password: 'correct horse battery', user_name: 'Аня' });
+      expect(answer.status).toBe(200);
+      expect(answer.json).toEqual({
+        responseStatus: 200,
+        result: {
+          login: email,
+          id: expect.any(Number),
+          email,
+          user_name: 'Аня',
+          auth_type: 'password',
+          is_top100_staff: false,
+          role_permissions: ['create_projects'],
+          role_id: 7,
+          snackbars: {},
+          metaTips: {
+            reportAdditional: false,
+            reportCsv: false,
+            reportFilter: false,
+            reportGraph: false,
+            reportSettings: false,
+            reportViews: false,
+          },
+        },
+      });
+      const cookies = answer.headers.getSetCookie();
+      expect(cookies).toHaveLength(2);
+      for (const cookie of cookies) expect(cookie).toMatch(/; Path=\/top100; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+      const current = await c.get('/api/v1.0/user/current');
+      expect(current.status).toBe(200);
+      expect(current.json.result).toEqual(answer.json.result);
+    });
+
+    it('stores an argon2id hash, never the password', async () => {
+      const email = uniqueEmail('hash');
+      await client().register(email, 'a password to hash');
+      const [row] = await env().db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]);
+      expect(row?.password_hash).toMatch(/^\$argon2id\$/);
+      expect(row?.password_hash).not.toContain('a password to hash');
+    });
+
+    it('refuses a second account for the same e-mail, in any case, and stores nothing', async () => {
+      const email = uniqueEmail('twice');
+      await client().register(email);
+      const again = await client().post('/api/v1.0/auth/register', { email: email.toUpperCase(), password: 'another password' });
+      expect(again.status).toBe(400);
+      expect(again.json).toEqual({ responseStatus: 400, errors: { message: 'Пользователь с таким email уже зарегистрирован' } });
+      expect(await count('users WHERE email = $1', [email])).toBe(1);
+    });
+
+    it.each([
+      [{ email: 'not-an-email', password: 'long enough pass' }, /Введен неправильный email/],
+      [{ email: 'short@example.com', password: 'short' }, /Пароль должен быть от 8 до 128 символов/],
+      [{ email: 'extra@example.com', password: 'long enough pass', role_id: 1 }, /property role_id should not exist/],
+      [{ password: 'long enough pass' }, /email/],
+    ])('400 for a bad registration %j, nothing stored', async (body, message) => {
+      const before = await count('users');
+      const answer = await client().post('/api/v1.0/auth/register', body);
+      expect(answer.status).toBe(400);
+      expect(answer.json.errors.message).toMatch(message);
+      expect(await count('users')).toBe(before);
+    });
+
+    it('logs in with the right password only', async () => {
+      const email = uniqueEmail('login');
+      await client().register(email);
+      const wrong = await client().login(email, 'wrong password!');
+      expect(wrong.status).toBe(401);
+      expect(wrong.json).toEqual({ responseStatus: 401, errors: { message: 'Неверный email или пароль' } });
+      const unknown = await client().login(uniqueEmail('nobody'), 'whatever password');
+      expect(unknown.json).toEqual(wrong.json);
+      const c = client();
+      const right = await c.login(email.toUpperCase());
+      expect(right.status).toBe(200);
+      expect(right.json.result.email).toBe(email);
+      expect((await c.get('/api/v1.0/user/current')).status).toBe(200);
+    });
+
+    it('user/current is 401 for anonymous and for a made-up session cookie', async () => {
+      const anonymous = await client().get('/api/v1.0/user/current');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.json).toEqual({ responseStatus: 401, errors: { message: 'Требуется вход' } });
+      const forged = client();
+      forged.cookies.set('stat_session', 'made-up-token');
+      expect((await forged.get('/api/v1.0/user/current')).status).toBe(401);
+    });
+
+    it('403 without the CSRF header on a state-changing call, and nothing happens', async () => {
+      const before = await count('users');
+      const answer = await client().post('/api/v1.0/auth/register', { email: uniqueEmail('csrf'), password: 'long enough pass' }, { csrf: false });
+      expect(answer.status).toBe(403);
+      expect(answer.json.errors.message).toBe('CSRF check failed: send the X-Requested-With header');
+      expect(await count('users')).toBe(before);
+    });
+
+    it('refresh mints a new session token once the old one is gone; without a refresh cookie it is 401', async () => {
+      const c = client();
+      await c.register(uniqueEmail('refresh'));
+      c.cookies.delete('stat_session');
+      expect((await c.get('/api/v1.0/user/current')).status).toBe(401);
+      const refreshed = await c.post('/api/v1.0/auth/refresh');
+      expect(refreshed.status).toBe(204);
+      expect(refreshed.headers.getSetCookie()).toEqual([expect.stringMatching(/^stat_session=[\w-]{43}; Path=\/top100; Max-Age=900;/)]);
+      expect((await c.get('/api/v1.0/user/current')).status).toBe(200);
+      const none = await client().post('/api/v1.0/auth/refresh');
+      expect(none.status).toBe(401);
+      expect(none.json.errors.message).toBe('Сессия истекла, войдите снова');
+    });
+
+    it('logout ends the session and its refresh token, and clears the cookies', async () => {
+      const c = client();
+      await c.register(uniqueEmail('logout'));
+      const kept = new Map(c.cookies);
+      const out = await c.post('/logout');
+      expect(out.status).toBe(204);
+      expect(c.cookies.size).toBe(0);
+      // The old cookies, replayed, no longer work.
+      const replay = client();
+      for (const [k, v] of kept) replay.cookies.set(k, v);
+      expect((await replay.get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await replay.post('/api/v1.0/auth/refresh')).status).toBe(401);
+    });
+
+    it('429 after 10 failed logins for one e-mail, even with the right password then', async () => {
+      const email = uniqueEmail('brute');
+      await client().register(email);
+      for (let i = 0; i < 10; i++) expect((await client().login(email, `guess number ${i}`)).status).toBe(401);
+      const blocked = await client().login(email);
+      expect(blocked.status).toBe(429);
+      expect(blocked.json).toEqual({ responseStatus: 429, errors: { message: 'Слишком много попыток входа. Попробуйте через 15 минут.' } });
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import { SetMetadata } from '@nestjs/common';
+import type { Permission } from './principal.js';
+
+/**
+ * Who may call a route. Every route declares one; the access guard refuses a route without
+ * a policy, so a forgotten declaration is a loud 500, never an open door.
+ */
+export type Policy =
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'permission'; permission: Permission }
+  | {
+      kind: 'project';
+      level: 'view' | 'edit';
+      /** the path parameter holding the project id */
+      param: string;
+      /** deleted projects pass (restore); otherwise a deleted project is 404 */
+      deleted?: boolean;
+    };
+
+export const POLICY = 'stat:policy';
+/** Marks a POST that only reads (report queries): no CSRF header demanded. */
+export const READ_ONLY = 'stat:read-only';
+
+export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(POLICY, { kind: 'public' } satisfies Policy);
+export const LoggedIn = (): MethodDecorator & ClassDecorator => SetMetadata(POLICY, { kind: 'user' } satisfies Policy);
+export const RequirePermission = (permission: Permission): MethodDecorator & ClassDecorator =>
+  SetMetadata(POLICY, { kind: 'permission', permission } satisfies Policy);
+export const ProjectView = (param = 'projectId'): MethodDecorator & ClassDecorator =>
+  SetMetadata(POLICY, { kind: 'project', level: 'view', param } satisfies Policy);
+export const ProjectEdit = (param = 'projectId', options: { deleted?: boolean } = {}): MethodDecorator & ClassDecorator =>
+  SetMetadata(POLICY, { kind: 'project', level: 'edit', param, ...options } satisfies Policy);
+export const ReadOnlyPost = (): MethodDecorator & ClassDecorator => SetMetadata(READ_ONLY, true);

@@ -1,0 +1,28 @@
+/** Injection tokens of what the composition root hands the api. */
+export const DB = Symbol('Db');
+export const CLICKHOUSE = Symbol('ClickHouseClient');
+/** Login sessions: Redis, or Postgres in embedded mode. */
+export const SESSION_KV = Symbol('SessionKv');
+/** Rate-limit counters and captcha challenges: Redis, or this process's memory in embedded mode. */
+export const LIMIT_KV = Symbol('LimitKv');
+export const SETTINGS = Symbol('ApiSettings');
+/** The outbound page fetcher (fetch_metadata, favicons, verify_ownership). */
+export const FETCHER = Symbol('PageFetcher');
+
+/** The api's own settings, from the composition root's configuration. */
+export interface ApiSettings {
+  /** The gateway prefix without slashes, e.g. top100. */
+  prefix: string;
+  /** Where browsers reach this api, e.g. https://stat.example.com (no trailing slash). */
+  publicUrl: string;
+  /** Where browsers reach the collector. */
+  collectorPublicUrl: string;
+  /** Adds Secure to the cookies (serve over https). */
+  cookieSecure: boolean;
+  /** Lifetime of a session token, seconds. */
+  sessionTtlS: number;
+  /** Lifetime of a refresh token, seconds. */
+  refreshTtlS: number;
+  /** Whether anyone may register; false leaves accounts to the administrator. */
+  registrationOpen: boolean;
+}
