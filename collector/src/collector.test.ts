@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_HIT_BYTES, type AcceptedHit, type HitPublisher } from '@stat/schemas';
+import { HIT_LIMITS, MAX_HIT_BYTES, type AcceptedHit, type HitPublisher } from '@stat/schemas';
 import { HitBuffer } from './buffer.js';
 import { startCollector, type RunningCollector } from './server.js';
 
@@ -120,5 +120,94 @@ describe('collector', () => {
     const { url } = await start(new GatedBus());
     expect((await fetch(`${url}/other`)).status).toBe(404);
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true, buffered: 0 });
+  });
+});
+
+describe('collector: the hit types beyond page views', () => {
+  const page = { p: 7, u: 'https://site.ru/article', v: 'visitor-0001' };
+  const defaults = { r: '', ti: '', sw: 0, sh: 0 };
+  const beacons = [
+    { ...page, t: 'event', ec: 'ec', en: 'purchase', ep: { sku: 'A-1', price: 990 }, uid: 'user-42' },
+    { ...page, t: 'click', bl: 'header-menu' },
+    { ...page, t: 'show', bl: 'header-menu' },
+    { ...page, t: 'outbound', l: 'https://partner.ru/offer' },
+    { ...page, t: 'engagement', d: 12_500 },
+    { ...page, t: 'read', sp: 64, rp: 100 },
+  ];
+
+  it('answers each new type 204 and hands it to the bus as sent', async () => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    for (const beacon of beacons) {
+      const response = await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(beacon), headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+      expect(response.status).toBe(204);
+    }
+    await buffer.drain();
+    expect(bus.received.map((accepted) => accepted.hit)).toEqual(beacons.map((beacon) => ({ ...beacon, ...defaults })));
+  });
+
+  it('takes a custom event from a pixel, its parameters as JSON in one query key', async () => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    const query = new URLSearchParams({ ...page, p: '7', t: 'event', en: 'signup', ep: JSON.stringify({ plan: 'pro', seats: 3 }) });
+    const response = await fetch(`${url}/hit?${query}`);
+    expect(response.status).toBe(200);
+    await buffer.drain();
+    expect(bus.received[0]!.hit).toEqual({ ...page, ...defaults, t: 'event', ec: 'cv', en: 'signup', ep: { plan: 'pro', seats: 3 } });
+  });
+
+  it('takes engagement and reading numbers from a pixel', async () => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    await fetch(`${url}/hit?${new URLSearchParams({ ...page, p: '7', t: 'engagement', d: '3000' })}`);
+    await fetch(`${url}/hit?${new URLSearchParams({ ...page, p: '7', t: 'read', sp: '40', rp: '55' })}`);
+    await buffer.drain();
+    expect(bus.received.map((accepted) => accepted.hit)).toEqual([
+      { ...page, ...defaults, t: 'engagement', d: 3000 },
+      { ...page, ...defaults, t: 'read', sp: 40, rp: 55 },
+    ]);
+  });
+
+  it('answers 400 with the reason when a field is missing for its type or belongs to another', async () => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    const missing = await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...page, t: 'click' }) });
+    expect([missing.status, await missing.text()]).toEqual([400, 'bl: required on click hits']);
+    const foreign = await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...page, t: 'engagement', d: 5, en: 'x' }) });
+    expect([foreign.status, await foreign.text()]).toEqual([400, 'en: not allowed on engagement hits']);
+    await buffer.drain();
+    expect(bus.received).toEqual([]);
+  });
+
+  it('fits a maximal hit of every new type under the body cap', async () => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    const common = { p: 4_294_967_295, u: 'https://site.ru/' + 'a'.repeat(HIT_LIMITS.url - 16), v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId) };
+    const ep = Object.fromEntries(
+      Array.from({ length: HIT_LIMITS.params }, (_, i) => [`${i}`.padStart(HIT_LIMITS.paramKey, 'k'), 'x'.repeat(HIT_LIMITS.paramValue)]),
+    );
+    const maximal = [
+      { ...common, t: 'event', ec: 'media', en: 'e'.repeat(HIT_LIMITS.eventName), ep },
+      { ...common, t: 'click', bl: 'b'.repeat(HIT_LIMITS.blockName) },
+      { ...common, t: 'outbound', l: common.u },
+      { ...common, t: 'engagement', d: HIT_LIMITS.engagedMs },
+      { ...common, t: 'read', sp: 100, rp: 100 },
+    ];
+    for (const hit of maximal) {
+      const body = JSON.stringify(hit);
+      expect(Buffer.byteLength(body)).toBeLessThan(MAX_HIT_BYTES);
+      expect((await fetch(`${url}/hit`, { method: 'POST', body })).status).toBe(204);
+    }
+    await buffer.drain();
+    expect(bus.received).toHaveLength(maximal.length);
+  });
+
+  it('refuses a pixel whose query is over the HTTP header limit (431): large hits travel as beacons', async () => {
+    // uWebSockets.js caps the request line and headers at 4 KB; the counter's pixel is its last
+    // fallback, after sendBeacon and fetch, which carry the body up to MAX_HIT_BYTES.
+    const { url } = await start(new GatedBus());
+    const ep = JSON.stringify(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, 'x'.repeat(200)])));
+    const response = await fetch(`${url}/hit?${new URLSearchParams({ ...page, p: '7', t: 'event', en: 'big', ep })}`);
+    expect(response.status).toBe(431);
   });
 });
