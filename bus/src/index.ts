@@ -1,2 +1,2 @@
 export { MemoryBus, type MemoryBusOptions } from './memory.js';
-export { KafkaPublisher, KafkaConsumer, ensureTopic, partitionKey, parseMessage, type KafkaBusConfig } from './kafka.js';
+export { KafkaPublisher, KafkaConsumer, committedMessages, ensureTopic, partitionKey, parseMessage, type KafkaBusConfig } from './kafka.js';

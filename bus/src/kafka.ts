@@ -35,6 +35,21 @@ export async function ensureTopic(config: KafkaBusConfig): Promise<void> {
   }
 }
 
+/**
+ * How far a consumer group has committed: the sum over partitions of the committed offsets,
+ * which is the number of messages the group has finished with (for operators and tests).
+ */
+export async function committedMessages(config: KafkaBusConfig, groupId: string): Promise<number> {
+  const admin = connect(config).admin();
+  await admin.connect();
+  try {
+    const [topic] = await admin.fetchOffsets({ groupId, topics: [config.topic] });
+    return (topic?.partitions ?? []).reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** The partition key keeps one visitor's hits of one project in order on one partition. */
 export function partitionKey(hit: AcceptedHit): string {
   return `${hit.hit.p}:${hit.hit.v}`;
@@ -83,18 +98,52 @@ export function parseMessage(value: Buffer | null): AcceptedHit | null {
   }
 }
 
+/** How often a consumer busy with one batch tells the group it is alive. */
+const HEARTBEAT_MS = 3_000;
+/** Pause before a consumer that crashed for good joins its group again. */
+const RESTART_MS = 2_000;
+
 export class KafkaConsumer implements HitConsumer {
   private consumer: Consumer | null = null;
+  private stopping = false;
 
   constructor(
     private readonly config: KafkaBusConfig,
     private readonly groupId: string,
+    private readonly log: (message: string) => void = (m) => console.error(m),
   ) {}
 
   async start(handler: BatchHandler): Promise<void> {
+    this.stopping = false;
     await ensureTopic(this.config);
+    await this.join(handler);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.consumer?.disconnect();
+    this.consumer = null;
+  }
+
+  private async join(handler: BatchHandler): Promise<void> {
     const consumer = connect(this.config).consumer({ groupId: this.groupId, maxBytesPerPartition: 4 << 20 });
     this.consumer = consumer;
+    // kafkajs restarts a consumer after retriable failures itself; after the others (e.g. the
+    // group forgot this member) it gives up, and an aggregator that stops consuming loses
+    // nothing but stalls. Join again instead; uncommitted batches come again and the store
+    // skips what it already holds.
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (event.payload.restart || this.stopping) return;
+      this.log(`kafka consumer crashed (${String(event.payload.error)}); joining the group again`);
+      setTimeout(() => {
+        if (this.stopping) return;
+        consumer
+          .disconnect()
+          .catch(() => undefined)
+          .then(() => this.join(handler))
+          .catch((error: unknown) => this.log(`kafka consumer could not join again: ${String(error)}`));
+      }, RESTART_MS);
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: this.config.topic, fromBeginning: true });
     await consumer.run({
@@ -110,8 +159,15 @@ export class KafkaConsumer implements HitConsumer {
           hits.push(hit);
           offsets.push(Number(message.offset));
         }
-        // The handler resolves only once the batch is stored; only then does the offset move.
-        if (hits.length > 0) await handler(hits, { topic: batch.topic, partition: batch.partition, offsets });
+        // The handler resolves only once the batch is stored, which may take as long as the
+        // store is down; the group must keep hearing from this member meanwhile.
+        const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
+        try {
+          if (hits.length > 0) await handler(hits, { topic: batch.topic, partition: batch.partition, offsets });
+        } finally {
+          clearInterval(beat);
+        }
+        // Only now, with the batch stored, does the offset move.
         const last = batch.messages[batch.messages.length - 1];
         if (!last) return;
         resolveOffset(last.offset);
@@ -121,10 +177,5 @@ export class KafkaConsumer implements HitConsumer {
         await heartbeat();
       },
     });
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer?.disconnect();
-    this.consumer = null;
   }
 }
