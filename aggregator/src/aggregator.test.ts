@@ -90,6 +90,28 @@ describe('aggregator on chDB', () => {
     expect(stored.map((r) => ({ value: r.value, page_views: Number(r.page_views) }))).toEqual([{ value: 'search', page_views: 2 }]);
   });
 
+  it('holds bounces and durations in the rollups, across a restart in the middle of a visit', async () => {
+    const at = Date.now() - 25 * MINUTE;
+    await createAggregator(clickhouse).handle([hit(16, 'bouncer', at), hit(16, 'reader', at)]);
+    // The reader's second and third page views come to a new aggregator, as after a crash.
+    await createAggregator(clickhouse).handle([hit(16, 'reader', at + 2 * MINUTE), hit(16, 'reader', at + 3 * MINUTE)]);
+    const [day] = await rows<Record<string, string>>(
+      'SELECT sum(page_views) AS page_views, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
+      { p: 16 },
+    );
+    expect(Object.fromEntries(Object.entries(day!).map(([k, v]) => [k, Number(v)]))).toEqual({
+      page_views: 4,
+      visits: 2,
+      bounces: 1,
+      duration_ms: 3 * MINUTE,
+    });
+    const numbers = await rows<{ event_number: number }>(
+      "SELECT event_number FROM events WHERE project_id = {p:UInt32} AND visitor_id = 'reader' ORDER BY ts",
+      { p: 16 },
+    );
+    expect(numbers.map((r) => r.event_number)).toEqual([1, 2, 3]);
+  });
+
   it('keeps the visits table current: entry, exit, depth and duration', async () => {
     const at = Date.now() - 20 * MINUTE;
     const aggregator = createAggregator(clickhouse);

@@ -103,9 +103,9 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         bots += 1;
         continue;
       }
-      const visit = visits.visitOf(hit.hit.p, hit.hit.v, hit.at);
-      visit.source ??= sourceOf(enriched.enrichment);
-      rows.push(toEventRow(hit, enriched.enrichment, visit, place));
+      const step = visits.step(hit.hit.p, hit.hit.v, hit.at, hit.hit.t === 'pageview');
+      step.visit.source ??= sourceOf(enriched.enrichment);
+      rows.push(toEventRow(hit, enriched.enrichment, step, place));
     }
     return { rows, bots };
   };
@@ -119,6 +119,8 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         if (placed.length === 0) return;
         // Hits arrive in server-time order per visitor; sort so visits are cut in order.
         placed.sort((a, b) => a.hit.at - b.hit.at);
+        // Visit state changes only with a stored batch: a failed try is undone and cut again.
+        visits.begin();
         await restoreVisits(placed);
         const { rows, bots } = toRows(placed);
         if (rows.length > 0) await store.insert(rows);
@@ -128,10 +130,12 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
           const last = placed.reduce((max, p) => Math.max(max, p.place?.offset ?? -1), -1);
           written.set(`${position.topic}:${position.partition}`, last);
         }
+        visits.commit();
         // Sweep by the stream's own clock, so replayed or generated history is cut the same way.
         visits.sweep(placed[placed.length - 1]!.hit.at);
         return;
       } catch (error) {
+        visits.rollback();
         if (stopped) throw error;
         opts.log(`aggregator: write of ${hits.length} events failed, retrying in ${wait} ms: ${String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, wait));

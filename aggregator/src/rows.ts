@@ -1,6 +1,6 @@
 import { moscowDate, type AcceptedHit } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
-import type { Visit } from './sessions.js';
+import type { VisitStep } from './sessions.js';
 
 /** The fields of a visit's source: taken from its first hit and stamped on all its events. */
 export const SOURCE_FIELDS = [
@@ -46,6 +46,9 @@ export interface EventRow extends Enrichment {
   visitor_id: string;
   session_id: string;
   session_start: string;
+  event_number: number;
+  bounce_delta: number;
+  duration_delta: number;
   referrer: string;
   title: string;
   screen_width: number;
@@ -74,8 +77,9 @@ export function clickhouseTime(epochMs: number): string {
  * Maps an accepted hit to its event row: the hit's own facts, its enrichment, and the source of
  * its visit in place of the hit's own. The client address is not carried over.
  */
-export function toEventRow(accepted: AcceptedHit, enrichment: Enrichment, visit: Visit, place: BusPlace = NOWHERE): EventRow {
+export function toEventRow(accepted: AcceptedHit, enrichment: Enrichment, step: VisitStep, place: BusPlace = NOWHERE): EventRow {
   const { hit } = accepted;
+  const { visit } = step;
   return {
     ...enrichment,
     ...(visit.source ?? sourceOf(enrichment)),
@@ -87,6 +91,9 @@ export function toEventRow(accepted: AcceptedHit, enrichment: Enrichment, visit:
     visitor_id: hit.v,
     session_id: visit.id.toString(),
     session_start: clickhouseTime(visit.startAt),
+    event_number: step.eventNumber,
+    bounce_delta: step.bounceDelta,
+    duration_delta: step.durationDelta,
     referrer: hit.r,
     title: hit.ti,
     screen_width: hit.sw,

@@ -40,4 +40,25 @@ describe('VisitCutter', () => {
     cutter.sweep(t0 + 40 * MINUTE);
     expect(cutter.size).toBe(1);
   });
+
+  it('marks the first page view of a visit as a bounce and the second as undoing it', () => {
+    const cutter = new VisitCutter();
+    const steps = [0, 1, 2].map((m) => cutter.step(1, 'v', t0 + m * MINUTE, true));
+    expect(steps.map((s) => [s.eventNumber, s.bounceDelta, s.durationDelta])).toEqual([
+      [1, 1, 0],
+      [2, -1, MINUTE],
+      [3, 0, MINUTE],
+    ]);
+  });
+
+  it('undoes the steps of a batch that failed to store', () => {
+    const cutter = new VisitCutter();
+    cutter.step(1, 'v', t0, true);
+    cutter.begin();
+    cutter.step(1, 'v', t0 + MINUTE, true);
+    cutter.step(1, 'w', t0 + MINUTE, true);
+    cutter.rollback();
+    expect(cutter.knows(1, 'w')).toBe(false);
+    expect(cutter.step(1, 'v', t0 + MINUTE, true).eventNumber).toBe(2);
+  });
 });

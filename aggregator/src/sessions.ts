@@ -9,8 +9,22 @@ export interface Visit {
   id: bigint;
   startAt: number;
   lastAt: number;
+  /** events and page views of the visit so far */
+  events: number;
+  pageViews: number;
   /** where the visit came from; set from its first hit */
   source?: VisitSource;
+}
+
+/** What one hit adds to its visit, for the rollups: see toEventRow. */
+export interface VisitStep {
+  visit: Visit;
+  /** the hit's number within the visit, from 1 */
+  eventNumber: number;
+  /** +1 when the visit's first page view makes it a bounce, -1 when its second undoes that */
+  bounceDelta: number;
+  /** how much longer the visit has become, ms */
+  durationDelta: number;
 }
 
 /** The key of a visitor within a project. */
@@ -25,20 +39,61 @@ export function visitorKey(project: number, visitor: string): string {
  */
 export class VisitCutter {
   private readonly open = new Map<string, Visit>();
+  /** The state before the first change of each visit since begin(), for rollback(). */
+  private journal: Map<string, Visit | undefined> | null = null;
 
   constructor(private readonly timeoutMs: number = VISIT_TIMEOUT_MS) {}
 
-  /** The visit of a hit at `at` (epoch ms) by `visitor` of `project`. */
-  visitOf(project: number, visitor: string, at: number): Visit {
+  /** The visit of a hit at `at` (epoch ms) by `visitor` of `project`, and what the hit adds to it. */
+  step(project: number, visitor: string, at: number, isPageView: boolean): VisitStep {
     const key = visitorKey(project, visitor);
     const current = this.open.get(key);
+    this.remember(key, current);
+    let visit: Visit;
     if (current && at - current.lastAt <= this.timeoutMs && at >= current.startAt - this.timeoutMs) {
-      current.lastAt = Math.max(current.lastAt, at);
-      return current;
+      visit = { ...current };
+    } else {
+      visit = { id: visitId(key, at), startAt: at, lastAt: at, events: 0, pageViews: 0 };
     }
-    const visit = { id: visitId(key, at), startAt: at, lastAt: at };
+    const durationDelta = Math.max(0, at - visit.lastAt);
+    visit.lastAt = Math.max(visit.lastAt, at);
+    visit.events += 1;
+    let bounceDelta = 0;
+    if (isPageView) {
+      visit.pageViews += 1;
+      bounceDelta = visit.pageViews === 1 ? 1 : visit.pageViews === 2 ? -1 : 0;
+    }
     this.open.set(key, visit);
-    return visit;
+    return { visit, eventNumber: visit.events, bounceDelta, durationDelta };
+  }
+
+  /** The visit of a hit, counting it as a page view. */
+  visitOf(project: number, visitor: string, at: number): Visit {
+    return this.step(project, visitor, at, true).visit;
+  }
+
+  /** Starts recording changes, so that a batch that failed to store can be undone. */
+  begin(): void {
+    this.journal = new Map();
+  }
+
+  /** Keeps the changes since begin(). */
+  commit(): void {
+    this.journal = null;
+  }
+
+  /** Undoes the changes since begin(): the batch will be cut again from the same state. */
+  rollback(): void {
+    if (!this.journal) return;
+    for (const [key, before] of this.journal) {
+      if (before) this.open.set(key, before);
+      else this.open.delete(key);
+    }
+    this.journal = null;
+  }
+
+  private remember(key: string, before: Visit | undefined): void {
+    if (this.journal && !this.journal.has(key)) this.journal.set(key, before);
   }
 
   /** Whether the cutter holds an open visit for the visitor. */
@@ -50,12 +105,20 @@ export class VisitCutter {
   restore(project: number, visitor: string, visit: Visit): void {
     const key = visitorKey(project, visitor);
     const current = this.open.get(key);
-    if (!current || current.lastAt < visit.lastAt) this.open.set(key, visit);
+    if (!current || current.lastAt < visit.lastAt) {
+      this.remember(key, current);
+      this.open.set(key, visit);
+    }
   }
 
   /** Forgets visits that have timed out by `now`, keeping memory bounded by active visitors. */
   sweep(now: number): void {
-    for (const [key, visit] of this.open) if (now - visit.lastAt > this.timeoutMs) this.open.delete(key);
+    for (const [key, visit] of this.open) {
+      if (now - visit.lastAt > this.timeoutMs) {
+        this.remember(key, visit);
+        this.open.delete(key);
+      }
+    }
   }
 
   get size(): number {

@@ -1,6 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { moscowDate } from '@stat/schemas';
 import { VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
+
+const DAY_MS = 86_400_000;
 import { SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
 
 /** The aggregator's reads and writes of ClickHouse. */
@@ -29,26 +31,42 @@ export class EventStore {
   async openVisits(visitors: { project: number; visitor: string }[], since: number): Promise<Map<string, Visit>> {
     const found = new Map<string, Visit>();
     if (visitors.length === 0) return found;
-    // UInt64 travels as a string: JSON numbers lose its low bits.
+    // First the latest visit of each visitor seen within the time-out, then that whole visit
+    // (a visit rarely lasts a day, so a day back finds its first events). UInt64 travels as a
+    // string: JSON numbers lose its low bits.
     const result = await this.clickhouse.query({
-      query: `SELECT project_id, visitor_id, toString(argMax(session_id, ts)) AS session_id,
-                     toUnixTimestamp64Milli(argMax(session_start, ts)) AS start_at,
+      query: `WITH latest AS (
+                SELECT argMax(session_id, ts) AS sid FROM events
+                WHERE project_id IN {projects:Array(UInt32)} AND event_date >= {recent:Date}
+                  AND visitor_id IN {visitors:Array(String)} AND ts >= fromUnixTimestamp64Milli({since:Int64})
+                GROUP BY project_id, visitor_id)
+              SELECT project_id, visitor_id, toString(session_id) AS session_id,
+                     toUnixTimestamp64Milli(min(session_start)) AS start_at,
                      toUnixTimestamp64Milli(max(ts)) AS last_at,
-                     ${SOURCE_FIELDS.map((f) => `toString(argMax(${f}, ts)) AS ${f}`).join(', ')}
+                     count() AS events, countIf(event_type = 'pageview') AS page_views,
+                     ${SOURCE_FIELDS.map((f) => `toString(any(${f})) AS ${f}`).join(', ')}
               FROM events
               WHERE project_id IN {projects:Array(UInt32)} AND event_date >= {from:Date}
-                AND visitor_id IN {visitors:Array(String)}
-                AND ts >= fromUnixTimestamp64Milli({since:Int64})
-              GROUP BY project_id, visitor_id`,
+                AND visitor_id IN {visitors:Array(String)} AND session_id IN (SELECT sid FROM latest)
+              GROUP BY project_id, visitor_id, session_id`,
       query_params: {
         projects: [...new Set(visitors.map((v) => v.project))],
-        from: moscowDate(since - VISIT_TIMEOUT_MS),
+        recent: moscowDate(since - VISIT_TIMEOUT_MS),
+        from: moscowDate(since - DAY_MS),
         visitors: [...new Set(visitors.map((v) => v.visitor))],
         since: since - VISIT_TIMEOUT_MS,
       },
       format: 'JSONEachRow',
     });
-    type Row = VisitSource & { project_id: number; visitor_id: string; session_id: string; start_at: string | number; last_at: string | number };
+    type Row = VisitSource & {
+      project_id: number;
+      visitor_id: string;
+      session_id: string;
+      start_at: string | number;
+      last_at: string | number;
+      events: string | number;
+      page_views: string | number;
+    };
     // Projects and visitors are matched apart; the pairs nobody asked for are dropped here.
     const asked = new Set(visitors.map((v) => `${v.project}:${v.visitor}`));
     for (const row of await result.json<Row>()) {
@@ -57,6 +75,8 @@ export class EventStore {
         id: BigInt(row.session_id),
         startAt: Number(row.start_at),
         lastAt: Number(row.last_at),
+        events: Number(row.events),
+        pageViews: Number(row.page_views),
         source: Object.fromEntries(SOURCE_FIELDS.map((f) => [f, row[f]])) as VisitSource,
       });
     }

@@ -1,5 +1,11 @@
 -- The visit a hit belongs to starts at session_start; the visits table is keyed by its day.
+-- event_number is the hit's place in its visit. bounce_delta (+1 on a visit's first page view,
+-- -1 on its second) and duration_delta (ms the hit added to its visit) let the rollups hold
+-- bounces and durations as plain sums, although a visit's end is not known when it is written.
 ALTER TABLE events ADD COLUMN IF NOT EXISTS session_start DateTime64(3, 'UTC') AFTER session_id;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS event_number UInt32 AFTER session_start;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS bounce_delta Int8 AFTER event_number;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS duration_delta UInt32 AFTER bounce_delta;
 
 -- Where each event sat on the bus (Kafka topic, partition, offset; -1 for the in-process bus).
 -- The highest offset written per partition is what makes a replayed batch harmless.

@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS rollup_dim_5m
     value      String,
     page_views SimpleAggregateFunction(sum, UInt64),
     events     SimpleAggregateFunction(sum, UInt64),
+    bounces    SimpleAggregateFunction(sum, Int64),
+    duration_ms SimpleAggregateFunction(sum, UInt64),
     visits     AggregateFunction(uniq, UInt64),
     visitors   AggregateFunction(uniq, String)
 )
@@ -60,6 +62,7 @@ ORDER BY (project_id, dimension, bucket, value);
 CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_dim_5m_mv TO rollup_dim_5m AS
 SELECT project_id, pair.1 AS dimension, toStartOfFiveMinutes(toDateTime(ts, 'UTC')) AS bucket, pair.2 AS value,
        countIf(event_type = 'pageview') AS page_views, count() AS events,
+       sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms,
        uniqState(session_id) AS visits, uniqState(visitor_id) AS visitors
 FROM events
 ARRAY JOIN [
@@ -100,6 +103,8 @@ CREATE TABLE IF NOT EXISTS rollup_dim_hour
     value      String,
     page_views SimpleAggregateFunction(sum, UInt64),
     events     SimpleAggregateFunction(sum, UInt64),
+    bounces    SimpleAggregateFunction(sum, Int64),
+    duration_ms SimpleAggregateFunction(sum, UInt64),
     visits     AggregateFunction(uniq, UInt64),
     visitors   AggregateFunction(uniq, String)
 )
@@ -110,6 +115,7 @@ ORDER BY (project_id, dimension, bucket, value);
 CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_dim_hour_mv TO rollup_dim_hour AS
 SELECT project_id, pair.1 AS dimension, toStartOfHour(toDateTime(ts, 'UTC')) AS bucket, pair.2 AS value,
        countIf(event_type = 'pageview') AS page_views, count() AS events,
+       sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms,
        uniqState(session_id) AS visits, uniqState(visitor_id) AS visitors
 FROM events
 ARRAY JOIN [
@@ -150,6 +156,8 @@ CREATE TABLE IF NOT EXISTS rollup_dim_day
     value      String,
     page_views SimpleAggregateFunction(sum, UInt64),
     events     SimpleAggregateFunction(sum, UInt64),
+    bounces    SimpleAggregateFunction(sum, Int64),
+    duration_ms SimpleAggregateFunction(sum, UInt64),
     visits     AggregateFunction(uniq, UInt64),
     visitors   AggregateFunction(uniq, String)
 )
@@ -160,6 +168,7 @@ ORDER BY (project_id, dimension, event_date, value);
 CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_dim_day_mv TO rollup_dim_day AS
 SELECT project_id, pair.1 AS dimension, event_date AS event_date, pair.2 AS value,
        countIf(event_type = 'pageview') AS page_views, count() AS events,
+       sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms,
        uniqState(session_id) AS visits, uniqState(visitor_id) AS visitors
 FROM events
 ARRAY JOIN [
