@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startTestApi, type TestApi } from './testing/harness.js';
 import { authSuite } from './auth/auth.suite.js';
+import { projectsSuite } from './projects/projects.suite.js';
 
 // Needs: nothing but the build (web/dist, counter-snippet/dist): the api runs in this process on
 // PGlite in memory, chDB in a temporary directory and keys in memory. api.cluster.test.ts runs
@@ -14,3 +15,4 @@ afterAll(async () => {
 });
 
 authSuite(() => api);
+projectsSuite(() => api);

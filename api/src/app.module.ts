@@ -14,9 +14,20 @@ import { SessionService } from './auth/sessions.js';
 import { POLICY, type Policy } from './auth/policy.js';
 import { UserController } from './users/user.controller.js';
 import { UsersRepository } from './users/users.repository.js';
+import { AccessController } from './access/access.controller.js';
+import { AccessService } from './access/access.service.js';
+import { ProofOfWork } from './captcha/pow.js';
+import { Favicons } from './projects/favicons.js';
+import { MetricsRepository } from './projects/metrics.js';
+import { ProjectController, ProjectListController } from './projects/project.controller.js';
+import { ProjectService } from './projects/project.service.js';
+import { ProjectsRepository } from './projects/projects.repository.js';
+import { RatingController } from './projects/rating.controller.js';
+import { RatingService } from './projects/rating.service.js';
+import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
-import { CLICKHOUSE, DB, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings } from './tokens.js';
+import { CLICKHOUSE, DB, FETCHER, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings } from './tokens.js';
 
 /** What the composition root gives the api. */
 export interface ApiDeps {
@@ -25,10 +36,20 @@ export interface ApiDeps {
   sessions: Kv;
   limits: Kv;
   settings: ApiSettings;
+  fetcher: PageFetcher;
 }
 
 /** Every controller of the api; the authorization test walks their routes. */
-export const CONTROLLERS: Type[] = [ReportController, ServiceController, AuthController, UserController];
+export const CONTROLLERS: Type[] = [
+  ReportController,
+  ServiceController,
+  AuthController,
+  UserController,
+  ProjectController,
+  ProjectListController,
+  AccessController,
+  RatingController,
+];
 
 // The server's clock is public; declared here because the service controller predates policies.
 Reflect.defineMetadata(POLICY, { kind: 'public' } satisfies Policy, ServiceController);
@@ -43,6 +64,7 @@ export class AppModule {
       { provide: SESSION_KV, useValue: deps.sessions },
       { provide: LIMIT_KV, useValue: deps.limits },
       { provide: SETTINGS, useValue: deps.settings },
+      { provide: FETCHER, useValue: deps.fetcher },
       { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse) },
       ReportService,
       UsersRepository,
@@ -50,6 +72,13 @@ export class AppModule {
       RateLimiter,
       AuthService,
       ProjectAccess,
+      ProofOfWork,
+      ProjectsRepository,
+      MetricsRepository,
+      Favicons,
+      RatingService,
+      ProjectService,
+      AccessService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

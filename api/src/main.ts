@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { AppModule } from './app.module.js';
-import { ErrorFilter } from './common/error.filter.js';
+import { ApiErrorFilter } from './http/field-errors.js';
+import { PageFetcher } from './net/safe-fetch.js';
 import { registerStatic, type StaticConfig } from './static.js';
 import type { Db, DbTarget } from './db/db.js';
 import { openDb } from './db/open.js';
@@ -33,6 +34,10 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   registrationOpen?: boolean;
   /** Take the client address (rate limits) from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** Recompute rating positions after start and daily (default true). */
+  ratingSchedule?: boolean;
+  /** The outbound fetcher (default: system DNS, public addresses only); tests give their own resolver. */
+  fetcher?: PageFetcher;
 }
 
 export interface RunningApi {
@@ -73,14 +78,15 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       sessionTtlS: config.sessionTtlS ?? 900,
       refreshTtlS: config.refreshTtlS ?? 30 * 86_400,
       registrationOpen: config.registrationOpen ?? true,
+      ratingSchedule: config.ratingSchedule ?? true,
     };
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ clickhouse, db, sessions, limits, settings }),
+      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher() }),
       new FastifyAdapter({ bodyLimit: BODY_LIMIT, trustProxy: config.trustProxy ?? false }),
       { logger: ['error', 'warn'] },
     );
     app.setGlobalPrefix(config.prefix);
-    app.useGlobalFilters(new ErrorFilter());
+    app.useGlobalFilters(new ApiErrorFilter());
     await registerStatic(app.getHttpAdapter().getInstance(), { ...config, apiPrefix: config.prefix });
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();

@@ -25,4 +25,6 @@ export interface ApiSettings {
   refreshTtlS: number;
   /** Whether anyone may register; false leaves accounts to the administrator. */
   registrationOpen: boolean;
+  /** Recompute rating positions after start and daily (off in tests, which call it). */
+  ratingSchedule: boolean;
 }

@@ -70,7 +70,13 @@ export class AccessGuard implements CanActivate {
         const projectId = parseProjectId((request.params as Record<string, string | undefined>)[policy.param]);
         const rights = await this.projects.rights(user, projectId);
         if (!rights || (rights.deleted && !policy.deleted)) throw new NotFoundException(PROJECT_NOT_FOUND);
-        if (!(policy.level === 'edit' ? rights.edit : rights.view)) {
+        const allowed =
+          policy.level === 'edit'
+            ? rights.edit
+            : policy.level === 'known'
+              ? user !== null
+              : rights.view || (policy.level === 'widget' && rights.widget);
+        if (!allowed || (policy.permission && !can(user, policy.permission))) {
           throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
         }
         request.project = rights;

@@ -13,11 +13,14 @@ export interface ProjectFacts {
   ownerId: number | null;
   /** the user's shared access: 0 edit, 1 view, null none */
   accessLevel: number | null;
+  /** the counter shows the public widget (counter_type 1) */
+  widget: boolean;
 }
 
 export interface ProjectRights {
   id: number;
   deleted: boolean;
+  widget: boolean;
   view: boolean;
   edit: boolean;
   owner: boolean;
@@ -25,7 +28,7 @@ export interface ProjectRights {
 
 /** The one rule of who may view and who may edit a project (API.md, "Roles and permissions"). */
 export function decide(user: Principal | null, facts: ProjectFacts): ProjectRights {
-  const base = { id: facts.id, deleted: facts.deleted };
+  const base = { id: facts.id, deleted: facts.deleted, widget: facts.widget };
   if (facts.id === DEMO_PROJECT_ID) {
     return { ...base, view: true, edit: can(user, 'edit_demo_project'), owner: false };
   }
@@ -41,13 +44,14 @@ export class ProjectAccess {
   constructor(@Inject(DB) private readonly db: Sql) {}
 
   async facts(projectId: number, userId: number | null, sql: Sql = this.db): Promise<ProjectFacts | null> {
-    const [row] = await sql.query<{ id: number; deleted: boolean; owner_id: number | null; access_level: number | null }>(
-      `SELECT p.id, p.deleted_at IS NOT NULL AS deleted, p.owner_id, pa.access_level
+    const [row] = await sql.query<{ id: number; deleted: boolean; owner_id: number | null; access_level: number | null; widget: boolean }>(
+      `SELECT p.id, p.deleted_at IS NOT NULL AS deleted, p.owner_id, pa.access_level,
+              coalesce(p.counter_settings->>'counter_type' = '1', false) AS widget
        FROM projects p LEFT JOIN project_access pa ON pa.project_id = p.id AND pa.user_id = $2
        WHERE p.id = $1`,
       [projectId, userId ?? 0],
     );
-    return row ? { id: row.id, deleted: row.deleted, ownerId: row.owner_id, accessLevel: row.access_level } : null;
+    return row ? { id: row.id, deleted: row.deleted, ownerId: row.owner_id, accessLevel: row.access_level, widget: row.widget } : null;
   }
 
   async rights(user: Principal | null, projectId: number, sql: Sql = this.db): Promise<ProjectRights | null> {

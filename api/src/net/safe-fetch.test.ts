@@ -96,3 +96,9 @@ describe('page helpers', () => {
     expect(pageTitle('<p>no title</p>')).toBe('');
   });
 });
+
+describe('the system resolver', () => {
+  it.each(['site.test', 'a.example', 'x.invalid', 'localhost', 'db.internal', 'printer.local'])('does not look up %s', async (host) => {
+    await expect(new PageFetcher().get(`http://${host}/`)).rejects.toThrow(/reserved zone/);
+  });
+});

@@ -7,7 +7,13 @@ import ipaddr from 'ipaddr.js';
 /** Names a host to its addresses; the system resolver by default, a table in tests. */
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/** Zones reserved never to resolve on the internet (RFC 2606, 6761): not looked up at all. */
+const RESERVED_ZONES = /(^|\.)(test|example|invalid|localhost|local|internal|home\.arpa)\.?$/i;
+
+export const systemResolver: Resolver = async (host) => {
+  if (RESERVED_ZONES.test(host)) throw new FetchRefused(`${host} is in a reserved zone`);
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 /**
  * True only for a public unicast address. Loopback, private, link-local, unique-local,

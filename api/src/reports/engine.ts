@@ -9,6 +9,9 @@ const METRIC_SQL: Record<Metric, string> = {
   page_views: 'sum(page_views)',
   visits: 'uniqMerge(visits)',
   visitors: 'uniqMerge(visitors)',
+  bounces: 'round(if(uniqMerge(visits) = 0, 0, 100 * sum(bounces) / uniqMerge(visits)), 2)',
+  avg_view_depth: 'round(if(uniqMerge(visits) = 0, 0, sum(page_views) / uniqMerge(visits)), 2)',
+  avg_sessions_duration: 'round(if(uniqMerge(visits) = 0, 0, sum(duration_ms) / 1000 / uniqMerge(visits)), 1)',
 };
 
 interface Rollup {

@@ -28,6 +28,18 @@ describe('summary report api', () => {
     expect(sum).toBeGreaterThan(0);
   });
 
+  it('answers bounces, depth and duration of visits, consistent with the counts', async () => {
+    const week = { ...body, date_start: shift(today, -7), date_end: shift(today, -1), group: 'day' };
+    const metrics = ['page_views', 'visits', 'bounces', 'avg_view_depth', 'avg_sessions_duration'];
+    const { status, json } = await post('7596044/summary/table', { ...week, metrics });
+    expect(status).toBe(200);
+    const [pageViews, visits, bounces, depth, duration] = json.result.totals as number[];
+    expect(bounces).toBeGreaterThan(0);
+    expect(bounces).toBeLessThan(100);
+    expect(depth).toBeCloseTo(pageViews! / visits!, 1);
+    expect(duration).toBeGreaterThan(0);
+  });
+
   it('leaves out the buckets of the future', async () => {
     const tomorrow = shift(today, 1);
     const { json } = await post('7596044/summary/table', { ...body, date_start: today, date_end: tomorrow, group: 'day' });

@@ -5,6 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/schemas';
 import type { Db, DbTarget } from '../db/db.js';
 import { startApi } from '../main.js';
+import { isPublicAddress, PageFetcher } from '../net/safe-fetch.js';
+
+/**
+ * The address a test site listens on to play a public site: the api under test treats it as
+ * public, and every other loopback address as what it is. (All of 127/8 is this machine.)
+ */
+export const PRETEND_PUBLIC = '127.0.0.2';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -21,6 +28,8 @@ export interface TestApi {
   db: Db;
   clickhouse: ClickHouseClient;
   backends: string;
+  /** Names the api's outbound fetches resolve (nothing else resolves; no real DNS). */
+  hosts: Map<string, string[]>;
   close(): Promise<void>;
 }
 
@@ -35,6 +44,15 @@ export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Prom
   const dir = mkdtempSync(join(tmpdir(), 'stat-api-test-'));
   const clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
+  const hosts = new Map<string, string[]>();
+  const fetcher = new PageFetcher(
+    async (host) => {
+      const found = hosts.get(host);
+      if (!found) throw new Error(`ENOTFOUND ${host}`);
+      return found;
+    },
+    (address) => isPublicAddress(address) || address === PRETEND_PUBLIC,
+  );
   const api = await startApi(
     {
       host: '127.0.0.1',
@@ -47,6 +65,8 @@ export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Prom
       redisPrefix: backends.redisPrefix,
       publicUrl: 'http://stat.test',
       collectorPublicUrl: 'http://collector.stat.test',
+      ratingSchedule: false,
+      fetcher,
     },
     clickhouse,
   );
@@ -55,6 +75,7 @@ export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Prom
     db: api.db,
     clickhouse,
     backends: `${backends.postgres.kind}${backends.redisUrl ? ' + redis' : ''}`,
+    hosts,
     close: async () => {
       await api.close();
       await clickhouse.close();

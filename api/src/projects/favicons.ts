@@ -1,0 +1,47 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { FETCHER } from '../tokens.js';
+import { decodePage, iconUrl, isImage } from '../net/page.js';
+import { PAGE_LIMITS, type PageFetcher } from '../net/safe-fetch.js';
+import { ProjectsRepository } from './projects.repository.js';
+
+const ICON_LIMITS = { timeoutMs: 3000, maxBytes: 100 * 1024, maxRedirects: 3 };
+
+/**
+ * A project's icon, fetched once after the project is created (by the same rules as any
+ * outbound fetch) and stored as base64; a site without one keeps the default icon.
+ */
+@Injectable()
+export class Favicons {
+  private readonly logger = new Logger('favicons');
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    @Inject(FETCHER) private readonly fetcher: PageFetcher,
+    @Inject(ProjectsRepository) private readonly projects: ProjectsRepository,
+  ) {}
+
+  /** Starts the fetch in the background; `settled()` waits for every one started. */
+  fetchLater(projectId: number, siteUrl: string): void {
+    const work = this.fetch(projectId, siteUrl).catch((error: unknown) => {
+      this.logger.debug(`project ${projectId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  private async fetch(projectId: number, siteUrl: string): Promise<void> {
+    let icon: string | null = null;
+    try {
+      const page = await this.fetcher.get(siteUrl, PAGE_LIMITS);
+      const iconAddress = iconUrl(page.status < 400 ? decodePage(page.body, page.contentType) : '', page.url);
+      const image = await this.fetcher.get(iconAddress, ICON_LIMITS);
+      if (image.status === 200 && isImage(image.body)) icon = image.body.toString('base64');
+    } finally {
+      await this.projects.setFavicon(projectId, icon);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Db } from '../db/db.js';
+import { ApiClient } from './client.js';
+import { uniqueEmail, type TestApi } from './harness.js';
+
+let site = 0;
+/** A site address of a reserved zone: valid for the forms, never looked up on the internet. */
+export function uniqueSite(): string {
+  site += 1;
+  return `https://site${site}-${Math.floor(Math.random() * 1e9).toString(36)}.example`;
+}
+
+/** A new logged-in user, and optionally a project of theirs. */
+export async function userWithProject(api: TestApi, role?: number): Promise<{ client: ApiClient; id: number; email: string; projectId: number }> {
+  const client = new ApiClient(api.url);
+  const email = uniqueEmail('owner');
+  const { id } = await client.register(email);
+  if (role !== undefined) await setRole(api.db, id, role);
+  const created = await client.post('/api/v1.0/project', { url: uniqueSite(), title: 'Тестовый сайт', agree: true });
+  if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.json)}`);
+  return { client, id, email, projectId: created.json.result.project_id };
+}
+
+export async function newUser(api: TestApi, role?: number): Promise<{ client: ApiClient; id: number; email: string }> {
+  const client = new ApiClient(api.url);
+  const email = uniqueEmail('user');
+  const { id } = await client.register(email);
+  if (role !== undefined) await setRole(api.db, id, role);
+  return { client, id, email };
+}
+
+export async function setRole(db: Db, userId: number, role: number): Promise<void> {
+  await db.query('UPDATE users SET role_id = $2 WHERE id = $1', [userId, role]);
+}
+
+/**
+ * Puts traffic straight into the rollups (what the materialized views would write): `views`
+ * page views by `visitors` visitors in one visit each, in the hour and the Moscow day of `atMs`.
+ */
+export async function addTraffic(clickhouse: ClickHouseClient, projectId: number, atMs: number, views: number, visitors: number): Promise<void> {
+  const hour = Math.floor(atMs / 3_600_000) * 3600;
+  const day = new Date(atMs + 3 * 3_600_000).toISOString().slice(0, 10);
+  const params = { p: projectId, t: hour, d: day, v: views, n: visitors, seed: Math.floor(Math.random() * 1e9) };
+  await clickhouse.command({
+    query: `INSERT INTO rollup_hour (project_id, bucket, page_views, events, visits, visitors)
+            SELECT {p:UInt32}, toDateTime({t:UInt32}, 'UTC'), {v:UInt64}, {v:UInt64},
+                   uniqState(toUInt64(number + {seed:UInt64})), uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
+    query_params: params,
+  });
+  await clickhouse.command({
+    query: `INSERT INTO rollup_day (project_id, event_date, page_views, events, visits, visitors)
+            SELECT {p:UInt32}, toDate({d:String}), {v:UInt64}, {v:UInt64},
+                   uniqState(toUInt64(number + {seed:UInt64})), uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
+    query_params: params,
+  });
+}
+
+/** Every row of the tables a request could change, to show that a refused one changed nothing. */
+export async function snapshot(db: Db): Promise<string> {
+  const tables = ['users', 'projects', 'project_access', 'access_grants', 'access_requests', 'ownership_tokens', 'rating_positions', 'rating_moderation_log'];
+  const parts: string[] = [];
+  for (const table of tables) {
+    const rows = await db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
+    parts.push(`${table}: ${JSON.stringify(rows)}`);
+  }
+  return parts.join('\n');
+}
+
+/** A small site on a loopback address: serves `pages` by path. */
+export async function startSite(host: string, pages: Record<string, { type: string; body: string | Buffer }>): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const page = pages[req.url ?? ''];
+    if (!page) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': page.type }).end(page.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Polls until `check` passes; bounded, for background work such as the favicon fetch. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, tries = 80): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < tries && !check(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
