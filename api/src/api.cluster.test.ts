@@ -2,6 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { startTestApi, type TestApi } from './testing/harness.js';
 import { authSuite } from './auth/auth.suite.js';
 import { projectsSuite } from './projects/projects.suite.js';
+import { accessSuite } from './access/access.suite.js';
+import { ratingSuite } from './projects/rating.suite.js';
 
 // Needs: the real PostgreSQL and Redis of infra/up.sh (DATABASE_URL, default
 // postgres://stat:stat@127.0.0.1:5432/stat; REDIS_URL, default redis://127.0.0.1:6379).
@@ -22,3 +24,5 @@ afterAll(async () => {
 
 authSuite(() => api);
 projectsSuite(() => api);
+accessSuite(() => api);
+ratingSuite(() => api);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { startTestApi, type TestApi } from './testing/harness.js';
 import { authSuite } from './auth/auth.suite.js';
 import { projectsSuite } from './projects/projects.suite.js';
+import { accessSuite } from './access/access.suite.js';
+import { ratingSuite } from './projects/rating.suite.js';
 
 // Needs: nothing but the build (web/dist, counter-snippet/dist): the api runs in this process on
 // PGlite in memory, chDB in a temporary directory and keys in memory. api.cluster.test.ts runs
@@ -16,3 +18,5 @@ afterAll(async () => {
 
 authSuite(() => api);
 projectsSuite(() => api);
+accessSuite(() => api);
+ratingSuite(() => api);
