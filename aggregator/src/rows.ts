@@ -29,10 +29,29 @@ export const SOURCE_FIELDS = [
 export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
 
 /** The source part of a hit's enrichment. */
-export function sourceOf(enrichment: Enrichment): VisitSource {
-  const source = {} as Record<string, string>;
-  for (const field of SOURCE_FIELDS) source[field] = enrichment[field];
-  return source as VisitSource;
+export function sourceOf(e: Enrichment): VisitSource {
+  return {
+    traffic_type: e.traffic_type,
+    traffic_system: e.traffic_system,
+    search_system: e.search_system,
+    search_phrase: e.search_phrase,
+    social_network: e.social_network,
+    message_system: e.message_system,
+    recom_system: e.recom_system,
+    aggrnews_system: e.aggrnews_system,
+    exchange_system: e.exchange_system,
+    ad_system: e.ad_system,
+    qr_system: e.qr_system,
+    utm_source: e.utm_source,
+    utm_medium: e.utm_medium,
+    utm_campaign: e.utm_campaign,
+    utm_content: e.utm_content,
+    utm_term: e.utm_term,
+    openstat_service: e.openstat_service,
+    openstat_campaign: e.openstat_campaign,
+    openstat_ad: e.openstat_ad,
+    openstat_source: e.openstat_source,
+  };
 }
 
 /** A row of the `events` table, as inserted (JSONEachRow); visitor_hash is computed by ClickHouse. */
@@ -75,14 +94,14 @@ export function clickhouseTime(epochMs: number): string {
 
 /**
  * Maps an accepted hit to its event row: the hit's own facts, its enrichment, and the source of
- * its visit in place of the hit's own. The client address is not carried over.
+ * its visit in place of the hit's own. The client address is not carried over. One literal,
+ * not spreads: V8 builds a 60-key spread as a slow dictionary object, ~70 µs a row.
  */
-export function toEventRow(accepted: AcceptedHit, enrichment: Enrichment, step: VisitStep, place: BusPlace = NOWHERE): EventRow {
+export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep, place: BusPlace = NOWHERE): EventRow {
   const { hit } = accepted;
   const { visit } = step;
+  const s = visit.source ?? sourceOf(e);
   return {
-    ...enrichment,
-    ...(visit.source ?? sourceOf(enrichment)),
     event_id: accepted.id,
     project_id: hit.p,
     event_type: hit.t,
@@ -102,5 +121,52 @@ export function toEventRow(accepted: AcceptedHit, enrichment: Enrichment, step: 
     bus_topic: place.topic,
     bus_partition: place.partition,
     bus_offset: place.offset,
+    browser_family: e.browser_family,
+    browser_version_major: e.browser_version_major,
+    browser_version_minor: e.browser_version_minor,
+    os_family: e.os_family,
+    os_version_major: e.os_version_major,
+    os_version_minor: e.os_version_minor,
+    device_type: e.device_type,
+    device_brand: e.device_brand,
+    device_model: e.device_model,
+    geo_country: e.geo_country,
+    geo_area: e.geo_area,
+    geo_city: e.geo_city,
+    referer_domain: e.referer_domain,
+    referer_path: e.referer_path,
+    url: e.url,
+    url_no_args: e.url_no_args,
+    url_args_key: e.url_args_key,
+    page_format: e.page_format,
+    traffic_type: s.traffic_type,
+    traffic_system: s.traffic_system,
+    search_system: s.search_system,
+    search_phrase: s.search_phrase,
+    social_network: s.social_network,
+    message_system: s.message_system,
+    recom_system: s.recom_system,
+    aggrnews_system: s.aggrnews_system,
+    exchange_system: s.exchange_system,
+    ad_system: s.ad_system,
+    qr_system: s.qr_system,
+    utm_source: s.utm_source,
+    utm_medium: s.utm_medium,
+    utm_campaign: s.utm_campaign,
+    utm_content: s.utm_content,
+    utm_term: s.utm_term,
+    openstat_service: s.openstat_service,
+    openstat_campaign: s.openstat_campaign,
+    openstat_ad: s.openstat_ad,
+    openstat_source: s.openstat_source,
   };
 }
+
+/** The columns of an event row, in the order of the compact insert format. */
+export const EVENT_COLUMNS = Object.keys(
+  toEventRow(
+    { id: '', at: 0, ip: '', ua: '', hit: { p: 1, t: 'pageview', u: '', r: '', ti: '', sw: 0, sh: 0, v: '' } },
+    {} as Enrichment,
+    { visit: { id: 0n, startAt: 0, lastAt: 0, events: 0, pageViews: 0, source: {} as VisitSource }, eventNumber: 0, bounceDelta: 0, durationDelta: 0 },
+  ),
+) as [keyof EventRow, ...(keyof EventRow)[]];

@@ -3,14 +3,16 @@ import { moscowDate } from '@stat/schemas';
 import { VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
 
 const DAY_MS = 86_400_000;
-import { SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
+import { EVENT_COLUMNS, SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
 
 /** The aggregator's reads and writes of ClickHouse. */
 export class EventStore {
   constructor(private readonly clickhouse: ClickHouseClient) {}
 
+  /** Inserts rows as arrays in EVENT_COLUMNS order: a third of the bytes of keyed JSON. */
   async insert(rows: EventRow[]): Promise<void> {
-    await this.clickhouse.insert({ table: 'events', values: rows, format: 'JSONEachRow' });
+    const values = rows.map((row) => EVENT_COLUMNS.map((column) => row[column]));
+    await this.clickhouse.insert({ table: 'events', values, format: 'JSONCompactEachRow', columns: EVENT_COLUMNS });
   }
 
   /** The highest bus offset stored for a partition, or -1 when none is. */

@@ -34,7 +34,7 @@ describe('ReportRequestDto', () => {
     expect(failures({ ...valid, group })).toEqual(['group']);
   });
 
-  it.each([[[]], [['page_views', 'page_views']], [['bounces']], ['page_views']])('refuses metrics %j', (metrics) => {
+  it.each([[[]], [['page_views', 'page_views']], [['bounce_rate']], ['page_views']])('refuses metrics %j', (metrics) => {
     expect(failures({ ...valid, metrics })).toEqual(['metrics']);
   });
 
