@@ -1,62 +1,37 @@
 /**
- * The counter: sends a page view on load and on every SPA navigation.
- * Installed as <script async src=".../counter/counter.js" data-project="ID" data-collector="URL">.
- * It never throws into the page: a blocked or absent collector costs the page nothing.
+ * The counter, installed as
+ *   <script async src=".../counter/counter.js" data-project="ID" data-collector="URL"></script>
+ * It sends page views (with SPA navigation and, when asked, hash changes), custom events and
+ * the user id through its API, outbound link clicks and engaged time; the full build adds
+ * block analytics and reading depth. It never throws into the page: a blocked or absent
+ * collector costs the page nothing. The design and the API are in ../README.md.
  */
-(function (w: Window, d: Document) {
-  const script = d.currentScript;
-  if (!script) return;
-  const project = Number(script.getAttribute('data-project'));
-  const endpoint = (script.getAttribute('data-collector') || '') + '/hit';
-  const visitor = visitorId();
-  let lastUrl = '';
+import { startApi } from './api.js';
+import { trackBlocks } from './blocks.js';
+import { flushEngagement, startEngagement, trackEngagement } from './engagement.js';
+import { configure } from './hit.js';
+import { readOptions } from './options.js';
+import { trackOutbound } from './outbound.js';
+import { trackPageViews } from './pageviews.js';
+import { flushReading, startReading, trackReading } from './reading.js';
+import { visitorId } from './visitor.js';
 
-  function visitorId(): string {
-    const key = '_stat_v';
-    const fresh = (): string => Math.random().toString(36).slice(2) + Date.now().toString(36);
-    try {
-      let id = localStorage.getItem(key);
-      if (!id) localStorage.setItem(key, (id = fresh()));
-      return id;
-    } catch (e) {
-      return fresh();
-    }
-  }
-
-  function pageView(): void {
-    // The hash is a position inside a page, not a page, unless hash tracking is on.
-    const url = location.href.split('#')[0] as string;
-    if (url === lastUrl) return;
-    const hit = {
-      p: project,
-      t: 'pageview',
-      u: url,
-      r: lastUrl || d.referrer,
-      ti: d.title,
-      sw: screen.width,
-      sh: screen.height,
-      v: visitor,
-    };
-    lastUrl = url;
-    const body = JSON.stringify(hit);
-    const pixel = (): void => {
-      new Image().src = endpoint + '?' + new URLSearchParams(hit as unknown as Record<string, string>);
-    };
-    try {
-      // text/plain needs no CORS preflight; sendBeacon survives the page unloading.
-      if (navigator.sendBeacon && navigator.sendBeacon(endpoint, body)) return;
-      fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(pixel);
-    } catch (e) {
-      pixel();
-    }
-  }
-
-  const push = history.pushState;
-  history.pushState = function (...args: Parameters<History['pushState']>) {
-    push.apply(this, args);
-    // SPA routers set the new title right after pushState: read it a tick later.
-    setTimeout(pageView, 0);
+const script = document.currentScript;
+if (script) {
+  const options = readOptions(script);
+  configure(options.endpoint, options.project, visitorId());
+  const observeBlocks = COMPILE_BLOCKS ? trackBlocks(options.attribute) : null;
+  if (COMPILE_READING) trackReading(options.article);
+  const leave = (hidden: boolean): void => {
+    flushEngagement(hidden);
+    if (COMPILE_READING) flushReading();
   };
-  w.addEventListener('popstate', () => setTimeout(pageView, 0));
-  pageView();
-})(window, document);
+  const enter = (): void => {
+    startEngagement();
+    if (COMPILE_READING) startReading();
+    if (COMPILE_BLOCKS) observeBlocks!();
+  };
+  trackEngagement(leave);
+  trackOutbound();
+  startApi(options.userId, trackPageViews(options.hashes, leave, enter));
+}

@@ -1,0 +1,46 @@
+import { hit } from './hit.js';
+
+let selector = 'article';
+/** Deepest point of the page seen and of the article read in this page view, percents. */
+let scrolled = 0;
+let read = 0;
+/** What the last read hit of this page view said, so an unchanged depth is not sent again. */
+let sent = '';
+
+const percent = (share: number): number => Math.round(Math.min(1, Math.max(0, share || 0)) * 100);
+
+/** Measures the depths now; returns the article, or null on a page without one. */
+function measure(): Element | null {
+  const article = document.querySelector(selector);
+  if (article) {
+    const bottom = innerHeight;
+    const box = article.getBoundingClientRect();
+    scrolled = Math.max(scrolled, percent((scrollY + bottom) / document.documentElement.scrollHeight));
+    // Read through: the share of the article that has been above the bottom of the window.
+    read = Math.max(read, percent((bottom - box.top) / box.height));
+  }
+  return article;
+}
+
+/** Starts a page view's depths afresh. */
+export function startReading(): void {
+  scrolled = read = 0;
+  sent = '';
+  measure();
+}
+
+/** Sends the depths of an article page when they grew since the last read hit. */
+export function flushReading(): void {
+  if (!measure()) return;
+  const depth = scrolled + ' ' + read;
+  if (depth != sent) {
+    sent = depth;
+    hit('read', { sp: scrolled, rp: read });
+  }
+}
+
+/** Reading depth: pages with an element matching `articleSelector` are article pages. */
+export function trackReading(articleSelector: string): void {
+  selector = articleSelector;
+  addEventListener('scroll', measure, { passive: true });
+}
