@@ -4,6 +4,7 @@ import { authSuite } from './auth/auth.suite.js';
 import { projectsSuite } from './projects/projects.suite.js';
 import { accessSuite } from './access/access.suite.js';
 import { ratingSuite } from './projects/rating.suite.js';
+import { authzSuite } from './auth/authz.suite.js';
 
 // Needs: the real PostgreSQL and Redis of infra/up.sh (DATABASE_URL, default
 // postgres://stat:stat@127.0.0.1:5432/stat; REDIS_URL, default redis://127.0.0.1:6379).
@@ -26,3 +27,4 @@ authSuite(() => api);
 projectsSuite(() => api);
 accessSuite(() => api);
 ratingSuite(() => api);
+authzSuite(() => api);

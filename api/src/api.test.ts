@@ -4,6 +4,7 @@ import { authSuite } from './auth/auth.suite.js';
 import { projectsSuite } from './projects/projects.suite.js';
 import { accessSuite } from './access/access.suite.js';
 import { ratingSuite } from './projects/rating.suite.js';
+import { authzSuite } from './auth/authz.suite.js';
 
 // Needs: nothing but the build (web/dist, counter-snippet/dist): the api runs in this process on
 // PGlite in memory, chDB in a temporary directory and keys in memory. api.cluster.test.ts runs
@@ -20,3 +21,4 @@ authSuite(() => api);
 projectsSuite(() => api);
 accessSuite(() => api);
 ratingSuite(() => api);
+authzSuite(() => api);

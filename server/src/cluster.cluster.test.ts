@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { moscowDate } from '@stat/schemas';
 import { VISITOR_USER_AGENT, launchChromium } from './testing/browser.js';
-import { eventually, summaryTotals } from './testing/api-client.js';
+import { createProject, eventually, summaryTotals } from './testing/api-client.js';
 import { browseThreePages, startTestSite } from './testing/site.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 
@@ -43,7 +43,7 @@ afterAll(async () => {
 
 describe('cluster mode: collector → Kafka → aggregator and api', () => {
   it('counts exactly the three page views of a real page', async () => {
-    const projectId = 600_000_000 + Math.floor(Math.random() * 1_000_000);
+    const { projectId, cookie } = await createProject(apiUrl);
     const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
     try {
       expect(await browseThreePages(browser, site)).toEqual([]);
@@ -52,14 +52,14 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     }
     const today = moscowDate(Date.now());
     const body = { date_start: today, date_end: today, group: 'five_minute', metrics: ['page_views', 'visits', 'visitors'] };
-    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0] === 3, 30_000);
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 3, 30_000);
     expect(totals).toEqual([3, 1, 1]);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await summaryTotals(apiUrl, projectId, body)).toEqual([3, 1, 1]);
+    expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual([3, 1, 1]);
   });
 
   it('a graceful stop of the collector delivers every hit it acknowledged', async () => {
-    const projectId = 610_000_000 + Math.floor(Math.random() * 1_000_000);
+    const { projectId, cookie } = await createProject(apiUrl);
     const hits = 200;
     for (let i = 0; i < hits; i++) {
       const response = await fetch(`${collectorUrl}/hit`, {
@@ -72,7 +72,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     expect(await collector.stop()).toBe(0);
     const today = moscowDate(Date.now());
     const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visitors'] };
-    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0] === hits, 30_000);
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === hits, 30_000);
     expect(totals).toEqual([hits, 20]);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { moscowDate } from '@stat/schemas';
 import { launchChromium } from './testing/browser.js';
-import { eventually, summaryTotals } from './testing/api-client.js';
+import { createProject, eventually, summaryTotals } from './testing/api-client.js';
 import { COUNTER_LOADED, browseThreePages, startTestSite } from './testing/site.js';
 import { freePort } from './testing/service.js';
 
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('embedded mode: a page with the counter to a report', () => {
   it('counts exactly the three page views, one visit and one visitor, today in Moscow time', async () => {
-    const projectId = 500_000_000 + Math.floor(Math.random() * 1_000_000);
+    const { projectId, cookie } = await createProject(apiUrl);
     const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
     try {
       const problems = await browseThreePages(browser, site);
@@ -30,17 +30,17 @@ describe('embedded mode: a page with the counter to a report', () => {
     }
     const today = moscowDate(Date.now());
     const body = { date_start: today, date_end: today, group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
-    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0] === 3);
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 3);
     expect(totals).toEqual([3, 1, 1]);
 
     // Still three a moment later: nothing was counted twice.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(await summaryTotals(apiUrl, projectId, body)).toEqual([3, 1, 1]);
+    expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual([3, 1, 1]);
 
     // The views sit in the current Moscow hour of the graph.
     const graph = await fetch(`${apiUrl}/top100/api/report/v1.0/report/${projectId}/summary/graph`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', cookie },
       body: JSON.stringify(body),
     });
     const points = ((await graph.json()) as { result: { data: { points: { ts: number; metrics: number[] }[] }[] } }).result

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moscowDate } from '@stat/schemas';
-import { eventually, summaryTotals } from './testing/api-client.js';
+import { createProject, eventually, summaryTotals } from './testing/api-client.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 
@@ -61,7 +61,7 @@ async function send(projectId: number, from: number, to: number): Promise<void> 
 
 describe('nothing lost, nothing counted twice', () => {
   it(`kill -9 of the aggregator during ${HITS} hits: exactly ${HITS} events and ${VISITORS} visits`, async () => {
-    const projectId = 700_000_000 + Math.floor(Math.random() * 1_000_000);
+    const { projectId, cookie } = await createProject(`http://127.0.0.1:${apiPort}`);
     await send(projectId, 0, HITS / 2);
     await store!.kill();
     store = null;
@@ -71,10 +71,10 @@ describe('nothing lost, nothing counted twice', () => {
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const today = moscowDate(Date.now());
     const body = { date_start: today, date_end: today, group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
-    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body), (t) => t[0]! >= HITS, 90_000);
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0]! >= HITS, 90_000);
     // Every visitor's hits came within minutes, across the kill: one visit each.
     expect(totals).toEqual([HITS, VISITORS, VISITORS]);
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(await summaryTotals(apiUrl, projectId, body)).toEqual([HITS, VISITORS, VISITORS]);
+    expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual([HITS, VISITORS, VISITORS]);
   }, 300_000);
 });

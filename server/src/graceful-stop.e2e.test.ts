@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moscowDate } from '@stat/schemas';
-import { summaryTotals } from './testing/api-client.js';
+import { createProject, summaryTotals } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 
@@ -25,7 +25,8 @@ describe('embedded mode, graceful stop', () => {
     });
     const first = await env();
     service = await startService(first);
-    const projectId = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+    // The login outlives the restart: sessions are kept in the embedded Postgres.
+    const { projectId, cookie } = await createProject(`http://127.0.0.1:${first.API_PORT}`);
     const sent = await Promise.all(
       Array.from({ length: 2000 }, (_, i) =>
         fetch(`http://127.0.0.1:${first.COLLECTOR_PORT}/hit`, {
@@ -47,7 +48,7 @@ describe('embedded mode, graceful stop', () => {
       date_end: today,
       group: 'day',
       metrics: ['page_views', 'visitors'],
-    });
+    }, cookie);
     expect(totals).toEqual([acknowledged, 40]);
   });
 });

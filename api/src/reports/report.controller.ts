@@ -4,10 +4,11 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { ReportRequestDto } from './report-request.dto.js';
 import { validated } from '../common/validated.js';
 import { ReportService, type GraphResult, type TableResult } from './report.service.js';
-import { Public, ReadOnlyPost } from '../auth/policy.js';
+import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 
+// The one access guard decides: anonymous reads the demo project only; unknown projects are 404.
 @Controller('api/report/v1.0/report/:projectId/:reportName')
-@Public()
+@ProjectView()
 @ReadOnlyPost()
 export class ReportController {
   constructor(@Inject(ReportService) private readonly reports: ReportService) {}

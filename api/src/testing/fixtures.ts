@@ -56,14 +56,25 @@ export async function addTraffic(clickhouse: ClickHouseClient, projectId: number
   });
 }
 
-/** Every row of the tables a request could change, to show that a refused one changed nothing. */
+/**
+ * Every row of the tables a request could change, to show that a refused one changed nothing.
+ * (A project's favicon columns are left out: a background fetch of an earlier test may still
+ * write them.)
+ */
 export async function snapshot(db: Db): Promise<string> {
-  const tables = ['users', 'projects', 'project_access', 'access_grants', 'access_requests', 'ownership_tokens', 'rating_positions', 'rating_moderation_log'];
+  const queries = [
+    'SELECT * FROM users ORDER BY id',
+    `SELECT id, title, url, cleaned_url, owner_id, created_by, counter_settings, deleted_at, created_at, updated_at, in_rating,
+            rating_status, can_be_in_rate, public_stats, keywords, categories, regions, types FROM projects ORDER BY id`,
+    'SELECT * FROM project_access ORDER BY project_id, user_id',
+    'SELECT * FROM access_grants ORDER BY id',
+    'SELECT * FROM access_requests ORDER BY id',
+    'SELECT * FROM ownership_tokens ORDER BY project_id, user_id',
+    'SELECT * FROM rating_positions ORDER BY project_id, category_id',
+    'SELECT * FROM rating_moderation_log ORDER BY id',
+  ];
   const parts: string[] = [];
-  for (const table of tables) {
-    const rows = await db.query(`SELECT * FROM ${table} ORDER BY 1, 2`);
-    parts.push(`${table}: ${JSON.stringify(rows)}`);
-  }
+  for (const query of queries) parts.push(JSON.stringify(await db.query(query)));
   return parts.join('\n');
 }
 

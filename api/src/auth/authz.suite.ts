@@ -1,0 +1,249 @@
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { RequestMethod } from '@nestjs/common';
+import { describe, expect, it } from 'vitest';
+import { CONTROLLERS } from '../app.module.js';
+import { ApiClient, type Answer } from '../testing/client.js';
+import { newUser, snapshot } from '../testing/fixtures.js';
+import type { TestApi } from '../testing/harness.js';
+import { DEMO_PROJECT_ID } from './project-access.js';
+
+/** Who calls. view, edit and owner hold those rights on the target project (none on the demo one). */
+const ROLES = ['anonymous', 'none', 'view', 'edit', 'owner', 'staff', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+/** Expected statuses in the order of ROLES, e.g. '401 403 200 200 200 200 200'. */
+type Row = string;
+
+interface Target {
+  id: number;
+  /** a pending access request on the project, by a user who is none of the roles */
+  requestId: number;
+}
+
+interface Entry {
+  /** METHOD and the route as the controllers declare it */
+  route: string;
+  /** the concrete call on a target project (project-scoped routes) or none */
+  call: (target: Target | null) => { path: string; body?: unknown };
+  /** on a fresh project of the owner, shared with view (level 1) and edit (level 0) */
+  project?: Row;
+  /** on the demo project */
+  demo?: Row;
+  /** for routes not scoped to a project */
+  global?: Row;
+  /** make the fresh project deleted first, or set its rating status */
+  setup?: { deleted?: boolean; status?: string };
+}
+
+const TODAY = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+const REPORT = { date_start: TODAY, date_end: TODAY, group: 'day', metrics: ['page_views'] };
+
+/**
+ * The authorization table: every route of the api, every kind of caller, the answer each gets.
+ * A route missing here fails the first test, so a new route needs a decision in this table.
+ */
+const TABLE: Entry[] = [
+  // Project-scoped: rights decided by the one guard.
+  { route: 'GET /api/v1.0/project/:projectId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}` }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'PUT /api/v1.0/project/:projectId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}`, body: { counter_settings: { track_hashes: true } } }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'DELETE /api/v1.0/project/:projectId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}` }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 400' },
+  { route: 'POST /api/v1.0/project/:projectId/restore', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/restore` }), setup: { deleted: true },
+    project: '401 403 403 204 204 403 204', demo: '401 403 403 403 403 403 204' },
+  { route: 'GET /api/v1.0/project/:projectId/counter_code', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/counter_code` }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/project/:projectId/widget.svg', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/widget.svg` }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/project/:projectId/access', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/access` }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  // The body keeps the shares as they are, so an editor's own entry is unchanged.
+  { route: 'PATCH /api/v1.0/project/:projectId/access', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/access`, body: { data: { users: t && t.id === DEMO_PROJECT_ID ? [] : SHARES() } } }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  // Anyone logged in may ask; those who already have access are told so.
+  { route: 'POST /api/v1.0/project/:projectId/access_request', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/access_request` }),
+    project: '401 204 400 400 400 204 204', demo: '401 204 204 204 204 204 204' },
+  { route: 'GET /api/v1.0/user/current/access_requests_list/:projectId', call: (t) => ({ path: `/api/v1.0/user/current/access_requests_list/${t?.id}` }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'POST /api/v1.0/project/:projectId/access_request/:requestId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/access_request/${t?.requestId}`, body: { action_request: 'decline' } }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'POST /api/v1.0/project/:projectId/verify_ownership', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/verify_ownership` }),
+    project: '401 200 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/rating/moderation/:projectId', call: (t) => ({ path: `/api/v1.0/rating/moderation/${t?.id}`, body: { action: 'approve' } }), setup: { status: 'moderation' },
+    project: '401 403 403 403 403 403 200', demo: '401 403 403 403 403 403 400' },
+  { route: 'POST /api/report/v1.0/report/:projectId/:reportName/graph', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/summary/graph`, body: REPORT }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/report/:projectId/:reportName/table', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/summary/table`, body: REPORT }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  // Not scoped to a project.
+  { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/user/exists', call: () => ({ path: '/api/v1.0/user/exists', body: { email: 'someone@example.com' } }), global: '401 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/user/current/access_requests_list', call: () => ({ path: '/api/v1.0/user/current/access_requests_list' }), global: '401 200 200 200 200 200 200' },
+  { route: 'GET /api/report/v1.0/project/list', call: () => ({ path: '/api/report/v1.0/project/list?expanded=true' }), global: '401 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/project/is_captcha_needed', call: () => ({ path: '/api/v1.0/project/is_captcha_needed' }), global: '401 200 200 200 200 200 200' },
+  // Nothing resolves in the tests: a logged-in caller gets «Адрес недоступен».
+  { route: 'GET /api/v1.0/project/fetch_metadata', call: () => ({ path: '/api/v1.0/project/fetch_metadata?url=https%3A%2F%2Fnowhere.example' }), global: '401 400 400 400 400 400 400' },
+  { route: 'GET /api/v1.0/project/projects_with_same_url', call: () => ({ path: '/api/v1.0/project/projects_with_same_url?url=https%3A%2F%2Fsame.example' }), global: '401 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/project', call: () => ({ path: '/api/v1.0/project', body: { url: 'https://new-site.example', title: 'Новый сайт', agree: true } }), global: '401 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/rating/moderation', call: () => ({ path: '/api/v1.0/rating/moderation' }), global: '401 403 403 403 403 403 200' },
+  { route: 'POST /api/v1.0/rating/recompute', call: () => ({ path: '/api/v1.0/rating/recompute' }), global: '401 403 403 403 403 403 200' },
+  { route: 'GET /api/project/config', call: () => ({ path: '/api/project/config' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/category', call: () => ({ path: '/api/v1.0/category' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/type', call: () => ({ path: '/api/v1.0/type' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/region', call: () => ({ path: '/api/v1.0/region' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/rating/catalogue', call: () => ({ path: '/api/v1.0/rating/catalogue?category_id=1' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/report/v1.0/service/time', call: () => ({ path: '/api/report/v1.0/service/time' }), global: '200 200 200 200 200 200 200' },
+  // Accounts: open to anyone; the answers depend on the credentials, not on who calls.
+  { route: 'POST /api/v1.0/auth/login', call: () => ({ path: '/api/v1.0/auth/login', body: { email: 'nobody@example.com', password: 'wrong password' } }), global: '401 401 401 401 401 401 401' },
+  { route: 'POST /api/v1.0/auth/register', call: () => ({ path: '/api/v1.0/auth/register', body: { email: 'not an e-mail', password: 'long enough' } }), global: '400 400 400 400 400 400 400' },
+  { route: 'POST /api/v1.0/auth/refresh', call: () => ({ path: '/api/v1.0/auth/refresh' }), global: '401 204 204 204 204 204 204' },
+  { route: 'POST /logout', call: () => ({ path: '/logout' }), global: '204 204 204 204 204 204 204' },
+];
+
+let SHARES: () => { email: string; access_level: number }[] = () => [];
+
+function parse(row: Row): Record<Role, number> {
+  const statuses = row.split(' ').map(Number);
+  return Object.fromEntries(ROLES.map((role, i) => [role, statuses[i]])) as Record<Role, number>;
+}
+
+/** Every route the controllers declare, as `METHOD /path`. */
+export function declaredRoutes(): string[] {
+  const routes: string[] = [];
+  for (const controller of CONTROLLERS) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = (controller.prototype as Record<string, unknown>)[name];
+      if (typeof handler !== 'function' || name === 'constructor') continue;
+      const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (path === undefined || method === undefined) continue;
+      const full = `/${[base, path].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/');
+      routes.push(`${RequestMethod[method]} ${full}`);
+    }
+  }
+  return routes.sort();
+}
+
+/** The authorization of every route for every kind of caller (task part 5). */
+export function authzSuite(env: () => TestApi): void {
+  describe('authorization of every route', () => {
+    const clients = {} as Record<Role, ApiClient>;
+    const ids = {} as Record<Role, number>;
+    let requester = 0;
+
+    it('the table has exactly the routes the controllers declare', () => {
+      expect(TABLE.map((e) => e.route).sort()).toEqual(declaredRoutes());
+    });
+
+    it('sets up the callers', async () => {
+      clients.anonymous = new ApiClient(env().url);
+      for (const role of ROLES.slice(1)) {
+        const user = await newUser(env(), role === 'staff' ? 3 : role === 'admin' ? 1 : undefined);
+        clients[role] = user.client;
+        ids[role] = user.id;
+      }
+      requester = (await newUser(env())).id;
+      const emails = await env().db.query<{ id: number; email: string }>('SELECT id, email FROM users WHERE id = ANY($1::bigint[])', [[ids.view, ids.edit]]);
+      const email = (id: number) => emails.find((e) => e.id === id)?.email ?? '';
+      SHARES = () => [
+        { email: email(ids.view), access_level: 1 },
+        { email: email(ids.edit), access_level: 0 },
+      ];
+    });
+
+    /** A fresh project of the owner, shared with view and edit, with one pending access request. */
+    async function freshProject(setup: Entry['setup'] = {}): Promise<Target> {
+      const db = env().db;
+      const [row] = await db.query<{ id: number }>(
+        `INSERT INTO projects (title, url, cleaned_url, owner_id, deleted_at, rating_status)
+         VALUES ('Чужой сайт', 'https://authz.example', 'authz.example', $1, $2, $3) RETURNING id`,
+        [ids.owner, setup.deleted ? new Date() : null, setup.status ?? 'unincluded'],
+      );
+      const id = row!.id;
+      await db.query('INSERT INTO project_access (project_id, user_id, access_level) VALUES ($1, $2, 1), ($1, $3, 0)', [id, ids.view, ids.edit]);
+      const [request] = await db.query<{ id: number }>('INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2) RETURNING id', [id, requester]);
+      return { id, requestId: request!.id };
+    }
+
+    async function demoTarget(): Promise<Target> {
+      const [request] = await env().db.query<{ id: number }>(
+        `INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2)
+         ON CONFLICT (project_id, user_id) WHERE status = 'pending' DO UPDATE SET created_at = access_requests.created_at RETURNING id`,
+        [DEMO_PROJECT_ID, requester],
+      );
+      return { id: DEMO_PROJECT_ID, requestId: request!.id };
+    }
+
+    async function check(entry: Entry, role: Role, target: Target | null, expected: number): Promise<void> {
+      const { path, body } = entry.call(target);
+      const method = entry.route.split(' ')[0] as string;
+      // logout and refresh would end or change the session the next checks use: a copy calls.
+      const client = clients[role];
+      const caller = new ApiClient(client.baseUrl);
+      for (const [k, v] of client.cookies) caller.cookies.set(k, v);
+      const before = expected >= 400 ? await snapshot(env().db) : '';
+      const answer: Answer = await caller.call(method, path, body);
+      expect(answer.status, `${entry.route} as ${role} on ${target?.id ?? '-'}: ${JSON.stringify(answer.json)}`).toBe(expected);
+      if (expected >= 400) {
+        expect(answer.json.responseStatus).toBe(expected);
+        expect(typeof answer.json.errors.message).toBe('string');
+        expect(await snapshot(env().db), `${entry.route} as ${role} changed the database`).toBe(before);
+      }
+    }
+
+    for (const entry of TABLE) {
+      if (entry.project) {
+        const expected = parse(entry.project);
+        it(`${entry.route} on a project: ${entry.project}`, async () => {
+          for (const role of ROLES) await check(entry, role, await freshProject(entry.setup), expected[role]);
+        });
+        it(`${entry.route} on an unknown project: 404 for everyone; forged ids 400`, async () => {
+          for (const role of ['anonymous', 'owner', 'admin'] as const) {
+            await check(entry, role, { id: 4_294_967_295, requestId: 1 }, 404);
+          }
+          for (const forged of ['0', 'abc', '99999999999', '-1', '1e3']) {
+            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1 });
+            const before = await snapshot(env().db);
+            const answer = await clients.admin.call(entry.route.split(' ')[0] as string, path, body);
+            expect(answer.status, `${path}`).toBe(400);
+            expect(answer.json.errors.message).toBe('projectId must be a positive 32-bit integer');
+            expect(await snapshot(env().db)).toBe(before);
+          }
+        });
+      }
+      if (entry.demo) {
+        const expected = parse(entry.demo);
+        it(`${entry.route} on the demo project: ${entry.demo}`, async () => {
+          for (const role of ROLES) await check(entry, role, await demoTarget(), expected[role]);
+        });
+      }
+      if (entry.global) {
+        const expected = parse(entry.global);
+        it(`${entry.route}: ${entry.global}`, async () => {
+          for (const role of ROLES) await check(entry, role, null, expected[role]);
+        });
+      }
+    }
+
+    it('a state-changing call without the CSRF header is 403 for everyone, and changes nothing', async () => {
+      const target = await freshProject();
+      for (const role of ROLES) {
+        const before = await snapshot(env().db);
+        const answer = await clients[role].call('DELETE', `/api/v1.0/project/${target.id}`, undefined, { csrf: false });
+        expect(answer.status).toBe(403);
+        expect(answer.json.errors.message).toBe('CSRF check failed: send the X-Requested-With header');
+        expect(await snapshot(env().db)).toBe(before);
+      }
+    });
+
+    it('a restricted role (COUNTER_READONLY) cannot create projects', async () => {
+      const user = await newUser(env(), 6);
+      const before = await snapshot(env().db);
+      const answer = await user.client.post('/api/v1.0/project', { url: 'https://readonly.example', title: 'Сайт', agree: true });
+      expect(answer.json).toEqual({ responseStatus: 403, errors: { message: 'Доступ запрещен' } });
+      expect(await snapshot(env().db)).toBe(before);
+    });
+  });
+}
