@@ -15,6 +15,8 @@ export interface StaticConfig {
 interface SnippetManifest {
   /** file name of the current build, its version in the name */
   file: string;
+  /** every build (counter, counter-full, …) by name, each with its versioned file */
+  builds?: Record<string, { file: string }>;
 }
 
 const YEAR = 365 * 24 * 3600;
@@ -45,6 +47,13 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
   });
   fastify.get(`/counter/${manifest.file}`, async (_req, reply) => reply.headers(sendSnippet(YEAR, true).headers).send(snippet));
   fastify.get('/counter/counter.js', async (_req, reply) => reply.headers(sendSnippet(3600, false).headers).send(snippet));
+  // The other builds (counter-full.js with block analytics and reading depth) the same way.
+  for (const [name, build] of Object.entries(manifest.builds ?? {})) {
+    if (build.file === manifest.file || !/^[\w.-]+\.js$/.test(build.file) || !/^[\w-]+$/.test(name)) continue;
+    const body = await readBuilt(join(config.snippetDir, build.file));
+    fastify.get(`/counter/${build.file}`, async (_req, reply) => reply.headers(sendSnippet(YEAR, true).headers).send(body));
+    fastify.get(`/counter/${name}.js`, async (_req, reply) => reply.headers(sendSnippet(3600, false).headers).send(body));
+  }
 
   const sendIndex = async (_req: unknown, reply: { type(t: string): { send(b: Buffer): unknown } }) =>
     reply.type('text/html; charset=utf-8').send(index);

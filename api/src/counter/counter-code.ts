@@ -25,7 +25,8 @@ function attribute(value: string): string {
 export function counterCode(urls: CodeUrls, projectId: number, options: CodeOptions): string {
   const attributes = [
     'async',
-    `src="${attribute(`${urls.publicUrl}/counter/counter.js`)}"`,
+    // Block analytics is in the full build only (counter-snippet/README.md, "Builds").
+    `src="${attribute(`${urls.publicUrl}/counter/${options.blockAttribute ? 'counter-full' : 'counter'}.js`)}"`,
     `data-project="${projectId}"`,
     `data-collector="${attribute(urls.collectorPublicUrl)}"`,
   ];

@@ -288,10 +288,16 @@ export function projectsSuite(env: () => TestApi): void {
       );
       const full = await client.get(`/api/v1.0/project/${projectId}/counter_code?track_hashes=true&track_user_id=true&use_block_analytics=true&widget=true`);
       expect(full.json.result.code).toBe(
-        `<script async src="http://stat.test/counter/counter.js" data-project="${projectId}" data-collector="http://collector.stat.test" data-track-hashes="true" data-user-id="true" data-attribute="your-attribute"></script>\n` +
+        `<script async src="http://stat.test/counter/counter-full.js" data-project="${projectId}" data-collector="http://collector.stat.test" data-track-hashes="true" data-user-id="true" data-attribute="your-attribute"></script>\n` +
           `<a href="http://stat.test/stat/projects/${projectId}/dashboard" target="_blank" rel="noopener"><img src="http://stat.test/top100/api/v1.0/project/${projectId}/widget.svg" width="88" height="31" alt="Статистика"></a>`,
       );
       expect((await client.get(`/api/v1.0/project/${projectId}/counter_code?widget=maybe`)).status).toBe(400);
+      // Both builds the snippets name are served.
+      for (const build of ['counter', 'counter-full']) {
+        const script = await fetch(`${env().url}/counter/${build}.js`);
+        expect(script.status, build).toBe(200);
+        expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      }
     });
 
     it('serves the widget to anyone once the counter is in widget mode, in the site colour with today’s views', async () => {
