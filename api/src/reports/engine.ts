@@ -58,8 +58,11 @@ export interface PeriodQuery {
 /** Metric values in the order of the request's metrics. */
 export type MetricValues = number[];
 
+/** Results are named apart from the rollup's columns, which the metric expressions read. */
+const alias = (m: Metric): string => `metric_${m}`;
+
 function selectMetrics(metrics: readonly Metric[]): string {
-  return metrics.map((m) => `${METRIC_SQL[m]} AS ${m}`).join(', ');
+  return metrics.map((m) => `${METRIC_SQL[m]} AS ${alias(m)}`).join(', ');
 }
 
 function params(q: PeriodQuery): Record<string, unknown> {
@@ -67,7 +70,7 @@ function params(q: PeriodQuery): Record<string, unknown> {
 }
 
 function values(row: Record<string, unknown>, metrics: readonly Metric[]): MetricValues {
-  return metrics.map((m) => Number(row[m] ?? 0));
+  return metrics.map((m) => Number(row[alias(m)] ?? 0));
 }
 
 /**
