@@ -43,14 +43,31 @@ export function iconUrl(html: string, pageUrl: string): string {
   }
 }
 
-/** True when the bytes are an image a browser shows: PNG, ICO, GIF, JPEG or WebP. */
-export function isImage(body: Buffer): boolean {
-  const hex = body.subarray(0, 12).toString('hex');
-  return (
-    hex.startsWith('89504e470d0a1a0a') ||
-    hex.startsWith('00000100') ||
-    hex.startsWith('47494638') ||
-    hex.startsWith('ffd8ff') ||
-    (hex.startsWith('52494646') && body.subarray(8, 12).toString('latin1') === 'WEBP')
-  );
+const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
+
+/**
+ * The icon as PNG, as the sites list shows it: a PNG as it is; from an ICO, its largest image
+ * stored as PNG (what current icons hold); anything else (BMP-based ICO, GIF, JPEG) is null.
+ */
+export function iconPng(body: Buffer): Buffer | null {
+  if (body.subarray(0, 8).equals(PNG_SIGNATURE)) return body;
+  if (body.length < 6 || body.readUInt16LE(0) !== 0 || body.readUInt16LE(2) !== 1) return null;
+  const count = body.readUInt16LE(4);
+  let best: Buffer | null = null;
+  let bestArea = -1;
+  for (let i = 0; i < count; i++) {
+    const entry = 6 + i * 16;
+    if (entry + 16 > body.length) break;
+    const width = body[entry] || 256;
+    const height = body[entry + 1] || 256;
+    const size = body.readUInt32LE(entry + 8);
+    const offset = body.readUInt32LE(entry + 12);
+    if (offset + size > body.length || size < 8) continue;
+    const image = body.subarray(offset, offset + size);
+    if (image.subarray(0, 8).equals(PNG_SIGNATURE) && width * height > bestArea) {
+      best = Buffer.from(image);
+      bestArea = width * height;
+    }
+  }
+  return best;
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchRefused, isPublicAddress, PageFetcher, type Resolver } from './safe-fetch.js';
-import { iconUrl, pageTitle, decodePage } from './page.js';
+import { iconPng, iconUrl, pageTitle, decodePage } from './page.js';
 
 // Needs: nothing; a small server on 127.0.0.1 plays the site. Names resolve through a table, so
 // no test asks a real DNS server or leaves this machine.
@@ -100,5 +100,30 @@ describe('page helpers', () => {
 describe('the system resolver', () => {
   it.each(['site.test', 'a.example', 'x.invalid', 'localhost', 'db.internal', 'printer.local'])('does not look up %s', async (host) => {
     await expect(new PageFetcher().get(`http://${host}/`)).rejects.toThrow(/reserved zone/);
+  });
+});
+
+describe('iconPng', () => {
+  const png = (tag: number) => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from([tag, tag, tag])]);
+  function ico(images: { size: number; body: Buffer }[]): Buffer {
+    const header = Buffer.alloc(6 + images.length * 16);
+    header.writeUInt16LE(1, 2);
+    header.writeUInt16LE(images.length, 4);
+    let offset = header.length;
+    images.forEach((image, i) => {
+      header[6 + i * 16] = image.size % 256;
+      header[6 + i * 16 + 1] = image.size % 256;
+      header.writeUInt32LE(image.body.length, 6 + i * 16 + 8);
+      header.writeUInt32LE(offset, 6 + i * 16 + 12);
+      offset += image.body.length;
+    });
+    return Buffer.concat([header, ...images.map((i) => i.body)]);
+  }
+  it('keeps a PNG, takes the largest PNG out of an ICO, and refuses the rest', () => {
+    expect(iconPng(png(1))).toEqual(png(1));
+    expect(iconPng(ico([{ size: 16, body: png(1) }, { size: 32, body: png(2) }, { size: 24, body: png(3) }]))).toEqual(png(2));
+    expect(iconPng(ico([{ size: 16, body: Buffer.from('BMP data, not a png') }]))).toBeNull();
+    expect(iconPng(Buffer.from('GIF89a....'))).toBeNull();
+    expect(iconPng(Buffer.alloc(3))).toBeNull();
   });
 });

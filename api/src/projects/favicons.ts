@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { FETCHER } from '../tokens.js';
-import { decodePage, iconUrl, isImage } from '../net/page.js';
+import { decodePage, iconPng, iconUrl } from '../net/page.js';
 import { PAGE_LIMITS, type PageFetcher } from '../net/safe-fetch.js';
 import { ProjectsRepository } from './projects.repository.js';
 
@@ -8,7 +8,7 @@ const ICON_LIMITS = { timeoutMs: 3000, maxBytes: 100 * 1024, maxRedirects: 3 };
 
 /**
  * A project's icon, fetched once after the project is created (by the same rules as any
- * outbound fetch) and stored as base64; a site without one keeps the default icon.
+ * outbound fetch) and stored as base64 PNG; a site without a PNG icon keeps the default icon.
  */
 @Injectable()
 export class Favicons {
@@ -39,7 +39,7 @@ export class Favicons {
       const page = await this.fetcher.get(siteUrl, PAGE_LIMITS);
       const iconAddress = iconUrl(page.status < 400 ? decodePage(page.body, page.contentType) : '', page.url);
       const image = await this.fetcher.get(iconAddress, ICON_LIMITS);
-      if (image.status === 200 && isImage(image.body)) icon = image.body.toString('base64');
+      icon = image.status === 200 ? (iconPng(image.body)?.toString('base64') ?? null) : null;
     } finally {
       await this.projects.setFavicon(projectId, icon);
     }
