@@ -112,6 +112,33 @@ describe('aggregator on chDB', () => {
     expect(numbers.map((r) => r.event_number)).toEqual([1, 2, 3]);
   });
 
+  it('stores custom events, block clicks and engaged time in the visit of their page view', async () => {
+    const at = Date.now() - 90 * MINUTE;
+    const base = hit(17, 'visitor-f', at, 'https://shop.ru/item');
+    const event: AcceptedHit = { ...hit(17, 'visitor-f', at + MINUTE), hit: { ...base.hit, t: 'event', ec: 'ec', en: 'add_to_cart', ep: { sku: 'A-1', price: 990 }, uid: 'user-7' } };
+    const click: AcceptedHit = { ...hit(17, 'visitor-f', at + 2 * MINUTE), hit: { ...base.hit, t: 'click', bl: 'buy-button' } };
+    // The tab stayed visible for 50 minutes; its engaged time arrives when it is hidden.
+    const engaged: AcceptedHit = { ...hit(17, 'visitor-f', at + 52 * MINUTE), hit: { ...base.hit, t: 'engagement', d: 3_000_000 } };
+    await createAggregator(clickhouse).handle([base, event, click, engaged]);
+    const stored = await rows<Record<string, unknown>>(
+      `SELECT event_type, event_class, event_name, event_params, user_id, block_name, engaged_ms, event_number
+       FROM events WHERE project_id = {p:UInt32} ORDER BY ts`,
+      { p: 17 },
+    );
+    expect(stored).toEqual([
+      { event_type: 'pageview', event_class: 'base', event_name: 'pageview', event_params: {}, user_id: '', block_name: '', engaged_ms: 0, event_number: 1 },
+      { event_type: 'event', event_class: 'ec', event_name: 'add_to_cart', event_params: { sku: 'A-1', price: '990' }, user_id: 'user-7', block_name: '', engaged_ms: 0, event_number: 2 },
+      { event_type: 'click', event_class: 'ub', event_name: 'click', event_params: {}, user_id: '', block_name: 'buy-button', engaged_ms: 0, event_number: 3 },
+      { event_type: 'engagement', event_class: 'base', event_name: 'engagement', event_params: {}, user_id: '', block_name: '', engaged_ms: 3_000_000, event_number: 4 },
+    ]);
+    const [day] = await rows<Record<string, string>>(
+      'SELECT sum(page_views) AS pv, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration FROM rollup_day WHERE project_id = {p:UInt32}',
+      { p: 17 },
+    );
+    // One visit, one page view (so a bounce), lasting to the click: the late report adds nothing.
+    expect(Object.values(day!).map(Number)).toEqual([1, 1, 1, 2 * MINUTE]);
+  });
+
   it('keeps the visits table current: entry, exit, depth and duration', async () => {
     const at = Date.now() - 20 * MINUTE;
     const aggregator = createAggregator(clickhouse);

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { AcceptedHit, BusPosition } from '@stat/schemas';
-import { VISIT_TIMEOUT_MS, VisitCutter, visitorKey } from './sessions.js';
+import type { AcceptedHit, BusPosition, HitType } from '@stat/schemas';
+import { VISIT_RETAIN_MS, VisitCutter, visitorKey, type HitRole } from './sessions.js';
 import { sourceOf, toEventRow, type BusPlace, type EventRow } from './rows.js';
 import { EventStore } from './storage.js';
 import { createEnricher, type Enricher } from './enrich/index.js';
@@ -25,6 +25,22 @@ export interface AggregatorStats {
   stored: number;
   droppedBots: number;
   skippedReplays: number;
+}
+
+/** What each hit type is to its visit. */
+function roleOf(type: HitType): HitRole {
+  switch (type) {
+    case 'pageview':
+      return 'pageview';
+    case 'engagement':
+    case 'read':
+      return 'report';
+    case 'event':
+    case 'click':
+    case 'show':
+    case 'outbound':
+      return 'action';
+  }
 }
 
 /** Visitors looked up per query, so the parameters stay small over HTTP. */
@@ -78,9 +94,9 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     if (!opts.restoreVisits) return;
     const unknown = new Map<string, { project: number; visitor: string }>();
     for (const { hit } of placed) {
-      // A visit open before this process started has timed out by startedAt + the time-out;
-      // a visitor unknown after that has no open visit to find.
-      if (hit.at >= startedAt + VISIT_TIMEOUT_MS || visits.knows(hit.hit.p, hit.hit.v)) continue;
+      // A visit of a previous run is past keeping by startedAt + VISIT_RETAIN_MS; a visitor
+      // unknown after that has no visit to find.
+      if (hit.at >= startedAt + VISIT_RETAIN_MS || visits.knows(hit.hit.p, hit.hit.v)) continue;
       unknown.set(visitorKey(hit.hit.p, hit.hit.v), { project: hit.hit.p, visitor: hit.hit.v });
     }
     const earliest = placed.reduce((min, p) => Math.min(min, p.hit.at), Infinity);
@@ -103,7 +119,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         bots += 1;
         continue;
       }
-      const step = visits.step(hit.hit.p, hit.hit.v, hit.at, hit.hit.t === 'pageview');
+      const step = visits.step(hit.hit.p, hit.hit.v, hit.at, roleOf(hit.hit.t));
       step.visit.source ??= sourceOf(enriched.enrichment);
       rows.push(toEventRow(hit, enriched.enrichment, step, place));
     }

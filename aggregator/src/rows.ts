@@ -1,4 +1,4 @@
-import { moscowDate, type AcceptedHit } from '@stat/schemas';
+import { moscowDate, type AcceptedHit, type Hit } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
 import type { VisitStep } from './sessions.js';
 
@@ -63,6 +63,15 @@ export interface EventRow extends Enrichment {
   ts: string;
   event_date: string;
   visitor_id: string;
+  event_class: string;
+  event_name: string;
+  event_params: Record<string, string>;
+  user_id: string;
+  block_name: string;
+  link_url: string;
+  engaged_ms: number;
+  scroll_percent: number;
+  read_percent: number;
   session_id: string;
   session_start: string;
   event_number: number;
@@ -87,6 +96,33 @@ export interface BusPlace {
 
 const NOWHERE: BusPlace = { topic: '', partition: -1, offset: -1 };
 
+/**
+ * The event class of the catalogue for each hit type: a custom event carries its own; block
+ * clicks and shows are usability (ub), reading depth is media, the rest base.
+ */
+export function eventClassOf(hit: Hit): string {
+  switch (hit.t) {
+    case 'event':
+      return hit.ec ?? 'cv';
+    case 'click':
+    case 'show':
+      return 'ub';
+    case 'read':
+      return 'media';
+    case 'pageview':
+    case 'outbound':
+    case 'engagement':
+      return 'base';
+  }
+}
+
+/** Event parameters as the Map(String, String) column holds them: numbers as text. */
+function paramsOf(hit: Hit): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(hit.ep ?? {})) params[key] = String(value);
+  return params;
+}
+
 /** A DateTime64(3) value in UTC, as ClickHouse reads it from JSON. */
 export function clickhouseTime(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 23).replace('T', ' ');
@@ -105,6 +141,15 @@ export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep
     event_id: accepted.id,
     project_id: hit.p,
     event_type: hit.t,
+    event_class: eventClassOf(hit),
+    event_name: hit.en ?? hit.t,
+    event_params: paramsOf(hit),
+    user_id: hit.uid ?? '',
+    block_name: hit.bl ?? '',
+    link_url: hit.l ?? '',
+    engaged_ms: hit.d ?? 0,
+    scroll_percent: hit.sp ?? 0,
+    read_percent: hit.rp ?? 0,
     ts: clickhouseTime(accepted.at),
     event_date: moscowDate(accepted.at),
     visitor_id: hit.v,

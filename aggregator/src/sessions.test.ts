@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VISIT_TIMEOUT_MS, VisitCutter } from './sessions.js';
+import { VISIT_RETAIN_MS, VISIT_TIMEOUT_MS, VisitCutter } from './sessions.js';
 
 const MINUTE = 60_000;
 const t0 = Date.parse('2026-11-21T10:00:00Z');
@@ -33,17 +33,34 @@ describe('VisitCutter', () => {
     expect(cut()).toEqual(cut());
   });
 
-  it('forgets finished visits when swept', () => {
+  it('forgets visits past keeping when swept', () => {
     const cutter = new VisitCutter();
     cutter.visitOf(1, 'old', t0);
     cutter.visitOf(1, 'recent', t0 + 20 * MINUTE);
-    cutter.sweep(t0 + 40 * MINUTE);
+    cutter.sweep(t0 + VISIT_RETAIN_MS + 10 * MINUTE);
     expect(cutter.size).toBe(1);
+  });
+
+  it('gives a late report (engaged time, reading depth) to its visit without lengthening it', () => {
+    const cutter = new VisitCutter();
+    const visit = cutter.step(1, 'v', t0, 'pageview').visit.id;
+    const late = cutter.step(1, 'v', t0 + 45 * MINUTE, 'report');
+    expect([late.visit.id, late.durationDelta, late.bounceDelta, late.visit.pageViews]).toEqual([visit, 0, 0, 1]);
+    // The visit still ended 30 minutes after its page view: the next page view opens a new one.
+    expect(cutter.step(1, 'v', t0 + 46 * MINUTE, 'pageview').visit.id).not.toBe(visit);
+  });
+
+  it('lets an action keep a visit alive without counting as a page view', () => {
+    const cutter = new VisitCutter();
+    const visit = cutter.step(1, 'v', t0, 'pageview').visit.id;
+    const click = cutter.step(1, 'v', t0 + 20 * MINUTE, 'action');
+    expect([click.visit.id, click.visit.pageViews, click.bounceDelta]).toEqual([visit, 1, 0]);
+    expect(cutter.step(1, 'v', t0 + 45 * MINUTE, 'pageview').visit.id).toBe(visit);
   });
 
   it('marks the first page view of a visit as a bounce and the second as undoing it', () => {
     const cutter = new VisitCutter();
-    const steps = [0, 1, 2].map((m) => cutter.step(1, 'v', t0 + m * MINUTE, true));
+    const steps = [0, 1, 2].map((m) => cutter.step(1, 'v', t0 + m * MINUTE, 'pageview'));
     expect(steps.map((s) => [s.eventNumber, s.bounceDelta, s.durationDelta])).toEqual([
       [1, 1, 0],
       [2, -1, MINUTE],
@@ -53,12 +70,12 @@ describe('VisitCutter', () => {
 
   it('undoes the steps of a batch that failed to store', () => {
     const cutter = new VisitCutter();
-    cutter.step(1, 'v', t0, true);
+    cutter.step(1, 'v', t0, 'pageview');
     cutter.begin();
-    cutter.step(1, 'v', t0 + MINUTE, true);
-    cutter.step(1, 'w', t0 + MINUTE, true);
+    cutter.step(1, 'v', t0 + MINUTE, 'pageview');
+    cutter.step(1, 'w', t0 + MINUTE, 'pageview');
     cutter.rollback();
     expect(cutter.knows(1, 'w')).toBe(false);
-    expect(cutter.step(1, 'v', t0 + MINUTE, true).eventNumber).toBe(2);
+    expect(cutter.step(1, 'v', t0 + MINUTE, 'pageview').eventNumber).toBe(2);
   });
 });

@@ -4,6 +4,19 @@ import type { VisitSource } from './rows.js';
 /** A visit ends after 30 minutes without a hit (the specification's visit time-out). */
 export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;
 
+/**
+ * How long an ended visit is kept to take the reports that arrive after it: a page left open
+ * and visible for an hour reports its engaged time and reading depth when it is hidden.
+ */
+export const VISIT_RETAIN_MS = 4 * VISIT_TIMEOUT_MS;
+
+/**
+ * What a hit is to its visit: a page view; an action of the visitor (a custom event, a click,
+ * an outbound link), which keeps the visit alive; or a report about a page view already
+ * counted (engaged time, reading depth), which belongs to the visit however late it comes.
+ */
+export type HitRole = 'pageview' | 'action' | 'report';
+
 /** A visit as the cutter knows it: its id, when it began, and its latest hit. */
 export interface Visit {
   id: bigint;
@@ -45,21 +58,24 @@ export class VisitCutter {
   constructor(private readonly timeoutMs: number = VISIT_TIMEOUT_MS) {}
 
   /** The visit of a hit at `at` (epoch ms) by `visitor` of `project`, and what the hit adds to it. */
-  step(project: number, visitor: string, at: number, isPageView: boolean): VisitStep {
+  step(project: number, visitor: string, at: number, role: HitRole): VisitStep {
     const key = visitorKey(project, visitor);
     const current = this.open.get(key);
     this.remember(key, current);
     let visit: Visit;
-    if (current && at - current.lastAt <= this.timeoutMs && at >= current.startAt - this.timeoutMs) {
+    const inTime = current !== undefined && at - current.lastAt <= this.timeoutMs && at >= current.startAt - this.timeoutMs;
+    const lateReport = role === 'report' && current !== undefined && at - current.lastAt <= VISIT_RETAIN_MS;
+    if (current && (inTime || lateReport)) {
       visit = { ...current };
     } else {
       visit = { id: visitId(key, at), startAt: at, lastAt: at, events: 0, pageViews: 0 };
     }
-    const durationDelta = Math.max(0, at - visit.lastAt);
-    visit.lastAt = Math.max(visit.lastAt, at);
+    // A report neither lengthens its visit nor keeps it alive.
+    const durationDelta = role === 'report' ? 0 : Math.max(0, at - visit.lastAt);
+    if (role !== 'report') visit.lastAt = Math.max(visit.lastAt, at);
     visit.events += 1;
     let bounceDelta = 0;
-    if (isPageView) {
+    if (role === 'pageview') {
       visit.pageViews += 1;
       bounceDelta = visit.pageViews === 1 ? 1 : visit.pageViews === 2 ? -1 : 0;
     }
@@ -69,7 +85,7 @@ export class VisitCutter {
 
   /** The visit of a hit, counting it as a page view. */
   visitOf(project: number, visitor: string, at: number): Visit {
-    return this.step(project, visitor, at, true).visit;
+    return this.step(project, visitor, at, 'pageview').visit;
   }
 
   /** Starts recording changes, so that a batch that failed to store can be undone. */
@@ -111,10 +127,10 @@ export class VisitCutter {
     }
   }
 
-  /** Forgets visits that have timed out by `now`, keeping memory bounded by active visitors. */
+  /** Forgets visits past keeping by `now`, so memory is bounded by recently active visitors. */
   sweep(now: number): void {
     for (const [key, visit] of this.open) {
-      if (now - visit.lastAt > this.timeoutMs) {
+      if (now - visit.lastAt > VISIT_RETAIN_MS) {
         this.remember(key, visit);
         this.open.delete(key);
       }

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { moscowDate } from '@stat/schemas';
-import { VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
+import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
 
 const DAY_MS = 86_400_000;
 import { EVENT_COLUMNS, SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
@@ -33,7 +33,7 @@ export class EventStore {
   async openVisits(visitors: { project: number; visitor: string }[], since: number): Promise<Map<string, Visit>> {
     const found = new Map<string, Visit>();
     if (visitors.length === 0) return found;
-    // First the latest visit of each visitor seen within the time-out, then that whole visit
+    // First the latest visit of each visitor seen within the keeping time, then that whole visit
     // (a visit rarely lasts a day, so a day back finds its first events). UInt64 travels as a
     // string: JSON numbers lose its low bits.
     const result = await this.clickhouse.query({
@@ -53,10 +53,10 @@ export class EventStore {
               GROUP BY project_id, visitor_id, session_id`,
       query_params: {
         projects: [...new Set(visitors.map((v) => v.project))],
-        recent: moscowDate(since - VISIT_TIMEOUT_MS),
+        recent: moscowDate(since - VISIT_RETAIN_MS),
         from: moscowDate(since - DAY_MS),
         visitors: [...new Set(visitors.map((v) => v.visitor))],
-        since: since - VISIT_TIMEOUT_MS,
+        since: since - VISIT_RETAIN_MS,
       },
       format: 'JSONEachRow',
     });
