@@ -1,13 +1,27 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { moscowDate, type AcceptedHit } from '@stat/schemas';
+import { moscowDate, moscowDayStart, type AcceptedHit } from '@stat/schemas';
 import { generateTraffic } from './traffic.js';
 
 /** The demo project of the specification, read-only for all but administrators. */
 export const DEMO_PROJECT_ID = 7596044;
 
+/** The demo site's address and the seed of its traffic: the demo looks the same on every machine. */
+export const DEMO_SITE_URL = 'https://demo.stat.example';
+export const DEMO_SEED = 7596044;
+
 /**
- * Fills the demo project with `days` of generated traffic ending now, through the
- * aggregator's own handler, unless it already has events. Returns the events written.
+ * Events a day of demo traffic: a small site (some 250 visits a day) that fills every report,
+ * small enough to be written at every first start and in the test suite's setup in seconds.
+ */
+export const DEMO_EVENTS_PER_DAY = 800;
+
+/** Hits handed to the aggregator at once. */
+const BATCH = 50_000;
+
+/**
+ * Fills the demo project with `days` of generated traffic ending now (the first day from Moscow
+ * midnight), through the aggregator's own handler, unless it already has events. Returns the
+ * events written.
  */
 export async function seedDemo(
   clickhouse: ClickHouseClient,
@@ -24,16 +38,16 @@ export async function seedDemo(
   const now = Date.now();
   let written = 0;
   let batch: AcceptedHit[] = [];
-  for (const day of generateTraffic({
+  for (const slice of generateTraffic({
     projectId: DEMO_PROJECT_ID,
-    fromDate: moscowDate(now - (days - 1) * 86_400_000),
+    siteUrl: DEMO_SITE_URL,
+    events: DEMO_EVENTS_PER_DAY * days,
+    fromMs: moscowDayStart(moscowDate(now - (days - 1) * 86_400_000)),
     untilMs: now,
-    visitsPerDay: 1400,
-    seed: 7596044,
-    siteUrl: 'https://demo.stat.example',
+    seed: DEMO_SEED,
   })) {
-    batch.push(...day);
-    if (batch.length >= 50_000) {
+    for (const hit of slice) batch.push(hit);
+    if (batch.length >= BATCH) {
       await handle(batch);
       written += batch.length;
       batch = [];

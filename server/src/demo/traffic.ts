@@ -1,151 +1,405 @@
-import { moscowDayStart, type AcceptedHit } from '@stat/schemas';
+import { HIT_TYPES, MOSCOW_OFFSET_MS, type AcceptedHit, type Hit, type HitType } from '@stat/schemas';
+import { DEVICE_PICK, type Device, type DeviceKind } from './devices.js';
+import { connection, ipText, visitAddress, type Region } from './places.js';
+import { Random } from './random.js';
+import {
+  ABOUT,
+  HOME,
+  OUTBOUND,
+  SUBSCRIBE,
+  moscowDay,
+  pickArticle,
+  relatedArticle,
+  searchPage,
+  sectionPage,
+  tagPage,
+  type Page,
+} from './site.js';
+import { pickSource, type SourceGroup } from './sources.js';
 
 /**
- * Generates realistic traffic for a site: a daily and weekly rhythm in Moscow time,
- * visitors who come back over days, visits of several pages, a mix of sources, devices and
- * screens. Deterministic for a seed, so the demo looks the same on every machine.
+ * Realistic traffic for a Russian news site, sized in events and deterministic for a seed:
+ * a daily and weekly rhythm in Moscow time with news spikes; visitors who come back over days;
+ * visits of several pages with dwell times, block shows and clicks, engagement and reading
+ * depth; the sources, devices and places of a real audience (sources.ts, devices.ts,
+ * networks.ts). Memory stays bounded whatever the size: visits are generated in time order,
+ * hits leave in five-minute slices, and only a bounded pool of visitors is remembered.
  */
 export interface TrafficOptions {
   projectId: number;
-  /** First Moscow day (YYYY-MM-DD) and the instant traffic stops (epoch ms, e.g. now). */
-  fromDate: string;
-  untilMs: number;
-  /** Average visits on a weekday. */
-  visitsPerDay: number;
-  seed: number;
+  /** the site's origin, e.g. https://demo.stat.example; every page is on it */
   siteUrl: string;
+  /** hits to generate: exactly this many, of every type */
+  events: number;
+  /** the period: its first instant and the instant traffic stops (epoch ms) */
+  fromMs: number;
+  untilMs: number;
+  seed: number;
+  /** visitors remembered to come back; the default grows with `events` (at most 200 000) */
+  visitorPool?: number;
 }
 
+/** What a run generated, for the operator and the tests. */
+export interface TrafficStats {
+  events: number;
+  pageViews: number;
+  visits: number;
+  /** visits by visitors seen before */
+  returningVisits: number;
+  /** visitors first seen in this run */
+  newVisitors: number;
+  /** visitors remembered at the end (never above the pool's capacity) */
+  pool: number;
+  byType: Record<HitType, number>;
+  /** visits by source key, source group, device kind and country */
+  bySource: Record<string, number>;
+  byGroup: Partial<Record<SourceGroup, number>>;
+  byKind: Record<DeviceKind, number>;
+  byCountry: Record<string, number>;
+}
+
+/** Visits start in these slices; the hits of each slice leave together, in time order. */
+export const SLICE_MS = 5 * 60_000;
+const DAY = 86_400_000;
+const SECOND = 1000;
+const MINUTE = 60_000;
+
+/** Visits by Moscow hour (relative). */
 const HOUR_WEIGHTS = [
   0.9, 0.6, 0.4, 0.3, 0.3, 0.4, 0.8, 1.6, 2.6, 3.4, 3.9, 4.1, 4.2, 4.1, 4.0, 3.9, 3.8, 3.7, 3.6, 3.8, 4.1, 3.9, 2.9, 1.8,
 ];
-const WEEKDAY_FACTOR = [0.72, 1.05, 1.08, 1.06, 1.04, 0.98, 0.7]; // Sunday first, as getUTCDay
+/** Visits by Moscow weekday, Sunday first as getUTCDay. */
+const WEEKDAY_FACTOR = [0.72, 1.05, 1.08, 1.06, 1.04, 0.98, 0.7];
 
-const SECTIONS = ['news', 'articles', 'reviews', 'guides'] as const;
-const TOPICS = [
-  'ekonomika', 'tehnologii', 'sport', 'kultura', 'obshchestvo', 'nauka', 'avto', 'zdorovie', 'puteshestviya', 'nedvizhimost',
-];
-const TITLES: Record<string, string> = {
-  news: 'Новости',
-  articles: 'Статьи',
-  reviews: 'Обзоры',
-  guides: 'Гиды',
-};
+/** Share of visits that a full pool gives to returning visitors, before their loyalty decides. */
+const RETURN_CHANCE = 0.55;
+/** Tries at finding a returning visitor who is not in a visit already and is loyal enough. */
+const RETURN_TRIES = 4;
+/** Share of visitors signed in on the site (their hits carry the site's user id). */
+const MEMBER_SHARE = 0.04;
+const MAX_PAGES = 40;
 
-const REFERRERS: [string, number][] = [
-  ['', 34],
-  ['https://yandex.ru/search/?text=%D0%BD%D0%BE%D0%B2%D0%BE%D1%81%D1%82%D0%B8', 26],
-  ['https://www.google.com/', 12],
-  ['https://dzen.ru/', 8],
-  ['https://vk.com/', 7],
-  ['https://t.me/', 5],
-  ['https://ok.ru/', 2],
-  ['https://go.mail.ru/search?q=%D1%81%D1%82%D0%B0%D1%82%D1%8C%D0%B8', 3],
-  ['https://news.example-partner.ru/digest', 3],
-];
-
-const DEVICES: { ua: string; sw: number; sh: number; weight: number }[] = [
-  {
-    ua: 'Mozilla/5.0 (Linux; Android 14; SM-A546B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
-    sw: 412, sh: 915, weight: 30,
-  },
-  {
-    ua: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
-    sw: 390, sh: 844, weight: 22,
-  },
-  {
-    ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 YaBrowser/24.12.0.0 Safari/537.36',
-    sw: 1920, sh: 1080, weight: 20,
-  },
-  {
-    ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-    sw: 1366, sh: 768, weight: 14,
-  },
-  {
-    ua: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
-    sw: 1440, sh: 900, weight: 8,
-  },
-  {
-    ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
-    sw: 1920, sh: 1080, weight: 6,
-  },
-];
-
-/** A small, fast, seeded generator (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+interface Visitor {
+  id: string;
+  device: Device;
+  screen: readonly [number, number];
+  region: Region;
+  /** on a mobile network: a new address each visit */
+  mobile: boolean;
+  /** the address of a fixed line (or the first one on a mobile network) */
+  home: number;
+  /** 0..1: how likely this visitor is to be the one who comes back */
+  loyalty: number;
+  /** end of the visitor's latest visit, epoch ms */
+  lastAt: number;
+  uid: string | undefined;
 }
 
-function pick<T>(rnd: () => number, items: readonly [T, number][]): T {
-  const total = items.reduce((s, [, w]) => s + w, 0);
-  let r = rnd() * total;
-  for (const [item, w] of items) {
-    r -= w;
-    if (r < 0) return item;
+/**
+ * The visitors who may come back: at most `capacity`, a new visitor taking a random place when
+ * full (the others stop coming, as readers do).
+ */
+class VisitorPool {
+  private readonly list: Visitor[] = [];
+
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.list.length;
   }
-  return items[items.length - 1]![0];
-}
 
-/** A page's path and title; popular pages are popular (a Zipf-like pick). */
-function page(rnd: () => number, site: string): { url: string; title: string } {
-  if (rnd() < 0.22) return { url: `${site}/`, title: 'Главная — Демо-сайт' };
-  const section = SECTIONS[Math.floor(rnd() * SECTIONS.length)]!;
-  const topic = TOPICS[Math.floor(Math.pow(rnd(), 2) * TOPICS.length)]!;
-  const n = 1 + Math.floor(Math.pow(rnd(), 3) * 60);
-  return { url: `${site}/${section}/${topic}-${n}`, title: `${TITLES[section]}: ${topic} №${n} — Демо-сайт` };
-}
-
-const DAY = 86_400_000;
-
-/** Yields the traffic in chronological batches of about a day each. */
-export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit[]> {
-  const rnd = random(options.seed);
-  const visitors: { id: string; device: (typeof DEVICES)[number] }[] = [];
-  const devicePick = DEVICES.map((d) => [d, d.weight] as [typeof d, number]);
-  let counter = 0;
-  for (let day = moscowDayStart(options.fromDate); day < options.untilMs; day += DAY) {
-    const weekday = new Date(day + 3 * 3600_000).getUTCDay();
-    const trend = 1 + 0.15 * Math.sin(day / (DAY * 9));
-    const visits = Math.round(options.visitsPerDay * WEEKDAY_FACTOR[weekday]! * trend * (0.9 + rnd() * 0.2));
-    const hits: AcceptedHit[] = [];
-    for (let i = 0; i < visits; i++) {
-      const hour = pick(rnd, HOUR_WEIGHTS.map((w, h) => [h, w] as [number, number]));
-      let at = day + hour * 3600_000 + Math.floor(rnd() * 3600_000);
-      if (at >= options.untilMs) continue;
-      // About a third of visits come from visitors seen before.
-      const returning = visitors.length > 50 && rnd() < 0.35;
-      const visitor = returning
-        ? visitors[Math.floor(Math.pow(rnd(), 1.5) * visitors.length)]!
-        : { id: `demo${(counter++).toString(36)}x${Math.floor(rnd() * 1e9).toString(36)}`, device: pick(rnd, devicePick) };
-      if (!returning) visitors.push(visitor);
-      let referrer = pick(rnd, REFERRERS);
-      const depth = 1 + Math.floor(-Math.log(1 - rnd()) * 1.6);
-      for (let k = 0; k < depth && at < options.untilMs; k++) {
-        const p = page(rnd, options.siteUrl);
-        hits.push({
-          id: uuidFrom(rnd),
-          at,
-          ip: '',
-          ua: visitor.device.ua,
-          hit: { p: options.projectId, t: 'pageview', u: p.url, r: referrer, ti: p.title, sw: visitor.device.sw, sh: visitor.device.sh, v: visitor.id },
-        });
-        referrer = p.url;
-        at += 10_000 + Math.floor(rnd() * 170_000);
-      }
+  /** A visitor who comes back at `at`, or null for a new one. */
+  returning(random: Random, at: number): Visitor | null {
+    // The pool fills at the start of a run; until a quarter full, fewer visits are returns.
+    const chance = RETURN_CHANCE * Math.min(1, this.list.length / Math.max(1, this.capacity * 0.25));
+    if (this.list.length === 0 || !random.chance(chance)) return null;
+    for (let i = 0; i < RETURN_TRIES; i++) {
+      const v = this.list[random.int(this.list.length)] as Visitor;
+      if (v.lastAt + 30 * MINUTE < at && random.chance(v.loyalty)) return v;
     }
-    hits.sort((a, b) => a.at - b.at);
-    yield hits;
+    return null;
+  }
+
+  add(random: Random, visitor: Visitor): void {
+    if (this.list.length < this.capacity) this.list.push(visitor);
+    else this.list[random.int(this.capacity)] = visitor;
   }
 }
 
-function uuidFrom(rnd: () => number): string {
-  const hex = Array.from({ length: 32 }, () => Math.floor(rnd() * 16).toString(16)).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+/** The relative weight of each slice of the period: hour of the Moscow day, weekday, trend, spikes. */
+function sliceWeights(fromMs: number, untilMs: number, random: Random): Float64Array {
+  const slices = Math.ceil((untilMs - fromMs) / SLICE_MS);
+  const weights = new Float64Array(slices);
+  const dayFactors = new Map<number, number>();
+  let spike = 1;
+  const factorOf = (day: number): number => {
+    let f = dayFactors.get(day);
+    if (f === undefined) {
+      const weekday = (day + 4) % 7; // 1970-01-01 was a Thursday
+      // A big news day now and then, fading over the next days.
+      spike = random.chance(0.05) ? 1.6 + random.next() * 0.8 : 1 + (spike - 1) * 0.35;
+      f = (WEEKDAY_FACTOR[weekday] as number) * (1 + 0.1 * Math.sin((2 * Math.PI * day) / 28)) * random.logNormal(1, 0.07) * spike;
+      dayFactors.set(day, f);
+    }
+    return f;
+  };
+  for (let s = 0; s < slices; s++) {
+    const start = fromMs + s * SLICE_MS;
+    const end = Math.min(start + SLICE_MS, untilMs);
+    const mid = (start + end) / 2 + MOSCOW_OFFSET_MS;
+    const hour = ((mid % DAY) + DAY) % DAY / 3_600_000;
+    const h = Math.floor(hour);
+    const frac = hour - h;
+    const w = (HOUR_WEIGHTS[h] as number) * (1 - frac) + (HOUR_WEIGHTS[(h + 1) % 24] as number) * frac;
+    weights[s] = w * factorOf(moscowDay(start)) * ((end - start) / SLICE_MS);
+  }
+  return weights;
+}
+
+/** How long a reader stays on a page before the next one or leaving, ms. */
+function dwellMs(random: Random, page: Page, kind: DeviceKind): number {
+  let median: number;
+  switch (page.kind) {
+    case 'article':
+      median = page.readMinutes * MINUTE * 0.55;
+      break;
+    case 'home':
+      median = 20 * SECOND;
+      break;
+    case 'section':
+      median = 15 * SECOND;
+      break;
+    case 'tag':
+    case 'search':
+      median = 12 * SECOND;
+      break;
+    case 'subscribe':
+      median = 35 * SECOND;
+      break;
+    case 'about':
+      median = 25 * SECOND;
+      break;
+  }
+  const ms = random.logNormal(median * (kind === 'mobile' ? 0.85 : 1), 0.9);
+  return Math.round(Math.min(25 * MINUTE, Math.max(3 * SECOND, ms)));
+}
+
+/** The page a reader opens next, and the block whose link they clicked (null: no marked block). */
+function navigate(random: Random, page: Page, today: number): [Page, string | null] {
+  const r = random.next();
+  switch (page.kind) {
+    case 'article':
+      if (r < 0.45) return [relatedArticle(random, today, page), 'related'];
+      if (r < 0.63) return [pickArticle(random, today, true), 'popular'];
+      if (r < 0.78) return [sectionPage(page.section), 'menu'];
+      if (r < 0.9) return [HOME, 'menu'];
+      if (r < 0.95) return [tagPage(random), null];
+      if (r < 0.98) return [searchPage(random), null];
+      return [SUBSCRIBE, 'subscribe_banner'];
+    case 'home':
+      if (r < 0.5) return [pickArticle(random, today, true), 'main_feed'];
+      if (r < 0.75) return [pickArticle(random, today, true), 'top_news'];
+      if (r < 0.93) return [sectionPage(random.int(10)), 'menu'];
+      if (r < 0.97) return [searchPage(random), null];
+      if (r < 0.99) return [tagPage(random), null];
+      return [ABOUT, 'menu'];
+    case 'section': {
+      if (r < 0.85) return [relatedArticle(random, today, page), 'section_feed'];
+      if (r < 0.93) {
+        const n = Number(/page=(\d+)/.exec(page.path)?.[1] ?? '1');
+        return [sectionPage(page.section, n + 1), null];
+      }
+      return [HOME, 'menu'];
+    }
+    case 'tag':
+    case 'search':
+      return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, 'menu'];
+    case 'subscribe':
+    case 'about':
+      return r < 0.6 ? [HOME, 'menu'] : [pickArticle(random, today, true), null];
+  }
+}
+
+/** Generates the hits of one run; see TrafficOptions. Yields each slice's hits in time order. */
+export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit[], TrafficStats> {
+  const { projectId, events: total, fromMs, untilMs } = options;
+  if (!Number.isInteger(total) || total < 0) throw new Error(`events must be a whole number, got ${total}`);
+  if (!(untilMs > fromMs)) throw new Error('the period is empty: untilMs must be after fromMs');
+  const site = options.siteUrl.replace(/\/+$/, '');
+  const random = new Random(options.seed);
+  const weights = sliceWeights(fromMs, untilMs, random.fork());
+  const pool = new VisitorPool(options.visitorPool ?? Math.min(200_000, Math.max(500, Math.round(total / 30))));
+  const stats: TrafficStats = {
+    events: 0,
+    pageViews: 0,
+    visits: 0,
+    returningVisits: 0,
+    newVisitors: 0,
+    pool: 0,
+    byType: Object.fromEntries(HIT_TYPES.map((t) => [t, 0])) as Record<HitType, number>,
+    bySource: {},
+    byGroup: {},
+    byKind: { mobile: 0, tablet: 0, desktop: 0 },
+    byCountry: {},
+  };
+
+  const newVisitor = (at: number): Visitor => {
+    const device = DEVICE_PICK.pick(random);
+    const place = connection(random, device.kind);
+    stats.newVisitors += 1;
+    return {
+      // As the counter makes them: random base-36 digits, then the first visit's time.
+      id: random.uint32().toString(36) + random.uint32().toString(36) + at.toString(36),
+      device,
+      screen: device.screens.pick(random),
+      region: place.region,
+      mobile: place.mobile,
+      home: place.address,
+      loyalty: random.next() ** 2,
+      lastAt: at,
+      uid: random.chance(MEMBER_SHARE) ? `u${100_000 + random.int(900_000)}` : undefined,
+    };
+  };
+
+  /** One visit starting at `start`: its hits in time order, none at or after untilMs. */
+  const visit = (start: number): AcceptedHit[] => {
+    const known = pool.returning(random, start);
+    const visitor = known ?? newVisitor(start);
+    if (!known) pool.add(random, visitor);
+    const { device } = visitor;
+    const kind = device.kind;
+    const today = moscowDay(start);
+    const country = visitor.region.place.country;
+    const source = pickSource(random, kind, known !== null);
+    const arrival = { random, today, country, kind, site };
+    let page = source.landing(arrival);
+    const entry = source.entry(arrival, page);
+    const ip = ipText(visitAddress(random, visitor.region, visitor.mobile, visitor.home));
+    const ua = device.ua;
+    const [sw, sh] = visitor.screen;
+    const uid = visitor.uid;
+    const out: AcceptedHit[] = [];
+    const push = (at: number, hit: Hit): void => {
+      if (at >= untilMs) return;
+      if (uid !== undefined) hit.uid = uid;
+      out.push({ id: random.uuid(), at, ip, ua, hit });
+    };
+    // Hits other than page views carry only their own fields, as the counter sends them.
+    const other = (u: string, t: HitType): Hit => ({ p: projectId, t, u, r: '', ti: '', sw: 0, sh: 0, v: visitor.id });
+
+    stats.visits += 1;
+    if (known) stats.returningVisits += 1;
+    stats.bySource[source.key] = (stats.bySource[source.key] ?? 0) + 1;
+    stats.byGroup[source.group] = (stats.byGroup[source.group] ?? 0) + 1;
+    stats.byKind[kind] += 1;
+    stats.byCountry[country] = (stats.byCountry[country] ?? 0) + 1;
+
+    const stay = source.stay * (kind === 'desktop' ? 1.1 : kind === 'mobile' ? 0.95 : 1);
+    let url = `${site}${page.path}${entry.query ? (page.path.includes('?') ? '&' : '?') + entry.query : ''}`;
+    let referrer = entry.referrer;
+    let t = start;
+    for (let depth = 0; ; depth++) {
+      push(t, { p: projectId, t: 'pageview', u: url, r: referrer, ti: page.title, sw, sh, v: visitor.id });
+      const dwell = dwellMs(random, page, kind);
+      const leave = t + dwell;
+      const last = depth + 1 >= MAX_PAGES || !random.chance(stay * Math.pow(0.97, depth));
+      const [next, via] = last ? [null, null] : navigate(random, page, today);
+      // Visible time: a tab left in the background does not count.
+      const visible = Math.max(1, Math.round(dwell * (0.55 + 0.45 * random.next())));
+      let rp = 0;
+      let sp = 0;
+      if (page.kind === 'article') {
+        const ratio = visible / (page.readMinutes * MINUTE * (kind === 'mobile' ? 1.1 : 1));
+        rp = Math.min(100, Math.max(0, Math.round(100 * ratio * random.logNormal(1, 0.35))));
+        sp = Math.min(100, rp + random.int(12));
+        if (random.chance(0.12)) push(t + Math.min(3 * SECOND, dwell >> 1), { ...other(url, 'show'), bl: 'subscribe_banner' });
+        if (random.chance(0.04)) {
+          push(t + Math.round(visible * 0.3), { ...other(url, 'event'), ec: 'media', en: 'video_play', ep: { video_id: `v${random.int(500)}` } });
+        }
+        if (rp >= 70 && random.chance(0.9)) push(t + Math.round(dwell * 0.8), { ...other(url, 'show'), bl: 'related' });
+        if (random.chance(0.012)) {
+          const network = random.of(['telegram', 'vk', 'ok', 'whatsapp', 'copy_link']);
+          push(t + Math.round(dwell * 0.9), { ...other(url, 'event'), ec: 'cv', en: 'share', ep: { network } });
+        }
+        if (random.chance(0.01)) push(t + Math.round(dwell * 0.85), { ...other(url, 'event'), ec: 'cv', en: 'comment_open' });
+      } else if (page.kind === 'home') {
+        if (random.chance(0.35)) push(t + SECOND, { ...other(url, 'show'), bl: 'top_news' });
+      } else if (page.kind === 'subscribe' && random.chance(0.25)) {
+        push(t + Math.round(dwell * 0.8), { ...other(url, 'event'), ec: 'cv', en: 'newsletter_subscribe', ep: { form: 'page' } });
+      }
+      if (via !== null && random.chance(0.9)) push(leave - 250, { ...other(url, 'click'), bl: via });
+      if (last && page.kind === 'article' && random.chance(0.06)) push(leave - 300, { ...other(url, 'outbound'), l: random.of(OUTBOUND) });
+      // Engagement and reading depth go when the page is hidden or left; phones lose more of them.
+      if (random.chance(kind === 'desktop' ? 0.92 : 0.84)) {
+        if (random.chance(0.1) && visible > 10) {
+          const first = Math.round(visible * 0.4);
+          push(t + Math.round(dwell * 0.4), { ...other(url, 'engagement'), d: first });
+          push(leave - 120, { ...other(url, 'engagement'), d: visible - first });
+        } else {
+          push(leave - 120, { ...other(url, 'engagement'), d: visible });
+        }
+        if (page.kind === 'article') push(leave - 110, { ...other(url, 'read'), sp, rp });
+      }
+      if (next === null || leave >= untilMs) {
+        visitor.lastAt = leave;
+        break;
+      }
+      referrer = url;
+      page = next;
+      url = `${site}${page.path}`;
+      t = leave;
+    }
+    // Hits of one page are made in the order of their kinds; put them in the order of time.
+    out.sort((a, b) => a.at - b.at);
+    return out;
+  };
+
+  let sum = 0;
+  for (const w of weights) sum += w;
+  const buckets = new Map<number, AcceptedHit[]>();
+  let scheduled = 0;
+  let cumulative = 0;
+  for (let s = 0; s < weights.length; s++) {
+    cumulative += weights[s] as number;
+    // Visits start in this slice until the hits made so far reach its share of the total.
+    const target = s === weights.length - 1 ? total : Math.round((total * cumulative) / sum);
+    const sliceStart = fromMs + s * SLICE_MS;
+    const sliceLength = Math.min(SLICE_MS, untilMs - sliceStart);
+    while (scheduled < target) {
+      const hits = visit(sliceStart + random.int(sliceLength));
+      const keep = Math.min(hits.length, total - scheduled);
+      for (let i = 0; i < keep; i++) {
+        const hit = hits[i] as AcceptedHit;
+        const index = Math.floor((hit.at - fromMs) / SLICE_MS);
+        let bucket = buckets.get(index);
+        if (!bucket) buckets.set(index, (bucket = []));
+        bucket.push(hit);
+        stats.byType[hit.hit.t] += 1;
+      }
+      scheduled += keep;
+    }
+    const out = buckets.get(s);
+    if (out) {
+      buckets.delete(s);
+      out.sort((a, b) => a.at - b.at);
+      stats.events += out.length;
+      yield out;
+    }
+  }
+  stats.pageViews = stats.byType.pageview;
+  stats.pool = pool.size;
+  return stats;
+}
+
+const PAGE_VIEW_ONLY = new Set(['r', 'ti', 'sw', 'sh']);
+
+/**
+ * A hit as the counter puts it on the wire: page views with referrer, title and screen; other
+ * hits with only their own fields (the collector's validation fills the defaults back in).
+ */
+export function wireHit(hit: Hit): Record<string, unknown> {
+  if (hit.t === 'pageview') return hit;
+  const wire: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(hit)) if (!PAGE_VIEW_ONLY.has(key)) wire[key] = value;
+  return wire;
 }

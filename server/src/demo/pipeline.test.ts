@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouse, migrateClickHouse, moscowDate, type AcceptedHit, type ClickHouseClient } from '@stat/schemas';
+import { createAggregator, loadGeo } from '@stat/aggregator';
+import { ipText, REGIONS } from './places.js';
+import { DEMO_EVENTS_PER_DAY, DEMO_PROJECT_ID, seedDemo } from './seed.js';
+import { generateTraffic, type TrafficStats } from './traffic.js';
+
+// Needs: chDB (in-process) in a data directory of its own, and the aggregator's GeoLite2 database.
+// The generated traffic goes through the aggregator's own handler, as --bulk and the demo seed do,
+// and what ClickHouse then holds is checked: the enrichment sees what the generator meant.
+let dir: string;
+let clickhouse: ClickHouseClient;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'stat-demo-'));
+  clickhouse = createClickHouse({ kind: 'chdb', path: dir });
+  await migrateClickHouse(clickhouse);
+  await loadGeo();
+});
+afterAll(async () => {
+  await clickhouse.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+  const result = await clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
+  return result.json<T>();
+}
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+
+describe('generated traffic through the aggregator, on chDB', () => {
+  it('every address block of networks.ts locates where it says, as GeoLite2-City puts it', async () => {
+    const hits: AcceptedHit[] = [];
+    const expected = new Map<string, readonly [number, number, number]>();
+    const at = Date.now() - 3_600_000;
+    REGIONS.forEach((region, r) => {
+      [...region.fixed, ...region.mobile].forEach((block, b) => {
+        // The first host, one in the middle and the last of each block.
+        for (const offset of [1, block.size >> 1, block.size - 2]) {
+          const v = `net${r}x${b}x${offset}`;
+          expected.set(v, region.place.geo);
+          const hit = { p: 501, t: 'pageview' as const, u: 'https://demo.stat.example/', r: '', ti: '', sw: 0, sh: 0, v };
+          hits.push({ id: randomUUID(), at, ip: ipText(block.base + offset), ua: CHROME, hit });
+        }
+      });
+    });
+    await createAggregator(clickhouse, { restoreVisits: false }).handle(hits);
+    const found = await rows<{ visitor_id: string; geo_country: number; geo_area: number; geo_city: number }>(
+      'SELECT visitor_id, geo_country, geo_area, geo_city FROM events WHERE project_id = {p:UInt32}',
+      { p: 501 },
+    );
+    expect(found).toHaveLength(hits.length);
+    let sameCity = 0;
+    for (const row of found) {
+      const [country, area, city] = expected.get(row.visitor_id)!;
+      expect(row.geo_country, row.visitor_id).toBe(country);
+      if (row.geo_area === area && row.geo_city === city) sameCity += 1;
+    }
+    // The table was built from the same database; a newer database may move a few blocks.
+    expect(sameCity / found.length).toBeGreaterThan(0.97);
+  });
+
+  it('20 000 events arrive whole, with no bots, and spread over countries, cities, sources and devices', async () => {
+    const until = Date.now();
+    const traffic = generateTraffic({
+      projectId: 502,
+      siteUrl: 'https://demo.stat.example',
+      events: 20_000,
+      fromMs: until - 14 * 86_400_000,
+      untilMs: until,
+      seed: 9,
+    });
+    const aggregator = createAggregator(clickhouse, { restoreVisits: false });
+    let stats: TrafficStats;
+    // In batches, as --bulk writes: an insert runs every materialized view once.
+    let batch: AcceptedHit[] = [];
+    for (;;) {
+      const next = traffic.next();
+      if (next.done) {
+        stats = next.value;
+        break;
+      }
+      batch.push(...next.value);
+      if (batch.length >= 10_000) {
+        await aggregator.handle(batch);
+        batch = [];
+      }
+    }
+    await aggregator.handle(batch);
+    expect(aggregator.stats).toEqual({ stored: 20_000, droppedBots: 0, skippedReplays: 0 });
+
+    const p = { p: 502 };
+    const count = async (column: string) =>
+      new Map(
+        (await rows<{ k: string; n: string }>(`SELECT toString(${column}) AS k, uniqExact(session_id) AS n FROM events WHERE project_id = {p:UInt32} GROUP BY k`, p)).map(
+          (r) => [r.k, Number(r.n)],
+        ),
+      );
+    const [visits] = await rows<{ n: string }>('SELECT uniqExact(session_id) AS n FROM events WHERE project_id = {p:UInt32}', p);
+    // The aggregator cuts the same visits the generator made (30 minutes apart at least).
+    expect(Number(visits!.n)).toBe(stats.visits);
+
+    const countries = await count('geo_country');
+    expect(countries.size).toBeGreaterThanOrEqual(6);
+    expect(countries.get('2017370')! / stats.visits).toBeGreaterThan(0.8); // Russia
+    for (const id of ['630336', '1522867', '2921044']) expect(countries.get(id), id).toBeGreaterThan(0); // Belarus, Kazakhstan, Germany
+    expect((await count('geo_city')).size).toBeGreaterThan(40);
+    expect((await count('geo_area')).size).toBeGreaterThan(30);
+
+    const types = await count('traffic_type');
+    for (const type of ['search', 'direct', 'recommend', 'social', 'messenger', 'ad', 'aggrnews', 'internal', 'link', 'exchange']) {
+      expect(types.get(type), type).toBeGreaterThan(0);
+    }
+    const engines = await count('search_system');
+    expect(engines.get('yandex')!).toBeGreaterThan(engines.get('google')!);
+    const ads = await count('ad_system');
+    for (const system of ['yandex_direct', 'vk_ads', 'google_ads', 'telegram_ads']) expect(ads.get(system), system).toBeGreaterThan(0);
+    const phrases = await count('search_phrase');
+    expect(phrases.size).toBeGreaterThan(20);
+
+    const devices = await count('device_type');
+    expect(devices.get('mobile')!).toBeGreaterThan(devices.get('desktop')!);
+    expect(devices.get('desktop')!).toBeGreaterThan(devices.get('tablet')!);
+    const browsers = await count('browser_family');
+    for (const family of ['Chrome', 'Yandex', 'Mobile Safari', 'Samsung Internet', 'Edge', 'Firefox']) expect(browsers.get(family), family).toBeGreaterThan(0);
+  });
+
+  it('the demo seed writes its days once, through the same generator', async () => {
+    const handle = createAggregator(clickhouse, { restoreVisits: false }).handle;
+    const written = await seedDemo(clickhouse, handle, 3);
+    expect(written).toBe(3 * DEMO_EVENTS_PER_DAY);
+    const days = await rows<{ d: string }>('SELECT DISTINCT toString(event_date) AS d FROM events WHERE project_id = {p:UInt32} ORDER BY d', {
+      p: DEMO_PROJECT_ID,
+    });
+    // Every finished day has traffic (today too, unless it is a few minutes old).
+    const now = Date.now();
+    expect(days.map((d) => d.d)).toEqual(expect.arrayContaining([moscowDate(now - 2 * 86_400_000), moscowDate(now - 86_400_000)]));
+    expect(await seedDemo(clickhouse, handle, 3)).toBe(0);
+  });
+});

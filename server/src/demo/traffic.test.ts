@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MOSCOW_OFFSET_MS, validateHit, type AcceptedHit } from '@stat/schemas';
+import { generateTraffic, wireHit, type TrafficOptions, type TrafficStats } from './traffic.js';
+
+const DAY = 86_400_000;
+// A fixed "now" (a Saturday, 17:00 in Moscow), so that the traffic of a seed never changes.
+const UNTIL = Date.UTC(2026, 10, 21, 14, 0);
+
+function options(events: number, days = 35, seed = 1, extra: Partial<TrafficOptions> = {}): TrafficOptions {
+  return { projectId: 77, siteUrl: 'https://demo.stat.example', events, fromMs: UNTIL - days * DAY, untilMs: UNTIL, seed, ...extra };
+}
+
+/** Runs a generation to its end: every slice, in order, and the stats it returns. */
+function run(opts: TrafficOptions): { slices: AcceptedHit[][]; stats: TrafficStats } {
+  const slices: AcceptedHit[][] = [];
+  const traffic = generateTraffic(opts);
+  for (;;) {
+    const next = traffic.next();
+    if (next.done) return { slices, stats: next.value };
+    slices.push(next.value);
+  }
+}
+
+const share = (part: number | undefined, whole: number): number => (part ?? 0) / whole;
+
+describe('generateTraffic', () => {
+  it.each([
+    [1, 1],
+    [10, 35],
+    [1_234, 7],
+    [10_000, 35],
+    [25_000, 400],
+  ])('makes exactly %i events over %i days, in time order, inside the period', (events, days) => {
+    const { slices, stats } = run(options(events, days));
+    const hits = slices.flat();
+    expect(hits).toHaveLength(events);
+    expect(stats.events).toBe(events);
+    expect(Object.values(stats.byType).reduce((a, b) => a + b, 0)).toBe(events);
+    let previous = -Infinity;
+    for (const { at } of hits) {
+      expect(at).toBeGreaterThanOrEqual(previous);
+      previous = at;
+    }
+    expect(hits[0]!.at).toBeGreaterThanOrEqual(UNTIL - days * DAY);
+    expect(previous).toBeLessThan(UNTIL);
+  });
+
+  it('gives the same hits for the same seed and period, and other hits for another seed', () => {
+    const digest = (seed: number) => {
+      const hash = createHash('sha256');
+      for (const slice of run(options(20_000, 10, seed)).slices) hash.update(JSON.stringify(slice));
+      return hash.digest('hex');
+    };
+    expect(digest(5)).toBe(digest(5));
+    expect(digest(5)).not.toBe(digest(6));
+  });
+
+  it('makes hits that pass validateHit as the counter sends them, and unique event ids', () => {
+    const hits = run(options(20_000, 3)).slices.flat();
+    const ids = new Set<string>();
+    for (const accepted of hits) {
+      const wire = wireHit(accepted.hit);
+      expect(validateHit(JSON.parse(JSON.stringify(wire)))).toEqual({ ok: true, hit: accepted.hit });
+      expect(accepted.ua).toMatch(/^Mozilla\/5\.0 \(/);
+      expect(accepted.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      ids.add(accepted.id);
+    }
+    expect(ids.size).toBe(hits.length);
+    // Only page views carry the referrer, title and screen on the wire.
+    const engagement = hits.find((h) => h.hit.t === 'engagement')!;
+    expect(Object.keys(wireHit(engagement.hit)).sort()).toEqual(expect.arrayContaining(['d', 'p', 't', 'u', 'v']));
+    expect(wireHit(engagement.hit)).not.toHaveProperty('ti');
+  });
+
+  describe('the mix, over 200 000 events of 35 days', () => {
+    const { slices, stats } = run(options(200_000, 35, 11));
+    const hits = slices.flat();
+    const visits = stats.visits;
+
+    it('visits of a few pages, a third to a half of them by returning visitors', () => {
+      expect(stats.pageViews / visits).toBeGreaterThan(1.5);
+      expect(stats.pageViews / visits).toBeLessThan(2.3);
+      expect(share(stats.returningVisits, visits)).toBeGreaterThan(0.3);
+      expect(share(stats.returningVisits, visits)).toBeLessThan(0.5);
+      expect(stats.newVisitors + stats.returningVisits).toBe(visits);
+      // Returning visitors come back on later days, not only within the day.
+      const days = new Map<string, Set<number>>();
+      for (const h of hits) {
+        if (h.hit.t !== 'pageview') continue;
+        const set = days.get(h.hit.v) ?? new Set<number>();
+        set.add(Math.floor((h.at + MOSCOW_OFFSET_MS) / DAY));
+        days.set(h.hit.v, set);
+      }
+      const multiDay = [...days.values()].filter((s) => s.size >= 2).length;
+      expect(multiDay / days.size).toBeGreaterThan(0.1);
+    });
+
+    it('page views are about a third of the events; engagement, reading depth, block shows and clicks the rest', () => {
+      expect(share(stats.byType.pageview, stats.events)).toBeGreaterThan(0.28);
+      expect(share(stats.byType.pageview, stats.events)).toBeLessThan(0.4);
+      for (const type of ['engagement', 'read', 'show', 'click', 'event', 'outbound'] as const) expect(stats.byType[type]).toBeGreaterThan(0);
+      const reads = hits.filter((h) => h.hit.t === 'read');
+      expect(reads.every((h) => /\/\d{8}\/[a-z]+-\d+\.html(\?.*)?$/.test(h.hit.u))).toBe(true);
+    });
+
+    it('sources as designed: search first (Yandex ahead of Google), then direct, Dzen, social, messengers, ads', () => {
+      const g = stats.byGroup;
+      expect(share(g.search, visits)).toBeGreaterThan(0.3);
+      expect(share(g.search, visits)).toBeLessThan(0.42);
+      expect(share(g.direct, visits)).toBeGreaterThan(0.15);
+      expect(share(g.direct, visits)).toBeLessThan(0.25);
+      expect(share(g.recommend, visits)).toBeGreaterThan(0.07);
+      expect(share(g.social, visits)).toBeGreaterThan(0.05);
+      expect(share(g.messenger, visits)).toBeGreaterThan(0.05);
+      expect(share(g.ad, visits)).toBeGreaterThan(0.03);
+      expect(share(g.ad, visits)).toBeLessThan(0.08);
+      expect(stats.bySource.yandex!).toBeGreaterThan(2 * stats.bySource.google!);
+      for (const key of ['dzen', 'yandex_news', 'vk', 'telegram', 'ok', 'mail_ru', 'internal', 'links', 'yandex_direct', 'google_ads']) {
+        expect(stats.bySource[key], key).toBeGreaterThan(0);
+      }
+      // Paid clicks carry their click ids; part of them UTM tags too.
+      const landings = hits.filter((h) => h.hit.t === 'pageview' && h.hit.u.includes('utm_medium=cpc'));
+      expect(landings.some((h) => h.hit.u.includes('yclid='))).toBe(true);
+      expect(landings.some((h) => h.hit.u.includes('gclid='))).toBe(true);
+      expect(hits.some((h) => h.hit.r.includes('yandex.ru/search/?text='))).toBe(true);
+    });
+
+    it('devices in Russian proportions: about 62 % phones, 35 % computers, 3 % tablets', () => {
+      expect(share(stats.byKind.mobile, visits)).toBeGreaterThan(0.57);
+      expect(share(stats.byKind.mobile, visits)).toBeLessThan(0.67);
+      expect(share(stats.byKind.desktop, visits)).toBeGreaterThan(0.3);
+      expect(share(stats.byKind.tablet, visits)).toBeGreaterThan(0.01);
+      expect(share(stats.byKind.tablet, visits)).toBeLessThan(0.05);
+    });
+
+    it('places: mostly Russia, some Belarus, Kazakhstan, Germany and VPN exits', () => {
+      const c = stats.byCountry;
+      expect(share(c.RU, visits)).toBeGreaterThan(0.83);
+      expect(share(c.RU, visits)).toBeLessThan(0.9);
+      for (const country of ['BY', 'KZ', 'DE', 'NL', 'FI', 'US']) {
+        expect(share(c[country], visits), country).toBeGreaterThan(0.005);
+        expect(share(c[country], visits), country).toBeLessThan(0.05);
+      }
+    });
+
+    it('a daily rhythm in Moscow time: the day busier than the night', () => {
+      const byHour = new Array<number>(24).fill(0);
+      for (const h of hits) byHour[new Date(h.at + MOSCOW_OFFSET_MS).getUTCHours()]! += 1;
+      expect(byHour[12]!).toBeGreaterThan(5 * byHour[4]!);
+    });
+  });
+
+  it('remembers at most the visitor pool it is given, however many visitors come', () => {
+    const { stats } = run(options(100_000, 35, 3, { visitorPool: 1_000 }));
+    expect(stats.pool).toBe(1_000);
+    expect(stats.newVisitors).toBeGreaterThan(5_000);
+    expect(stats.returningVisits).toBeGreaterThan(0);
+  });
+
+  it('refuses a negative size and an empty period', () => {
+    expect(() => run(options(-1))).toThrow(/whole number/);
+    expect(() => run({ ...options(10), untilMs: UNTIL - 35 * DAY })).toThrow(/period is empty/);
+  });
+});
