@@ -13,24 +13,17 @@ const ICON_LIMITS = { timeoutMs: 3000, maxBytes: 100 * 1024, maxRedirects: 3 };
 @Injectable()
 export class Favicons {
   private readonly logger = new Logger('favicons');
-  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     @Inject(FETCHER) private readonly fetcher: PageFetcher,
     @Inject(ProjectsRepository) private readonly projects: ProjectsRepository,
   ) {}
 
-  /** Starts the fetch in the background; `settled()` waits for every one started. */
+  /** Starts the fetch in the background; a failure leaves the default icon. */
   fetchLater(projectId: number, siteUrl: string): void {
-    const work = this.fetch(projectId, siteUrl).catch((error: unknown) => {
+    this.fetch(projectId, siteUrl).catch((error: unknown) => {
       this.logger.debug(`project ${projectId}: ${error instanceof Error ? error.message : String(error)}`);
     });
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
-  }
-
-  async settled(): Promise<void> {
-    await Promise.all([...this.pending]);
   }
 
   private async fetch(projectId: number, siteUrl: string): Promise<void> {
