@@ -21,7 +21,7 @@ export class Favicons {
 
   /** Starts the fetch in the background; a failure leaves the default icon. */
   fetchLater(projectId: number, siteUrl: string): void {
-    this.fetch(projectId, siteUrl).catch((error: unknown) => {
+    void this.fetch(projectId, siteUrl).catch((error: unknown) => {
       this.logger.debug(`project ${projectId}: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
