@@ -1,7 +1,21 @@
-import { NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, Navigate, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
+import { SiteIcon } from '../components/SiteIcon';
+import { Notice, Spinner } from '../components/ui';
+import { calls, type Project } from '../data/calls';
+import { ratingReportsAllowed } from '../data/rating';
+import { loginAddress, statusOf } from '../lib/api';
+import { copyText } from '../lib/browser';
+import { useRequest } from '../lib/hooks';
 import { ErrorPage } from '../pages/ErrorPage';
+import { ICONS } from './icons';
+import { isRestrictedUser, isStaffLike, visibleMenu } from './menu';
+import { DEMO_PROJECT_ID, ProjectContext, type ProjectContextValue } from './project';
+import { useSession } from './session';
 import { useSnackbar } from './Snackbar';
 import styles from './ProjectLayout.module.css';
+
+const ProjectSwitcher = lazy(() => import('./ProjectSwitcher'));
 
 /** Query parameters a report link carries over, so the period stays when switching reports. */
 const CARRIED_PARAMS = ['dateStart', 'dateEnd', 'groupBy'] as const;
@@ -17,65 +31,112 @@ function carriedQuery(search: string): string {
   return text ? `?${text}` : '';
 }
 
-interface MenuItem {
-  readonly to: string;
-  readonly label: string;
-  /** Keep the period in the link (report pages). */
-  readonly carry?: boolean;
-}
-
-const MENU: ReadonlyArray<{ readonly title?: string; readonly items: readonly MenuItem[] }> = [
-  { items: [{ to: 'dashboard', label: 'Дашборд' }] },
-  { title: 'Отчёты', items: [{ to: 'new/report/summary', label: 'Посещаемость', carry: true }] },
-  {
-    title: 'Инструменты',
-    items: [
-      { to: 'constructor', label: 'Конструктор отчётов' },
-      { to: 'goals', label: 'Цели' },
-      { to: 'conversions', label: 'Конверсии' },
-      { to: 'funnels', label: 'Воронки' },
-    ],
-  },
-  { title: 'Сайт', items: [{ to: 'settings/counter', label: 'Настройки' }] },
-];
-
-/** A project's pages: the project header (spec 000 §2.4), the report menu and the page itself. */
+/**
+ * A project's pages: the project is read first (spec 000 §4 "Report pages load: project, …"),
+ * then the project header (spec 000 §2.4), the report menu and the page itself. Visitors who are
+ * not logged in may read only the demo project; others go to the login page.
+ */
 export function ProjectLayout() {
   const { projectId = '' } = useParams();
+  const session = useSession();
+  const location = useLocation();
+  const valid = /^[1-9]\d{0,9}$/.test(projectId);
+  const isDemo = Number(projectId) === DEMO_PROJECT_ID;
+  const ready = valid && (session.state.status === 'user' || (session.state.status === 'anonymous' && isDemo));
+  const request = useRequest(ready ? `${projectId}:${session.user?.id ?? 0}` : null, (signal) => calls.project(projectId, { signal }));
+  const [current, setCurrent] = useState<Project | null>(null);
+  useEffect(() => {
+    if (request.data) setCurrent(request.data);
+  }, [request.data]);
+  const project = current && String(current.id) === projectId ? current : request.data;
+  const { reload } = request;
+  const setProject = useCallback((p: Project) => setCurrent(p), []);
+  const reloadProject = useCallback(() => reload(), [reload]);
+  const context = useMemo<ProjectContextValue | null>(() => (project ? { project, setProject, reload: reloadProject } : null), [project, setProject, reloadProject]);
+
+  if (!valid) return <ErrorPage status={404} />;
+  if (session.state.status === 'anonymous' && !isDemo) {
+    return <Navigate to={loginAddress(`${location.pathname}${location.search}${location.hash}`)} replace />;
+  }
+  if (request.error !== undefined && !project) {
+    const status = statusOf(request.error);
+    if (status === 401) return <LayoutSkeleton />;
+    if (status === 404) return <ErrorPage status={404} text="Счётчик не найден" />;
+    return <ErrorPage status={status || 500} />;
+  }
+  if (!context || !project || String(project.id) !== projectId) return <LayoutSkeleton />;
+
+  return (
+    <ProjectContext.Provider value={context}>
+      <ProjectFrame project={project} />
+    </ProjectContext.Provider>
+  );
+}
+
+function ProjectFrame({ project }: { readonly project: Project }) {
+  const { user } = useSession();
   const { search } = useLocation();
   const snackbar = useSnackbar();
-  if (!/^[1-9]\d{0,18}$/.test(projectId)) return <ErrorPage status={404} />;
-
-  const base = `/stat/projects/${projectId}`;
+  const [switcherOpen, setSwitcherOpen] = useState(false);
+  const base = `/stat/projects/${project.id}`;
+  const canEdit = project.can_edit_project;
+  const menu = visibleMenu({
+    availableReports: project.available_reports,
+    restricted: isRestrictedUser(user?.email),
+    staff: isStaffLike(user),
+    canEdit,
+    ratingAllowed: ratingReportsAllowed(project.status, project.id),
+  });
   const copyId = () => {
-    void navigator.clipboard?.writeText(projectId).then(
-      () => snackbar('Id проекта скопирован'),
-      () => undefined,
-    );
+    void copyText(String(project.id)).then((ok) => ok && snackbar('Id проекта скопирован'));
   };
 
   return (
     <div className={styles.layout}>
-      <div className={styles.projectBar}>
-        <NavLink to="/stat/projects" className={styles.mySites}>
-          Мои сайты
-        </NavLink>
-        <span className={styles.sep} aria-hidden="true">
-          /
+      <div className={styles.projectBar} data-testid="project-bar">
+        {user ? (
+          <button type="button" className={styles.mySites} onClick={() => setSwitcherOpen(true)} data-testid="switcher-open">
+            Мои сайты
+            {ICONS.chevronDown}
+          </button>
+        ) : (
+          <Link to="/stat/projects" className={styles.mySites}>
+            Мои сайты
+          </Link>
+        )}
+        <span className={styles.sep} aria-hidden="true" />
+        <span className={styles.projectTitle} title={project.title}>
+          <SiteIcon favicon={project.favicon} size={18} />
+          <span className={styles.titleText} data-testid="project-title">
+            {project.title}
+          </span>
         </span>
-        <span className={styles.projectId}>
-          Счётчик <b>{projectId}</b>
+        <a className={styles.siteLink} href={project.url} target="_blank" rel="noopener noreferrer" data-testid="project-url">
+          {project.cleanedUrl || project.url}
+          {ICONS.external}
+        </a>
+        <span className={styles.idBlock}>
+          <Link to={canEdit ? `${base}/settings/counter` : `${base}/dashboard`} className={styles.projectId} data-testid="project-id">
+            Счётчик {project.id}
+          </Link>
+          <button type="button" className={styles.iconButton} onClick={copyId} title="Скопировать id проекта" aria-label="Скопировать id проекта" data-testid="copy-id">
+            {ICONS.copy}
+          </button>
         </span>
-        <button type="button" className={styles.copy} onClick={copyId} title="Скопировать id проекта" aria-label="Скопировать id проекта">
-          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <rect x="5" y="5" width="8.5" height="8.5" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.4" />
-            <path d="M3 10.5V3.8C3 3.36 3.36 3 3.8 3h6.7" fill="none" stroke="currentColor" strokeWidth="1.4" />
-          </svg>
-        </button>
+        {canEdit ? (
+          <Link to={`${base}/settings/counter`} className={styles.gear} title="Настройки сайта" aria-label="Настройки сайта" data-testid="project-settings">
+            {ICONS.gear}
+          </Link>
+        ) : null}
       </div>
+      {project.deleted ? (
+        <Notice tone="danger">
+          Счётчик удален. Восстановить его можно в <Link to="/stat/projects/deleted">списке удаленных сайтов</Link>.
+        </Notice>
+      ) : null}
       <div className={styles.body}>
-        <nav className={styles.menu} aria-label="Меню проекта">
-          {MENU.map((group, i) => (
+        <nav className={styles.menu} aria-label="Меню проекта" data-testid="report-menu">
+          {menu.map((group, i) => (
             <div key={group.title ?? i} className={styles.menuGroup}>
               {group.title ? <div className={styles.menuTitle}>{group.title}</div> : null}
               {group.items.map((item) => (
@@ -92,6 +153,34 @@ export function ProjectLayout() {
         </nav>
         <div className={styles.content}>
           <Outlet />
+        </div>
+      </div>
+      {switcherOpen ? (
+        <Suspense fallback={null}>
+          <ProjectSwitcher currentId={project.id} onClose={() => setSwitcherOpen(false)} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+/** The layout's shape while the project loads: no jump when it arrives. */
+function LayoutSkeleton() {
+  return (
+    <div className={styles.layout} aria-busy="true">
+      <div className={styles.projectBar}>
+        <span className="skeleton" style={{ width: 90, height: 18 }} />
+        <span className="skeleton" style={{ width: 220, height: 18 }} />
+        <span className="skeleton" style={{ width: 140, height: 18 }} />
+      </div>
+      <div className={styles.body}>
+        <div className={styles.menu}>
+          {[70, 120, 100, 130, 80, 110].map((w, i) => (
+            <span key={i} className="skeleton" style={{ width: w, height: 16, margin: '8px 10px' }} />
+          ))}
+        </div>
+        <div className={styles.contentLoading}>
+          <Spinner size={28} label="Загрузка" />
         </div>
       </div>
     </div>

@@ -1,15 +1,29 @@
-import type { ReactNode } from 'react';
-import { Link, NavLink, Outlet } from 'react-router-dom';
-import { FOOTER_LINKS } from './links';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Dropdown } from '../components/Dropdown';
+import { Modal } from '../components/Modal';
+import { Button, Notice } from '../components/ui';
+import type { CurrentUser } from '../data/calls';
+import { readStored, storage, writeStored } from '../lib/browser';
+import { ICONS } from './icons';
+import { footerLinks, RELEASE_VERSION } from './links';
+import { collapseKey, productMenu, resolveScope, type ProductItem } from './menu';
+import { useSession } from './session';
 import styles from './Shell.module.css';
 
 /** The note every report page carries (spec 000 §1). */
 export const MOSCOW_TIME_NOTE = 'Отчёты созданы по московскому времени (GMT+3)';
 
+/** Storage key of the dismissed ad-blocker notice (spec 000 §2.2). */
+export const AD_BLOCK_KEY = 'adBlockHidden';
+
+/** The ad-blocker notice's text (spec 000 §2.2). */
+export const AD_BLOCK_TEXT = 'У вас включен блокировщик рекламы';
+
 /** Logo: a mark in the accent colour and the product name. */
-export function Logo() {
+export function Logo({ small = false }: { readonly small?: boolean }) {
   return (
-    <Link to="/stat/projects" className={styles.logo} aria-label="Статистика — мои сайты">
+    <Link to="/stat/projects" className={small ? `${styles.logo} ${styles.logoSmall}` : styles.logo} aria-label="Статистика — мои сайты">
       <svg className={styles.logoMark} viewBox="0 0 24 24" aria-hidden="true">
         <rect width="24" height="24" rx="6" fill="currentColor" />
         <path d="M6.5 17v-4M12 17V7M17.5 17v-6.5" stroke="#fff" strokeWidth="2.4" strokeLinecap="round" />
@@ -19,41 +33,233 @@ export function Logo() {
   );
 }
 
-/** Header, content and footer around every screen (spec 000 §2.2). */
+const ROLE_NAMES: Readonly<Record<number, string>> = {
+  1: 'Администратор',
+  2: 'Поддержка',
+  3: 'Аналитик',
+  4: 'Менеджер',
+  5: 'Владелец счётчика',
+  6: 'Просмотр счётчиков',
+  7: 'Пользователь',
+};
+
+/** Header, left menu, content and footer around every screen (spec 000 §2.2). */
 export function Shell({ children }: { readonly children?: ReactNode }) {
+  const { user } = useSession();
+  const [profileOpen, setProfileOpen] = useState(false);
   return (
     <div className={styles.shell}>
       <header className={styles.header}>
         <div className={styles.headerInner}>
           <Logo />
-          <nav className={styles.headerNav} aria-label="Основное меню">
-            <NavLink to="/stat/projects" end className={({ isActive }) => (isActive ? styles.navActive : styles.navLink)}>
-              Мои сайты
-            </NavLink>
-            <NavLink to="/stat/create" className={({ isActive }) => (isActive ? styles.navActive : styles.navLink)}>
-              Добавить сайт
-            </NavLink>
-          </nav>
+          <UserMenu onSettings={() => setProfileOpen(true)} />
         </div>
       </header>
-      <main className={styles.main}>{children ?? <Outlet />}</main>
-      <footer className={styles.footer}>
-        <div className={styles.footerInner}>
+      <div className={styles.middle}>
+        {user ? <SideMenu user={user} onProfile={() => setProfileOpen(true)} /> : null}
+        <main className={styles.main}>
+          <AdBlockNotice />
+          {children ?? <Outlet />}
+        </main>
+      </div>
+      <Footer />
+      {profileOpen && user ? <ProfileModal user={user} onClose={() => setProfileOpen(false)} /> : null}
+    </div>
+  );
+}
+
+/** The user menu: settings and logout; «Войти» for visitors. */
+function UserMenu({ onSettings }: { readonly onSettings: () => void }) {
+  const { state, logout } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  if (state.status === 'loading') return <span className={styles.userPlaceholder} aria-hidden="true" />;
+  if (state.status === 'anonymous') {
+    if (new URLSearchParams(location.search).has('login') || location.pathname === '/stat/projects') return <span className={styles.userPlaceholder} />;
+    const back = `${location.pathname}${location.search}`;
+    return (
+      <Link className={styles.loginLink} to={`/stat/projects?login&back=${encodeURIComponent(back)}`} data-testid="header-login">
+        Войти
+      </Link>
+    );
+  }
+  const { user } = state;
+  const name = user.user_name || user.email;
+  return (
+    <Dropdown
+      label="Меню пользователя"
+      data-testid="user-menu"
+      triggerClassName={styles.userButton}
+      trigger={
+        <>
+          <span className={styles.avatar} aria-hidden="true">
+            {name.slice(0, 1).toUpperCase()}
+          </span>
+          <span className={styles.userName}>{name}</span>
+          {ICONS.chevronDown}
+        </>
+      }
+      items={[
+        { label: 'Настройки', onSelect: onSettings, 'data-testid': 'user-settings' },
+        'separator',
+        {
+          label: 'Выйти',
+          'data-testid': 'logout',
+          onSelect: () => {
+            void logout().finally(() => navigate('/stat/projects?login'));
+          },
+        },
+      ]}
+    />
+  );
+}
+
+/**
+ * The left menu (spec 000 §2.2): links to the advertising cabinet's sections by the stored scope,
+ * statistics, profile. Its collapsed state is remembered per user.
+ */
+function SideMenu({ user, onProfile }: { readonly user: CurrentUser; readonly onProfile: () => void }) {
+  const { search } = useLocation();
+  const scope = useMemo(() => resolveScope(search, storage()), [search]);
+  const items = useMemo(() => productMenu(scope, window.location.hostname), [scope]);
+  const key = collapseKey(user.id);
+  const [collapsed, setCollapsed] = useState(() => readStored(key) !== '0');
+  useEffect(() => setCollapsed(readStored(key) !== '0'), [key]);
+  const toggle = () => {
+    setCollapsed((c) => {
+      writeStored(key, c ? '0' : '1');
+      return !c;
+    });
+  };
+  const render = (item: ProductItem) => {
+    const content = (
+      <>
+        <span className={styles.sideIcon}>{ICONS[item.id]}</span>
+        <span className={styles.sideLabel}>{item.label}</span>
+      </>
+    );
+    const title = collapsed ? item.label : undefined;
+    if (item.id === 'profile') {
+      return (
+        <button key={item.id} type="button" className={styles.sideItem} onClick={onProfile} title={title} data-testid="side-profile">
+          {content}
+        </button>
+      );
+    }
+    if (item.external) {
+      return (
+        <a key={item.id} className={styles.sideItem} href={item.href} title={title}>
+          {content}
+        </a>
+      );
+    }
+    return (
+      <NavLink key={item.id} to={item.href} className={({ isActive }) => (isActive || item.id === 'statistics' ? `${styles.sideItem} ${styles.sideActive}` : styles.sideItem)} title={title}>
+        {content}
+      </NavLink>
+    );
+  };
+  return (
+    <nav className={collapsed ? `${styles.side} ${styles.sideCollapsed}` : styles.side} aria-label="Сервисы" data-testid="side-menu" data-collapsed={collapsed}>
+      <div className={styles.sideInner}>
+      <div className={styles.sideItems}>{items.map(render)}</div>
+      <button type="button" className={styles.sideToggle} onClick={toggle} aria-label={collapsed ? 'Развернуть меню' : 'Свернуть меню'} title={collapsed ? 'Развернуть меню' : 'Свернуть меню'}>
+        <span className={styles.sideIcon}>{collapsed ? ICONS.expand : ICONS.collapse}</span>
+        <span className={styles.sideLabel}>Свернуть</span>
+      </button>
+      </div>
+    </nav>
+  );
+}
+
+/** Whether a bait element with ad-like classes was hidden by a content blocker. */
+function detectAdBlocker(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const bait = document.createElement('div');
+    bait.className = 'adsbox ad-banner ad-placement textads banner-ads pub_300x250';
+    bait.setAttribute('aria-hidden', 'true');
+    bait.style.cssText = 'position:absolute;left:-10000px;top:-10000px;width:1px;height:1px;';
+    bait.innerHTML = '&nbsp;';
+    document.body.appendChild(bait);
+    setTimeout(() => {
+      const style = window.getComputedStyle(bait);
+      const blocked = !bait.isConnected || bait.offsetHeight === 0 || style.display === 'none' || style.visibility === 'hidden';
+      bait.remove();
+      resolve(blocked);
+    }, 200);
+  });
+}
+
+/** «У вас включен блокировщик рекламы», until dismissed (stored under adBlockHidden). */
+function AdBlockNotice() {
+  const [blocked, setBlocked] = useState(false);
+  useEffect(() => {
+    if (readStored(AD_BLOCK_KEY)) return undefined;
+    let live = true;
+    void detectAdBlocker().then((b) => live && setBlocked(b));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!blocked) return null;
+  return (
+    <div className={styles.adBlock}>
+      <Notice
+        tone="warning"
+        data-testid="adblock-notice"
+        onClose={() => {
+          writeStored(AD_BLOCK_KEY, '1');
+          setBlocked(false);
+        }}
+      >
+        <b>{AD_BLOCK_TEXT}</b>. Он может мешать загрузке отчётов: добавьте этот сайт в исключения блокировщика.
+      </Notice>
+    </div>
+  );
+}
+
+function Footer() {
+  const { pathname } = useLocation();
+  const links = footerLinks(pathname);
+  return (
+    <footer className={styles.footer}>
+      <div className={styles.footerInner}>
+        <div className={styles.footerStart}>
+          <Logo small />
           <nav className={styles.footerLinks} aria-label="Информация">
-            {FOOTER_LINKS.map((l) => (
+            {links.map((l) => (
               <a key={l.label} href={l.href}>
                 {l.label}
               </a>
             ))}
           </nav>
-          <div className={styles.footerMeta}>
-            <span className={styles.timeNote}>{MOSCOW_TIME_NOTE}</span>
-            <span className={styles.age} title="Возрастное ограничение">
-              18+
-            </span>
-          </div>
         </div>
-      </footer>
-    </div>
+        <div className={styles.footerMeta}>
+          <span className={styles.timeNote}>{MOSCOW_TIME_NOTE}</span>
+          <span className={styles.version}>Версия {RELEASE_VERSION}</span>
+          <span className={styles.age} title="Возрастное ограничение">
+            18+
+          </span>
+        </div>
+      </div>
+    </footer>
+  );
+}
+
+/** The user's settings: the account as the api knows it. */
+function ProfileModal({ user, onClose }: { readonly user: CurrentUser; readonly onClose: () => void }) {
+  return (
+    <Modal title="Настройки профиля" onClose={onClose} data-testid="profile-modal" footer={<Button onClick={onClose}>Закрыть</Button>}>
+      <dl className={styles.profile}>
+        <dt>E-mail</dt>
+        <dd>{user.email}</dd>
+        <dt>Имя</dt>
+        <dd>{user.user_name || '—'}</dd>
+        <dt>Роль</dt>
+        <dd>{ROLE_NAMES[user.role_id] ?? user.role_id}</dd>
+        <dt>Вход</dt>
+        <dd>{user.auth_type === 'password' ? 'по паролю' : user.auth_type}</dd>
+      </dl>
+    </Modal>
   );
 }

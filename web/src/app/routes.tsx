@@ -1,16 +1,28 @@
 /**
- * The route table of spec 000 §2.1: redirects, the screens under /stat, and 404 for anything else.
+ * The route table of spec 000 §2.1: redirects, the screens under /stat, and 404 for everything else.
  * Redirects are loaders, so they happen before anything renders (and can be tested without a DOM).
+ * Every screen is loaded on demand (React.lazy per route); the initial bundle holds the shell.
  */
-import { isRouteErrorResponse, Link, redirect, useRouteError, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { isRouteErrorResponse, Navigate, redirect, useLocation, useRouteError, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { Spinner } from '../components/ui';
+import { loginAddress, returnPath } from '../lib/api';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
 import { MediaReportRoute, ReportRoute } from '../reports/ReportRoute';
 import { ProjectLayout } from './ProjectLayout';
+import { useSession } from './session';
 import { Shell } from './Shell';
 
-/** The demo project every visitor may read (spec 000 §1). */
-export const DEMO_PROJECT_ID = '7596044';
+export { DEMO_PROJECT_ID } from './project';
+
+const AuthPage = lazy(() => import('../pages/auth/AuthPage'));
+const ProjectsPage = lazy(() => import('../pages/projects/ProjectsPage'));
+const CreatePage = lazy(() => import('../pages/create/CreatePage'));
+const SettingsLayout = lazy(() => import('../pages/settings/SettingsLayout'));
+const CounterSettings = lazy(() => import('../pages/settings/CounterSettings'));
+const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
+const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -37,6 +49,45 @@ function RouteError() {
   );
 }
 
+/** What a screen shows while its code loads: a spinner in the space the screen will take. */
+export function PageFallback() {
+  return (
+    <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight: 420, color: 'var(--accent)' }} aria-busy="true">
+      <Spinner size={28} label="Загрузка" />
+    </div>
+  );
+}
+
+const page = (element: ReactNode) => <Suspense fallback={<PageFallback />}>{element}</Suspense>;
+
+/** A screen for logged-in users: others go to the login page with the return address. */
+function RequireUser({ children }: { readonly children: ReactNode }) {
+  const { state } = useSession();
+  const location = useLocation();
+  if (state.status === 'loading') return <PageFallback />;
+  if (state.status === 'anonymous') return <Navigate to={loginAddress(`${location.pathname}${location.search}${location.hash}`)} replace />;
+  return <>{children}</>;
+}
+
+/**
+ * `/stat/projects`: the sites list for a logged-in user; the login page (our own) for a visitor
+ * and whenever `?login` or `?register` is in the address. A logged-in user who lands on
+ * `?login` goes on to the return address.
+ */
+function ProjectsRoute({ deleted = false }: { readonly deleted?: boolean }) {
+  const { state } = useSession();
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const wantsAuth = params.has('login') || params.has('register');
+  if (state.status === 'loading') return <PageFallback />;
+  if (state.status === 'anonymous') {
+    if (deleted) return <Navigate to={loginAddress('/stat/projects/deleted')} replace />;
+    return page(<AuthPage mode={params.has('register') ? 'register' : 'login'} />);
+  }
+  if (wantsAuth) return <Navigate to={returnPath(params.get('back'))} replace />;
+  return page(<ProjectsPage key={deleted ? 'deleted' : 'active'} deleted={deleted} />);
+}
+
 const soon = (title: string) => <Placeholder title={title} />;
 
 /** The whole route table. */
@@ -51,18 +102,9 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/stat', loader: to('/stat/projects') },
       { path: '/stat/login', loader: to('/stat/projects') },
-      {
-        path: '/stat/projects',
-        element: (
-          <Placeholder title="Мои сайты" text="Список сайтов скоро появится. Пока можно посмотреть отчёты демо-проекта:">
-            <p>
-              <Link to={`/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`}>Посещаемость демо-проекта {DEMO_PROJECT_ID}</Link>
-            </p>
-          </Placeholder>
-        ),
-      },
-      { path: '/stat/projects/deleted', element: soon('Удалённые сайты') },
-      { path: '/stat/create', element: soon('Добавить сайт') },
+      { path: '/stat/projects', element: <ProjectsRoute /> },
+      { path: '/stat/projects/deleted', element: <ProjectsRoute deleted /> },
+      { path: '/stat/create', element: <RequireUser>{page(<CreatePage />)}</RequireUser> },
       { path: '/stat/docs/*', element: soon('Документация') },
       {
         path: '/stat/projects/:projectId',
@@ -70,10 +112,16 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, loader: inProject('dashboard') },
           { path: 'dashboard', element: soon('Дашборд') },
-          { path: 'settings', loader: inProject('settings/counter') },
-          { path: 'settings/counter', element: soon('Настройки счётчика') },
-          { path: 'settings/rating', element: soon('Участие в рейтинге') },
-          { path: 'settings/access', element: soon('Управление доступом') },
+          {
+            path: 'settings',
+            element: page(<SettingsLayout />),
+            children: [
+              { index: true, loader: inProject('settings/counter') },
+              { path: 'counter', element: page(<CounterSettings />) },
+              { path: 'rating', element: page(<RatingSettings />) },
+              { path: 'access', element: page(<AccessSettings />) },
+            ],
+          },
           { path: 'constructor', element: soon('Конструктор отчётов') },
           { path: 'goals', element: soon('Цели') },
           { path: 'conversions', element: soon('Конверсии') },
@@ -92,4 +140,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-

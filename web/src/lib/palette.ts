@@ -21,3 +21,16 @@ export function withAlpha(hex: string, alpha: number): string {
   const n = Number.parseInt(hex.slice(1), 16);
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
+
+/**
+ * The 36 preset colours of the counter and its widget (spec 000 §9: default #313EFB, 36 preset
+ * logo colours): six hues in six shades, all dark enough for white text.
+ */
+export const COUNTER_COLORS: readonly string[] = [
+  '#313EFB', '#1F2BE0', '#4F5BFF', '#2A3080', '#5B6CD6', '#7A5AF8',
+  '#0B6BCB', '#0091FF', '#0A7EA4', '#00738A', '#12A594', '#0E7C66',
+  '#2F8F3A', '#46A758', '#5C7C1E', '#8A6D00', '#B06800', '#C2410C',
+  '#E5484D', '#C0262D', '#A61E4D', '#D6409F', '#9D2F8F', '#8E4EC6',
+  '#6E3FC2', '#5E4B8B', '#4A4E69', '#6E7891', '#3F4A5A', '#23263A',
+  '#A0632B', '#7C4A1E', '#8B5E3C', '#5F6B3A', '#35605A', '#1D4E89',
+];

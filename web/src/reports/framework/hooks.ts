@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { isAbortError } from '../../lib/api';
 import { serverClockOffset, serverToday } from '../../lib/clock';
 import type { IsoDate } from '../../lib/dates';
 import { fitGroup, parsePeriod, resolveDateParam, writePeriod, type DateParam, type Group, type Period } from '../../lib/period';
@@ -108,41 +107,7 @@ export function useReportQuery(today: IsoDate, sortColumns: readonly string[], p
   };
 }
 
-/** State of one request. */
-export interface RequestState<T> {
-  /** The last successful result; kept while a newer request loads, so nothing jumps. */
-  readonly data: T | undefined;
-  /** The failure of the latest request. */
-  readonly error: unknown;
-  readonly loading: boolean;
-}
-
-/**
- * Runs `run` whenever `key` changes (null: not yet), aborting the previous request; results of
- * superseded requests are ignored (spec 001 §4: stale responses are ignored).
- */
-export function useRequest<T>(key: string | null, run: (signal: AbortSignal) => Promise<T>): RequestState<T> {
-  const [state, setState] = useState<RequestState<T>>({ data: undefined, error: undefined, loading: key !== null });
-  const runRef = useRef(run);
-  useEffect(() => {
-    runRef.current = run;
-  });
-  useEffect(() => {
-    if (key === null) return undefined;
-    const controller = new AbortController();
-    setState((s) => (s.loading && s.error === undefined ? s : { data: s.data, error: undefined, loading: true }));
-    runRef.current(controller.signal).then(
-      (data) => {
-        if (!controller.signal.aborted) setState({ data, error: undefined, loading: false });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted && !isAbortError(error)) setState({ data: undefined, error, loading: false });
-      },
-    );
-    return () => controller.abort();
-  }, [key]);
-  return state;
-}
+export { useRequest, type RequestState } from '../../lib/hooks';
 
 function subscribeResize(onChange: () => void): () => void {
   window.addEventListener('resize', onChange);

@@ -1,0 +1,24 @@
+/** The project a page is in, as its layout loaded it. */
+import { createContext, useContext } from 'react';
+import type { Project } from '../data/calls';
+
+/** The demo project every visitor may read (spec 000 §1). */
+export const DEMO_PROJECT_ID = 7596044;
+
+/** What the project layout gives its pages. */
+export interface ProjectContextValue {
+  readonly project: Project;
+  /** Replaces the project after a save (the api answers with the saved project). */
+  setProject(project: Project): void;
+  /** Reads the project again. */
+  reload(): void;
+}
+
+export const ProjectContext = createContext<ProjectContextValue | null>(null);
+
+/** The current project; only inside the project layout. */
+export function useProject(): ProjectContextValue {
+  const value = useContext(ProjectContext);
+  if (!value) throw new Error('useProject outside the project layout');
+  return value;
+}

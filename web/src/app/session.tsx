@@ -1,0 +1,97 @@
+/**
+ * Who is logged in: read once at start (`GET /user/current`; anonymous is normal, so a lost
+ * session does not send anyone to the login page from here), set by login and registration,
+ * reset to the initial state by logout (spec 000 §4 "Session").
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { setAuthLostHandler, statusOf } from '../lib/api';
+import { calls, type CurrentUser } from '../data/calls';
+
+/** The session as the app sees it. */
+export type SessionState =
+  | { readonly status: 'loading'; readonly user: null }
+  | { readonly status: 'anonymous'; readonly user: null }
+  | { readonly status: 'user'; readonly user: CurrentUser };
+
+/** The session and what changes it. */
+export interface Session {
+  readonly state: SessionState;
+  /** The logged-in user, or null. */
+  readonly user: CurrentUser | null;
+  login(email: string, password: string): Promise<CurrentUser>;
+  register(email: string, password: string, userName: string): Promise<CurrentUser>;
+  /** Ends the session on the server and forgets the user. */
+  logout(): Promise<void>;
+  /** The session was lost (refresh answered 401): forget the user. */
+  forget(): void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** The session; wrap the app in {@link SessionProvider}. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** Loads the current user and holds the session. */
+export function SessionProvider({
+  children,
+  initial,
+  onLost,
+}: {
+  readonly children: ReactNode;
+  /** A known state instead of asking the api (tests). */
+  readonly initial?: SessionState;
+  /** Where to go when the session is lost (the login page with the return address). */
+  readonly onLost?: () => void;
+}) {
+  const [state, setState] = useState<SessionState>(initial ?? { status: 'loading', user: null });
+
+  useEffect(() => {
+    if (!onLost) return;
+    setAuthLostHandler(() => {
+      setState({ status: 'anonymous', user: null });
+      onLost();
+    });
+  }, [onLost]);
+
+  useEffect(() => {
+    if (initial) return undefined;
+    let live = true;
+    calls.currentUser({ loginOnAuthLoss: false }).then(
+      (user) => live && setState({ status: 'user', user }),
+      (error: unknown) => {
+        // 401 is "not logged in"; any other failure too leaves the app usable for the demo.
+        if (live) setState({ status: 'anonymous', user: null });
+        if (statusOf(error) !== 401) console.warn('current user:', error);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [initial]);
+
+  const login = useCallback(async (email: string, password: string) => {
+    const user = await calls.login(email, password);
+    setState({ status: 'user', user });
+    return user;
+  }, []);
+  const register = useCallback(async (email: string, password: string, userName: string) => {
+    const user = await calls.register(email, password, userName);
+    setState({ status: 'user', user });
+    return user;
+  }, []);
+  const logout = useCallback(async () => {
+    try {
+      await calls.logout();
+    } finally {
+      setState({ status: 'anonymous', user: null });
+    }
+  }, []);
+  const forget = useCallback(() => setState({ status: 'anonymous', user: null }), []);
+
+  const value = useMemo<Session>(() => ({ state, user: state.user, login, register, logout, forget }), [state, login, register, logout, forget]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

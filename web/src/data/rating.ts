@@ -1,0 +1,113 @@
+/**
+ * Rating participation rules of spec 000 §4: what each status is called and means, when the form
+ * can be edited and saved, and what the rating cell of the sites list shows.
+ */
+import type { RatingCategory } from './calls';
+
+/** Label and hint of a rating status. */
+export interface StatusText {
+  readonly label: string;
+  readonly hint: string;
+  /** Tone of the badge. */
+  readonly tone: 'neutral' | 'progress' | 'success' | 'danger';
+}
+
+const UNINCLUDED: StatusText = {
+  label: 'Не участвует в рейтинге',
+  hint: 'Заполните форму и отправьте заявку. После проверки модераторами сайт появится в каталоге.',
+  tone: 'neutral',
+};
+
+const EDITING: StatusText = {
+  label: 'На редактировании',
+  hint: 'Изменения вступят в силу после подтверждения редакторами рейтинга.',
+  tone: 'progress',
+};
+
+/** Texts of every status (spec 000 §4 table); unknown statuses read as «not in the rating». */
+export const STATUS_TEXTS: Readonly<Record<string, StatusText>> = {
+  default: UNINCLUDED,
+  unincluded: UNINCLUDED,
+  moderation: {
+    label: 'На модерации',
+    hint: 'Заявка на проверке. После подтверждения модераторами сайт появится в каталоге.',
+    tone: 'progress',
+  },
+  editing: EDITING,
+  need_change: EDITING,
+  included: {
+    label: 'Участвует в рейтинге',
+    hint: 'Сайт участвует в рейтинге и показывается в каталоге.',
+    tone: 'success',
+  },
+  excluded: {
+    label: 'Исключен из рейтинга',
+    hint: 'Сайт исключен из рейтинга администрацией. Чтобы узнать причину, обратитесь в службу поддержки.',
+    tone: 'danger',
+  },
+  dropped_out: {
+    label: 'Выбыл из рейтинга',
+    hint: 'Сайт выбыл из рейтинга из-за отсутствия посещаемости. Чтобы вернуться, обратитесь в службу поддержки.',
+    tone: 'danger',
+  },
+  deleted: {
+    label: 'Счётчик удален',
+    hint: 'Счётчик удален. Чтобы участвовать в рейтинге, восстановите сайт из списка удаленных сайтов.',
+    tone: 'danger',
+  },
+};
+
+/** The texts of a status. */
+export function statusText(status: string): StatusText {
+  return Object.hasOwn(STATUS_TEXTS, status) ? (STATUS_TEXTS[status] as StatusText) : UNINCLUDED;
+}
+
+/** Statuses whose sites stand in the catalogue (rating reports are asked for only in these). */
+export const LISTED_STATUSES: ReadonlySet<string> = new Set(['included', 'editing', 'need_change']);
+
+/** What the rating form allows in a status. */
+export interface RatingFormRules {
+  /** The fields can be changed. */
+  readonly editable: boolean;
+  /** The participation switch can be changed. */
+  readonly switchEnabled: boolean;
+  /** The save button is shown. */
+  readonly saveVisible: boolean;
+}
+
+/**
+ * Spec 000 §4: editing is disabled in editing, need_change and dropped_out (and excluded, where the
+ * switch is disabled too); the save button is hidden when the status is excluded, or unincluded
+ * with participation off. A site that cannot be rated (`can_be_in_rate` false) can only leave.
+ */
+export function ratingFormRules(status: string, participating: boolean, canBeInRate = true): RatingFormRules {
+  const locked = status === 'editing' || status === 'need_change' || status === 'dropped_out' || status === 'excluded' || status === 'deleted';
+  const idle = status === 'unincluded' || status === 'default';
+  return {
+    editable: !locked && participating && canBeInRate,
+    switchEnabled: !locked && (canBeInRate || participating),
+    saveVisible: !locked && !(idle && !participating),
+  };
+}
+
+/** Whether rating reports may be asked for (spec 000 §4); the demo project always may. */
+export function ratingReportsAllowed(status: string, projectId: number, demoId = 7596044): boolean {
+  return projectId === demoId || LISTED_STATUSES.has(status);
+}
+
+/** What the rating cell of a sites-list row shows (spec 000 §2.3). */
+export type RatingCell =
+  | { readonly kind: 'position'; readonly categories: readonly RatingCategory[] }
+  | { readonly kind: 'join' }
+  | { readonly kind: 'status'; readonly text: StatusText };
+
+/**
+ * A site in the rating (listed, with categories) shows its category and position; a site not in
+ * the rating shows «Участвовать» to those who may edit it, and the status to everyone else.
+ */
+export function ratingCell(row: { readonly status: string; readonly categories: readonly RatingCategory[]; readonly can_edit_project: boolean; readonly deleted?: boolean }): RatingCell {
+  if (!row.deleted && LISTED_STATUSES.has(row.status) && row.categories.length > 0) return { kind: 'position', categories: row.categories };
+  const idle = row.status === 'unincluded' || row.status === 'default' || !Object.hasOwn(STATUS_TEXTS, row.status);
+  if (idle && row.can_edit_project && !row.deleted) return { kind: 'join' };
+  return { kind: 'status', text: statusText(row.deleted ? 'deleted' : row.status) };
+}

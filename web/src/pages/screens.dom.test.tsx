@@ -1,0 +1,211 @@
+// @vitest-environment happy-dom
+/**
+ * Screens rendered in happy-dom: what each role sees (spec 000 §2.3, §2.6, §2.8, §5, §6).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { ProjectContext } from '../app/project';
+import { SessionProvider } from '../app/session';
+import { SnackbarProvider } from '../app/Snackbar';
+import type { CounterSettings, CurrentUser, Project, ProjectListRow } from '../data/calls';
+import { fakeApi, fire, render, settle, type Rendered } from '../testing/render';
+import CounterSettingsPage from './settings/CounterSettings';
+import SettingsLayout from './settings/SettingsLayout';
+import { ProjectRow } from './projects/ProjectsPage';
+
+const user: CurrentUser = {
+  login: 'me@example.com',
+  id: 1,
+  email: 'me@example.com',
+  user_name: '',
+  auth_type: 'password',
+  is_top100_staff: false,
+  role_permissions: ['create_projects'],
+  role_id: 7,
+  snackbars: {},
+  metaTips: {},
+};
+
+const row = (over: Partial<ProjectListRow>): ProjectListRow => ({
+  id: 8000001,
+  title: 'Мой сайт',
+  url: 'https://example.ru',
+  favicon: null,
+  status: 'unincluded',
+  counter_is_set: false,
+  can_edit_project: true,
+  in_rating: false,
+  deleted: false,
+  has_access_requests: false,
+  metrics: {
+    page_views: { today: 1234, yesterday: 1000, change: 23.4 },
+    visits: { today: 10, yesterday: 20, change: -50 },
+    visitors: { today: 4, yesterday: 0, change: null },
+    events: { today: 0, yesterday: 0, change: null },
+    depth: { today: 2.5, yesterday: 2, change: 25 },
+  },
+  categories: [],
+  ...over,
+});
+
+const settings: CounterSettings = {
+  color: '#313EFB',
+  counter_type: 0,
+  merge_subdomains: false,
+  merge_www: true,
+  track_hashes: false,
+  track_user_id: false,
+  use_block_analytics: false,
+  block_analytics_attribute: 'your-attribute',
+  use_whitelist: false,
+  whitelisted_urls: [],
+  blacklisted_urls: [],
+  title: 'Мой сайт',
+};
+
+const project = (over: Partial<Project>): Project => ({
+  id: 8000001,
+  title: 'Мой сайт',
+  url: 'https://example.ru',
+  cleanedUrl: 'example.ru',
+  favicon: null,
+  keywords: '',
+  types: [],
+  regions: [],
+  categories: [],
+  counter_settings: settings,
+  rating_blockers: { ununique: false, blacklisted: false },
+  available_reports: ['summary'],
+  deleted: false,
+  can_edit_project: true,
+  can_be_in_rate: true,
+  counter_is_set: false,
+  in_rating: false,
+  public_stats: true,
+  status: 'unincluded',
+  users: [],
+  permissions: { can_edit_project: true },
+  created: '2026-11-21T10:00:00.000Z',
+  ...over,
+});
+
+let view: Rendered | null = null;
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+});
+
+async function renderRow(r: ProjectListRow, deleted = false) {
+  view = await render(
+    <MemoryRouter>
+      <table>
+        <tbody>
+          <ProjectRow row={r} deleted={deleted} onDelete={() => undefined} onRestore={() => undefined} />
+        </tbody>
+      </table>
+    </MemoryRouter>,
+  );
+  return view;
+}
+
+describe('a row of my sites (spec 000 §2.3)', () => {
+  it('gives editors the settings menu and «Участвовать»', async () => {
+    const v = await renderRow(row({}));
+    expect(v.container.querySelector('[data-testid="row-menu"]')).not.toBeNull();
+    expect(v.container.querySelector('[data-testid="join-rating"]')?.textContent).toBe('Участвовать');
+    expect(v.container.querySelector('[data-testid="join-rating"]')?.getAttribute('href')).toBe('/stat/projects/8000001/settings/rating');
+  });
+
+  it('gives viewers neither: the rating status instead', async () => {
+    const v = await renderRow(row({ can_edit_project: false, has_access_requests: true }));
+    expect(v.container.querySelector('[data-testid="row-menu"]')).toBeNull();
+    expect(v.container.querySelector('[data-testid="join-rating"]')).toBeNull();
+    expect(v.container.querySelector('[data-testid="rating-status"]')?.textContent).toBe('Не участвует в рейтинге');
+    expect(v.container.querySelector('[data-testid="access-request-tip"]')).toBeNull();
+  });
+
+  it('shows today’s metrics with their change up or down', async () => {
+    const v = await renderRow(row({}));
+    const cell = (name: string) => v.container.querySelector(`[data-metric="${name}"]`);
+    expect(cell('page_views')?.textContent).toBe('1\u00a023423,4%');
+    expect(cell('page_views')?.querySelector('[data-direction="up"]')).not.toBeNull();
+    expect(cell('visits')?.querySelector('[data-direction="down"]')?.textContent).toBe('50%');
+    expect(cell('visitors')?.textContent).toBe('4—');
+    expect(cell('depth')?.textContent?.startsWith('2,5')).toBe(true);
+  });
+
+  it('marks pending access requests for editors with the tooltip', async () => {
+    const v = await renderRow(row({ has_access_requests: true }));
+    const tip = v.container.querySelector('[data-testid="access-request-tip"]');
+    expect(tip).not.toBeNull();
+    await fire(tip, new MouseEvent('mouseover', { bubbles: true }));
+    expect(v.container.querySelector('[role="tooltip"]')?.textContent).toBe('У вас новый запрос на доступ к счётчику, перейдите в Настройки доступа');
+  });
+
+  it('shows the category and position of a rated site', async () => {
+    const v = await renderRow(row({ status: 'included', in_rating: true, categories: [{ id: 3, title: 'Новости', position: 5 }] }));
+    expect(v.container.querySelector('[data-testid="rating-position"]')?.textContent).toBe('Новости5 место');
+  });
+
+  it('offers «Восстановить счётчик» on the deleted list', async () => {
+    const v = await renderRow(row({ deleted: true, status: 'deleted' }), true);
+    expect(v.container.querySelector('[data-testid="restore"]')?.textContent).toBe('Восстановить счётчик');
+    expect(v.container.querySelector('[data-testid="row-menu"]')).toBeNull();
+  });
+});
+
+async function renderSettings(p: Project, page: 'layout' | 'counter') {
+  view = await render(
+    <SessionProvider initial={{ status: 'user', user }}>
+      <SnackbarProvider>
+        <ProjectContext.Provider value={{ project: p, setProject: () => undefined, reload: () => undefined }}>
+          <MemoryRouter initialEntries={['/stat/projects/8000001/settings/counter']}>
+            <Routes>
+              <Route path="/stat/projects/:projectId/settings" element={<SettingsLayout />}>
+                <Route path="counter" element={page === 'counter' ? <CounterSettingsPage /> : <div>counter page</div>} />
+              </Route>
+            </Routes>
+          </MemoryRouter>
+        </ProjectContext.Provider>
+      </SnackbarProvider>
+    </SessionProvider>,
+  );
+  return view;
+}
+
+describe('settings pages (spec 000 §2.6, §5)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fakeApi({ '/api/v1.0/project/8000001/counter_code': { code: '<script async src="x"></script>' } }));
+  });
+
+  it('answer 403 to those who may not edit', async () => {
+    const v = await renderSettings(project({ can_edit_project: false }), 'layout');
+    expect(v.container.querySelector('[data-testid="error-page"]')?.getAttribute('data-status')).toBe('403');
+    expect(v.text()).toContain('Доступ запрещен');
+  });
+
+  it('show the tabs to editors', async () => {
+    const v = await renderSettings(project({}), 'layout');
+    expect(v.text()).toContain('counter page');
+    expect([...v.container.querySelectorAll('[data-testid^="settings-tab-"]')].map((a) => a.textContent)).toEqual(['Счётчик', 'Рейтинг', 'Доступ']);
+  });
+
+  it('read «Счётчик не установлен» and «Счётчик корректно установлен»', async () => {
+    let v = await renderSettings(project({ counter_is_set: false }), 'counter');
+    await settle(10);
+    expect(v.container.querySelector('[data-testid="counter-status"]')?.textContent).toContain('Счётчик не установлен');
+    expect(v.container.querySelector('[data-testid="counter-code"]')?.textContent).toBe('<script async src="x"></script>');
+    v.unmount();
+    v = await renderSettings(project({ counter_is_set: true }), 'counter');
+    view = v;
+    expect(v.container.querySelector('[data-testid="counter-status"]')?.textContent).toContain('Счётчик корректно установлен');
+  });
+
+  it('lock the title of a rated site with the hint', async () => {
+    const v = await renderSettings(project({ in_rating: true, status: 'included' }), 'counter');
+    const title = v.container.querySelector<HTMLInputElement>('[data-testid="settings-title"]');
+    expect(title?.disabled).toBe(true);
+    expect(v.text()).toContain('Название сайта в рейтинге меняется через заявку на вкладке «Рейтинг»');
+  });
+});

@@ -1,0 +1,58 @@
+/** Rendering components in happy-dom for tests: a root, React's act, and cleanup. */
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+
+// React warns about act() outside a test environment that declares it.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** A rendered tree; `unmount` when done. */
+export interface Rendered {
+  readonly container: HTMLElement;
+  unmount(): void;
+  /** Text of the whole tree. */
+  text(): string;
+}
+
+/** Renders `node` into a fresh container and waits for effects. */
+export async function render(node: ReactNode): Promise<Rendered> {
+  const container = document.createElement('div');
+  document.body.appendChild(container);
+  let root: Root | null = null;
+  await act(async () => {
+    root = createRoot(container);
+    root.render(node);
+  });
+  return {
+    container,
+    unmount: () => {
+      act(() => root?.unmount());
+      container.remove();
+    },
+    text: () => container.textContent ?? '',
+  };
+}
+
+/** Lets pending promises and effects settle. */
+export async function settle(ms = 0): Promise<void> {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  });
+}
+
+/** A fetch answering each api path (below the prefix) with the given results. */
+export function fakeApi(results: Record<string, unknown>): typeof fetch {
+  return (async (input: string | URL | Request) => {
+    const url = new URL(String(input), 'http://localhost');
+    const path = url.pathname.replace(/^\/top100/, '');
+    const key = Object.keys(results).find((k) => path === k || path.startsWith(`${k}?`) || `${path}${url.search}`.startsWith(k));
+    if (key === undefined) return new Response(JSON.stringify({ responseStatus: 404, errors: { message: 'not found' } }), { status: 404 });
+    return new Response(JSON.stringify({ responseStatus: 200, result: results[key] }), { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+}
+
+/** Dispatches a DOM event inside act(). */
+export async function fire(target: Element | null | undefined, event: Event): Promise<void> {
+  await act(async () => {
+    target?.dispatchEvent(event);
+  });
+}
