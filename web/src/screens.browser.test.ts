@@ -205,6 +205,51 @@ describe('screens of spec 000 §2 in a browser', () => {
     await screen(page, 'projects');
   }, 120_000);
 
+  it('the shell: the left menu remembers its state, the profile, the ad-blocker notice', async () => {
+    const { page } = a;
+    const menu = page.locator('[data-testid=side-menu]');
+    expect(await menu.getAttribute('data-collapsed')).toBe('true');
+    await menu.getByRole('button', { name: 'Развернуть меню' }).click();
+    expect(await menu.getAttribute('data-collapsed')).toBe('false');
+    await page.reload();
+    await page.waitForSelector('[data-testid=projects-table] [data-testid=project-row]');
+    expect(await menu.getAttribute('data-collapsed')).toBe('false');
+    expect(await menu.textContent()).toContain('Статистика');
+    await screen(page, 'shell-menu-open');
+    await menu.getByRole('button', { name: 'Свернуть меню' }).click();
+    await page.click('[data-testid=user-menu]');
+    await page.click('[data-testid=user-settings]');
+    await page.waitForSelector('[data-testid=profile-modal]');
+    expect(await page.textContent('[data-testid=profile-modal]')).toContain(owner.email);
+    await page.keyboard.press('Escape');
+
+    // A blocker hides elements with ad-like classes; the notice says so until dismissed.
+    const visitor = await newActor(browser);
+    try {
+      await visitor.context.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          const style = document.createElement('style');
+          style.textContent = '.adsbox { display: none !important; }';
+          document.head.appendChild(style);
+        });
+      });
+      const v = visitor.page;
+      await v.goto(`${base}/stat/projects/7596044/new/report/summary`);
+      await v.waitForSelector('[data-testid=adblock-notice]');
+      expect(await v.textContent('[data-testid=adblock-notice]')).toContain('У вас включен блокировщик рекламы');
+      await screen(v, 'adblock-notice');
+      await v.click('[data-testid=adblock-notice] button[aria-label="Закрыть"]');
+      expect(await v.evaluate(() => localStorage.getItem('adBlockHidden'))).toBe('1');
+      await v.reload();
+      await v.waitForSelector('[data-testid=summary-graph]');
+      await v.waitForTimeout(500);
+      expect(await v.locator('[data-testid=adblock-notice]').count()).toBe(0);
+      expect(visitor.problems).toEqual([]);
+    } finally {
+      await visitor.context.close();
+    }
+  }, 90_000);
+
   it('joins the rating: the form, its limits, and the status «На модерации»', async () => {
     const { page } = a;
     await page.goto(`${base}/stat/projects/${projectId}/settings/rating`);

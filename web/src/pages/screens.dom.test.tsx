@@ -8,7 +8,7 @@ import { ProjectContext } from '../app/project';
 import { SessionProvider } from '../app/session';
 import { SnackbarProvider } from '../app/Snackbar';
 import type { CounterSettings, CurrentUser, Project, ProjectListRow } from '../data/calls';
-import { fakeApi, fire, render, settle, type Rendered } from '../testing/render';
+import { fakeApi, fire, render, until, type Rendered } from '../testing/render';
 import CounterSettingsPage from './settings/CounterSettings';
 import SettingsLayout from './settings/SettingsLayout';
 import { ProjectRow } from './projects/ProjectsPage';
@@ -193,9 +193,8 @@ describe('settings pages (spec 000 §2.6, §5)', () => {
 
   it('read «Счётчик не установлен» and «Счётчик корректно установлен»', async () => {
     let v = await renderSettings(project({ counter_is_set: false }), 'counter');
-    await settle(10);
     expect(v.container.querySelector('[data-testid="counter-status"]')?.textContent).toContain('Счётчик не установлен');
-    expect(v.container.querySelector('[data-testid="counter-code"]')?.textContent).toBe('<script async src="x"></script>');
+    await until(() => expect(v.container.querySelector('[data-testid="counter-code"]')?.textContent).toBe('<script async src="x"></script>'));
     v.unmount();
     v = await renderSettings(project({ counter_is_set: true }), 'counter');
     view = v;

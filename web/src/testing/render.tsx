@@ -56,3 +56,17 @@ export async function fire(target: Element | null | undefined, event: Event): Pr
     target?.dispatchEvent(event);
   });
 }
+
+/** Waits until `check` passes (it throws until then), up to `timeoutMs`; for answers that arrive when they arrive. */
+export async function until(check: () => void, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await settle(20);
+    }
+  }
+}
