@@ -1,0 +1,146 @@
+// Shared pieces of the node benchmark harnesses: the machine, CPU seconds of a process, starting
+// the service's processes with their own environment, free ports, the api's summary call.
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MAIN = `${ROOT}server/dist/main.js`;
+export const GENERATE = `${ROOT}server/dist/demo/generate.js`;
+
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** What a result is measured on. */
+export function machine() {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    model = execFileSync('lscpu').toString().match(/^Model name:\s*(.+)$/m)?.[1] ?? model;
+  } catch {
+    // lscpu missing: the model from os.cpus()
+  }
+  return { cores: cpus().length, model, ramMiB: Math.round(totalmem() / 2 ** 20), node: process.version };
+}
+
+/** The 1, 5 and 15 minute load averages, as uptime prints them. */
+export function load() {
+  return loadavg().map((l) => +l.toFixed(2));
+}
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+
+/** The Kafka broker's pid: from infra/kafka.sh's pid file, else the running kafka.Kafka JVM, else null. */
+export function kafkaPid() {
+  for (const dir of [process.env.INFRA_STATE_DIR, `${ROOT}.infra`, `${process.cwd()}/.infra`]) {
+    if (!dir) continue;
+    try {
+      const pid = Number(readFileSync(`${dir}/kafka/kafka.pid`, 'utf8').trim());
+      if (pid && cpuSeconds(pid) > 0) return pid;
+    } catch {
+      // not started from there
+    }
+  }
+  try {
+    const pid = Number(execFileSync('pgrep', ['-f', 'kafka\\.Kafka']).toString().split('\n')[0]);
+    return pid || null;
+  } catch {
+    return null;
+  }
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function portOpen(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts `node server/dist/main.js` with the given environment over a clean one (no DEMO_SEED,
+ * no inherited service variables), its output to `logFile`; resolves once it printed `ready`.
+ */
+export async function startService(name, env, logFile, timeoutMs = 120_000) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(ROLES|DATA_DIR|CLICKHOUSE_|KAFKA_|COLLECTOR_|API_|DEMO_|DATABASE_URL|REDIS_URL|TRUST_PROXY)/.test(k)),
+  );
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...clean, DEMO_SEED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = createWriteStream(logFile);
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = Date.now();
+  while (!output.includes('ready (')) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output.slice(-2000)}`);
+    if (Date.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} not ready in ${timeoutMs} ms:\n${output.slice(-2000)}`);
+    }
+    await sleep(100);
+  }
+  return {
+    name,
+    pid: child.pid,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Today's Moscow date, YYYY-MM-DD. */
+export function moscowToday(now = Date.now()) {
+  return new Date(now + 3 * 3600_000).toISOString().slice(0, 10);
+}
+
+/** The totals of the summary table report (one POST, as the web app makes it). */
+export async function summaryTotals(apiUrl, project, metrics, dateStart = moscowToday(), dateEnd = moscowToday()) {
+  const response = await fetch(`${apiUrl}/top100/api/report/v1.0/report/${project}/summary/table`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ date_start: dateStart, date_end: dateEnd, group: 'day', metrics }),
+  });
+  const json = await response.json();
+  if (response.status !== 200) throw new Error(`summary table: ${response.status} ${JSON.stringify(json)}`);
+  return json.result.totals;
+}
+
+/** Quantile q (0..1) of sorted numbers, nearest rank. */
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
