@@ -397,6 +397,17 @@ describe('screens of spec 000 §2 in a browser', () => {
     await screen(page, 'create-captcha');
     await page.click('[data-testid=create-submit]');
     await page.waitForSelector('[data-testid=create-done]');
+
+    // Removal from the counter settings: a confirmation, then my sites with «Счётчик удален».
+    await page.getByText('Перейти к настройкам счётчика').click();
+    await page.waitForSelector('[data-testid=counter-settings]');
+    const fourthId = Number(/\/projects\/(\d+)\//.exec(page.url())?.[1]);
+    await page.click('[data-testid=delete-counter]');
+    await page.click('[data-testid=confirm-button]');
+    await page.waitForURL('**/stat/projects');
+    await snackbar(page, 'Счётчик удален');
+    await page.waitForSelector('[data-testid=project-row]');
+    expect(await page.locator(`[data-testid=project-row][data-project-id="${fourthId}"]`).count()).toBe(0);
   }, 120_000);
 
   it('offers to restore access to a site with the same address, and the owner grants it', async () => {

@@ -8,7 +8,9 @@ import { ProjectContext } from '../app/project';
 import { SessionProvider } from '../app/session';
 import { SnackbarProvider } from '../app/Snackbar';
 import type { CounterSettings, CurrentUser, Project, ProjectListRow } from '../data/calls';
+import { ApiError } from '../lib/api';
 import { fakeApi, fire, render, until, type Rendered } from '../testing/render';
+import { accessFailure } from './settings/AccessSettings';
 import CounterSettingsPage from './settings/CounterSettings';
 import SettingsLayout from './settings/SettingsLayout';
 import { ProjectRow } from './projects/ProjectsPage';
@@ -206,5 +208,30 @@ describe('settings pages (spec 000 §2.6, §5)', () => {
     const title = v.container.querySelector<HTMLInputElement>('[data-testid="settings-title"]');
     expect(title?.disabled).toBe(true);
     expect(v.text()).toContain('Название сайта в рейтинге меняется через заявку на вкладке «Рейтинг»');
+  });
+});
+
+describe('access errors (spec 000 §8)', () => {
+  const text = async (error: unknown) => {
+    const v = await render(<p>{accessFailure(error)}</p>);
+    const out = v.text();
+    v.unmount();
+    return out;
+  };
+
+  it('the daily limit gives its text and the support address', async () => {
+    const limit = await text(new ApiError(429, 'Rate limit exceeded'));
+    expect(limit).toContain(
+      'В день вы можете добавить не более 20 пользователей. Чтобы дать доступ большему числу людей, вернитесь завтра или обратитесь в службу поддержки.',
+    );
+    expect(limit).toContain('@');
+    expect(await text(new ApiError(400, 'Rate limit exceeded'))).toContain('В день вы можете добавить не более 20 пользователей');
+  });
+
+  it('an unexpected failure gives the generic text', async () => {
+    expect(await text(new ApiError(500, 'Oops... Something went terribly wrong.'))).toBe('Произошла ошибка при запросе на сервер');
+    expect(await text(new ApiError(400, 'Oops... Something went terribly wrong.'))).toBe('Произошла ошибка при запросе на сервер');
+    expect(await text(new ApiError(0, 'fetch failed'))).toBe('Произошла ошибка при запросе на сервер');
+    expect(await text(new ApiError(400, 'Нельзя изменить собственный доступ'))).toBe('Нельзя изменить собственный доступ');
   });
 });

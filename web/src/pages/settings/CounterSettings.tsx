@@ -12,7 +12,7 @@ import { ApiError, statusOf } from '../../lib/api';
 import { DELAYS } from '../../lib/hooks';
 import { COUNTER_COLORS } from '../../lib/palette';
 import { CounterCode, codeOptionsOf } from './CounterCode';
-import { counterPayload, formFromProject, hasErrors, isRated, validateCounterForm, type CounterForm, type CounterFormErrors } from './counterForm';
+import { counterPayload, fieldErrorsOf, formFromProject, hasErrors, isRated, validateCounterForm, type CounterForm, type CounterFormErrors } from './counterForm';
 import styles from './Settings.module.css';
 
 /** The counter status texts (spec 000 §2.6). */
@@ -31,7 +31,9 @@ export default function CounterSettings() {
   const snackbar = useSnackbar();
   const { notify, dismiss } = useNotifications();
   const navigate = useNavigate();
-  const saved = useMemo(() => formFromProject(project), [project]);
+  // Only a change of what is stored resets the form (a reload that finds the same keeps edits).
+  const savedKey = JSON.stringify(formFromProject(project));
+  const saved = useMemo(() => JSON.parse(savedKey) as CounterForm, [savedKey]);
   const [form, setForm] = useState<CounterForm>(saved);
   const [errors, setErrors] = useState<CounterFormErrors>({});
   const [tried, setTried] = useState(false);
@@ -82,7 +84,13 @@ export default function CounterSettings() {
       setTried(false);
       snackbar('Изменения сохранены');
     } catch (error) {
-      setFailure(error instanceof ApiError && error.status === 400 ? error.message : SAVE_FAILED);
+      if (error instanceof ApiError && error.status === 400) {
+        const server = fieldErrorsOf(error.fields);
+        setErrors(server);
+        setFailure(hasErrors(server) ? 'Проверьте поля формы' : error.message);
+      } else {
+        setFailure(SAVE_FAILED);
+      }
     } finally {
       setSaving(false);
     }
@@ -122,6 +130,8 @@ export default function CounterSettings() {
             onClick={() => {
               setChecking(true);
               reload();
+              // A failed reload leaves the project as it was: stop the spinner anyway.
+              setTimeout(() => setChecking(false), 10_000);
             }}
             data-testid="check-counter"
           >

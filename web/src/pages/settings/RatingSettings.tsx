@@ -5,9 +5,10 @@ import { useSnackbar } from '../../app/Snackbar';
 import { TreeSelect } from '../../components/TreeSelect';
 import { Badge, Button, Field, Notice, Panel, RadioGroup, Spinner, Switch, TextArea, TextField } from '../../components/ui';
 import { calls } from '../../data/calls';
-import { ratingFormRules, statusText } from '../../data/rating';
+import { LISTED_STATUSES, ratingFormRules, statusText } from '../../data/rating';
 import { LIMITS } from '../../data/validation';
 import { ApiError } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { SAVE_FAILED } from '../../data/messages';
 import { ratingFormOf, ratingPayload, validateRatingForm, type RatingField, type RatingFormValues } from './ratingForm';
@@ -24,7 +25,8 @@ export default function RatingSettings() {
   const { project, setProject } = useProject();
   const snackbar = useSnackbar();
   const config = useRequest('rating-config', (signal) => calls.ratingConfig({ signal }));
-  const saved = useMemo(() => ratingFormOf(project), [project]);
+  const savedKey = JSON.stringify(ratingFormOf(project));
+  const saved = useMemo(() => JSON.parse(savedKey) as RatingFormValues, [savedKey]);
   const [form, setForm] = useState<RatingFormValues>(saved);
   const [tried, setTried] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<RatingField, string>>>({});
@@ -87,6 +89,16 @@ export default function RatingSettings() {
             <div className={styles.statusHint} data-testid="rating-hint">
               {status.hint}
             </div>
+            {LISTED_STATUSES.has(project.status) && project.categories.length > 0 ? (
+              <ul className={styles.positions} data-testid="rating-positions">
+                {project.categories.map((c) => (
+                  <li key={c.id}>
+                    {c.parent_title ? `${c.parent_title} / ` : ''}
+                    {c.title}: <b>{c.position === null ? 'место появится после ближайшего пересчета' : `${formatNumber(c.position)} место`}</b>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </div>
         </div>
         {!project.can_be_in_rate ? <Notice tone="warning">Этот сайт не может участвовать в рейтинге.</Notice> : null}

@@ -115,3 +115,18 @@ export function counterPayload(form: CounterForm, project: Pick<Project, 'title'
   const title = form.title.trim();
   return title !== project.title ? { title, counter_settings: settings } : { counter_settings: settings };
 }
+
+/** The api's `errors.fields` of a save, on the form's fields (keys as `counter_settings.x`). */
+export function fieldErrorsOf(fields: Readonly<Record<string, readonly string[]>>): CounterFormErrors {
+  const out: CounterFormErrors = {};
+  const first = (key: string) => fields[key]?.[0] ?? fields[`counter_settings.${key}`]?.[0];
+  const title = first('title');
+  const attribute = first('block_analytics_attribute');
+  const whitelist = first('whitelisted_urls');
+  const blacklist = first('blacklisted_urls');
+  if (title) out.title = title;
+  if (attribute) out.block_analytics_attribute = attribute;
+  if (whitelist) out.whitelisted_urls = whitelist;
+  if (blacklist) out.blacklisted_urls = blacklist;
+  return out;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessUser, CounterSettings } from '../../data/calls';
 import { isChangeable, isListed, levelLabel, payloadOf, withAdded, without, withLevel } from './accessList';
-import { counterPayload, formFromProject, isRated, validateCounterForm } from './counterForm';
+import { counterPayload, fieldErrorsOf, formFromProject, isRated, validateCounterForm } from './counterForm';
 import { participates, ratingFormOf, ratingPayload, validateRatingForm } from './ratingForm';
 
 const settings: CounterSettings = {
@@ -48,6 +48,13 @@ describe('counter settings form (spec 000 §2.6, §3)', () => {
     expect(validateCounterForm({ ...form, use_whitelist: true, whitelisted_urls: ['https://ok.ru', 'bad'] }, false)).toEqual({ whitelist: { 1: 'Введен неправильный URL' } });
     expect(validateCounterForm({ ...form, use_whitelist: true, whitelisted_urls: [] }, false)).toEqual({ whitelisted_urls: 'Обязательное поле' });
     expect(validateCounterForm({ ...form, use_blacklist: true, blacklisted_urls: [''] }, false)).toEqual({ blacklist: { 0: 'Обязательное поле' } });
+  });
+
+  it('places the api’s field texts on the form', () => {
+    expect(fieldErrorsOf({ title: ['Минимум 3 символа'], 'counter_settings.blacklisted_urls': ['Введен неправильный URL'], other: ['x'] })).toEqual({
+      title: 'Минимум 3 символа',
+      blacklisted_urls: 'Введен неправильный URL',
+    });
   });
 
   it('a site in or on the way to the rating is rated', () => {
