@@ -142,7 +142,13 @@ describe('screens of spec 000 §2 in a browser', () => {
     const code = (await page.textContent('[data-testid=counter-code]')) ?? '';
     projectId = Number(/data-project="(\d+)"/.exec(code)?.[1]);
     expect(projectId).toBeGreaterThan(0);
+    expect(code).not.toContain('data-track-hashes');
     await screen(page, 'create-done');
+    // Step 2's settings are saved, and the code follows them.
+    await page.getByText('Учитывать хеш в адресе', { exact: true }).first().click();
+    await page.click('[data-testid=create-save-settings]');
+    await snackbar(page, 'Изменения сохранены');
+    await page.waitForFunction(() => document.querySelector('[data-testid=counter-code]')?.textContent?.includes('data-track-hashes="true"'));
   }, 90_000);
 
   it('copies the snippet, installs it on a site and sees «Счётчик корректно установлен»', async () => {
@@ -178,11 +184,12 @@ describe('screens of spec 000 §2 in a browser', () => {
     await screen(page, 'settings-counter');
 
     // A setting saved: «Изменения сохранены», and the form shows what the api stored.
-    await page.getByText('Учитывать хеш в адресе', { exact: true }).last().click();
+    await page.getByText('Считать www отдельным сайтом', { exact: true }).click();
     await page.click('[data-testid=save-counter]');
     await snackbar(page, 'Изменения сохранены');
-    const stored = await apiCall<{ counter_settings: { track_hashes: boolean } }>(a, 'GET', `/api/v1.0/project/${projectId}`);
-    expect(stored.json.result.counter_settings.track_hashes).toBe(true);
+    const stored = await apiCall<{ counter_settings: { track_hashes: boolean; merge_www: boolean } }>(a, 'GET', `/api/v1.0/project/${projectId}`);
+    // The form's flag is sent inverted (spec 000 §3).
+    expect(stored.json.result.counter_settings).toMatchObject({ track_hashes: true, merge_www: false });
   }, 180_000);
 
   it('shows the site in my sites with today’s page views', async () => {

@@ -2,9 +2,11 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { TERMS_URL } from '../../app/links';
 import { useSession } from '../../app/session';
+import { useSnackbar } from '../../app/Snackbar';
 import { SiteIcon } from '../../components/SiteIcon';
-import { Badge, Button, Checkbox, Notice, Panel, Spinner, TextField } from '../../components/ui';
+import { Badge, Button, Checkbox, Notice, Panel, Spinner, Switch, TextField } from '../../components/ui';
 import { calls, type CaptchaNeed, type Project, type SameUrlProject } from '../../data/calls';
+import { SAVE_FAILED, SNACKS } from '../../data/messages';
 import { canCreateProjects } from '../../data/roles';
 import { checkSiteUrl, checkTerms, checkTitle, collect, isValid, LIMITS, parseSiteUrl, serverFieldErrors, type FieldErrors } from '../../data/validation';
 import { ApiError, isAbortError, statusOf } from '../../lib/api';
@@ -12,6 +14,7 @@ import { formatNumber } from '../../lib/format';
 import { DELAYS, useDebounced } from '../../lib/hooks';
 import { solveProofOfWork } from '../../lib/pow';
 import { CounterCode, codeOptionsOf } from '../settings/CounterCode';
+import { formFromProject } from '../settings/counterForm';
 import styles from './CreatePage.module.css';
 
 /** The same-url hint (spec 000 §8). */
@@ -272,15 +275,60 @@ function CaptchaStatus({ captcha, onRetry }: { readonly captcha: Captcha; readon
   );
 }
 
-/** Step 2: the counter is created; its code with the options, and where to go next. */
-function CreatedStep({ project, onDone }: { readonly project: Project; readonly onDone: () => void }) {
+/** Step 2: the counter is created; its main settings, its code with the options, and where to go next. */
+function CreatedStep({ project: created, onDone }: { readonly project: Project; readonly onDone: () => void }) {
+  const snackbar = useSnackbar();
+  const [project, setProject] = useState(created);
+  const [form, setForm] = useState(() => formFromProject(created));
+  const [saving, setSaving] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const saved = formFromProject(project);
+  const dirty = (['merge_subdomains', 'separate_www', 'track_hashes', 'track_user_id'] as const).some((k) => form[k] !== saved[k]);
+  const save = async () => {
+    setSaving(true);
+    setFailure(null);
+    try {
+      const updated = await calls.updateProject(project.id, {
+        counter_settings: { merge_subdomains: form.merge_subdomains, merge_www: !form.separate_www, track_hashes: form.track_hashes, track_user_id: form.track_user_id },
+      });
+      setProject(updated);
+      snackbar(SNACKS.saved);
+    } catch (error) {
+      setFailure(statusOf(error) === 400 ? (error as Error).message : SAVE_FAILED);
+    } finally {
+      setSaving(false);
+    }
+  };
+  const toggle = (key: 'merge_subdomains' | 'separate_www' | 'track_hashes' | 'track_user_id') => (value: boolean) => setForm((f) => ({ ...f, [key]: value }));
   return (
     <div className={styles.created} data-testid="create-done">
       <Notice tone="success">
         Счётчик <b>{project.id}</b> для сайта «{project.title}» создан. Осталось установить код на сайт.
       </Notice>
+      <Panel title="Настройки" description="Основные параметры сбора данных; остальные — в настройках счётчика.">
+        <div className={styles.settingsGrid}>
+          <Switch checked={form.merge_subdomains} onChange={toggle('merge_subdomains')} description="Визиты на поддомены считаются визитами на сайт">
+            Объединять поддомены
+          </Switch>
+          <Switch checked={form.separate_www} onChange={toggle('separate_www')} description="По умолчанию www.site.ru и site.ru — один сайт">
+            Считать www отдельным сайтом
+          </Switch>
+          <Switch checked={form.track_hashes} onChange={toggle('track_hashes')} description="Переходы по #адресам — просмотры страниц">
+            Учитывать хеш в адресе
+          </Switch>
+          <Switch checked={form.track_user_id} onChange={toggle('track_user_id')} description="Визиты одного пользователя связываются между устройствами">
+            Передавать ID пользователя
+          </Switch>
+        </div>
+        <div className={styles.actions}>
+          <Button onClick={() => void save()} busy={saving} disabled={!dirty} data-testid="create-save-settings">
+            Сохранить настройки
+          </Button>
+          {failure ? <span className={styles.error}>{failure}</span> : null}
+        </div>
+      </Panel>
       <Panel title="Код счётчика" description="Скопируйте код и вставьте его на все страницы сайта.">
-        <CounterCode projectId={project.id} initial={codeOptionsOf(project.counter_settings)} />
+        <CounterCode key={JSON.stringify(codeOptionsOf(project.counter_settings))} projectId={project.id} initial={codeOptionsOf(project.counter_settings)} />
       </Panel>
       <div className={styles.actions}>
         <Link className={styles.primaryLink} to={`/stat/projects/${project.id}/settings/counter`}>
