@@ -12,6 +12,7 @@ import { ApiError } from '../lib/api';
 import { fakeApi, fire, render, until, type Rendered } from '../testing/render';
 import { accessFailure } from './settings/AccessSettings';
 import CounterSettingsPage from './settings/CounterSettings';
+import RatingSettingsPage from './settings/RatingSettings';
 import SettingsLayout from './settings/SettingsLayout';
 import { ProjectRow } from './projects/ProjectsPage';
 
@@ -233,5 +234,66 @@ describe('access errors (spec 000 §8)', () => {
     expect(await text(new ApiError(400, 'Oops... Something went terribly wrong.'))).toBe('Произошла ошибка при запросе на сервер');
     expect(await text(new ApiError(0, 'fetch failed'))).toBe('Произошла ошибка при запросе на сервер');
     expect(await text(new ApiError(400, 'Нельзя изменить собственный доступ'))).toBe('Нельзя изменить собственный доступ');
+  });
+});
+
+describe('rating settings by status (spec 000 §2.7, §4)', () => {
+  const config = {
+    categories: [
+      { id: 1, parent_id: null, title: 'Новости и СМИ', can_be_expanded: true },
+      { id: 101, parent_id: 1, title: 'Новости', can_be_expanded: false },
+    ],
+    types: [{ id: 1, parent_id: null, title: 'Блог', can_be_expanded: false }],
+    regions: [{ id: 1, parent_id: null, title: 'Центральный федеральный округ', can_be_expanded: false }],
+  };
+
+  async function renderRating(p: Project) {
+    vi.stubGlobal('fetch', fakeApi({ '/api/project/config': config }));
+    view = await render(
+      <SnackbarProvider>
+        <ProjectContext.Provider value={{ project: p, setProject: () => undefined, reload: () => undefined }}>
+          <MemoryRouter>
+            <RatingSettingsPage />
+          </MemoryRouter>
+        </ProjectContext.Provider>
+      </SnackbarProvider>,
+    );
+    return view;
+  }
+
+  const rated = { in_rating: true, keywords: 'новости', categories: [{ id: 101, title: 'Новости', position: 5, parent_title: 'Новости и СМИ' }] };
+  const q = (v: Rendered, id: string) => v.container.querySelector(`[data-testid="${id}"]`);
+
+  it('a site not in the rating: the switch, no save until it is on', async () => {
+    const v = await renderRating(project({}));
+    expect(q(v, 'rating-status')?.textContent).toBe('Не участвует в рейтинге');
+    expect(q(v, 'save-rating')).toBeNull();
+    await fire(q(v, 'rating-switch'), new MouseEvent('click', { bubbles: true }));
+    await until(() => expect(q(v, 'rating-keywords')).not.toBeNull());
+    expect(q(v, 'save-rating')).not.toBeNull();
+    expect(v.text()).toContain('Для сайтов в рейтинге название — не длиннее 55 символов');
+  });
+
+  it('an included site: its places, the form editable', async () => {
+    const v = await renderRating(project({ ...rated, status: 'included' }));
+    expect(q(v, 'rating-positions')?.textContent).toBe('Новости и СМИ / Новости: 5 место');
+    await until(() => expect(q(v, 'rating-keywords')).not.toBeNull());
+    expect((q(v, 'rating-keywords') as HTMLTextAreaElement).disabled).toBe(false);
+    expect(q(v, 'save-rating')).not.toBeNull();
+  });
+
+  it.each(['editing', 'need_change', 'dropped_out'])('%s: the form is locked and cannot be saved', async (status) => {
+    const v = await renderRating(project({ ...rated, status }));
+    await until(() => expect(q(v, 'rating-keywords')).not.toBeNull());
+    expect((q(v, 'rating-keywords') as HTMLTextAreaElement).disabled).toBe(true);
+    expect((q(v, 'rating-switch') as HTMLInputElement).disabled).toBe(true);
+    expect(q(v, 'save-rating')).toBeNull();
+  });
+
+  it('excluded: the switch is disabled, no save, the hint names support', async () => {
+    const v = await renderRating(project({ status: 'excluded' }));
+    expect((q(v, 'rating-switch') as HTMLInputElement).disabled).toBe(true);
+    expect(q(v, 'save-rating')).toBeNull();
+    expect(q(v, 'rating-hint')?.textContent).toContain('обратитесь в службу поддержки');
   });
 });

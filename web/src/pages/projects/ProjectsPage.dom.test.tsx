@@ -19,7 +19,7 @@ const user = (roleId: number): CurrentUser => ({
   user_name: '',
   auth_type: 'password',
   is_top100_staff: roleId <= 4,
-  role_permissions: roleId <= 4 ? ['read_all_projects', 'create_projects'] : ['create_projects'],
+  role_permissions: roleId <= 4 ? ['read_all_projects', 'create_projects'] : roleId === 6 ? [] : ['create_projects'],
   role_id: roleId,
   snackbars: {},
   metaTips: {},
@@ -100,6 +100,8 @@ describe('my sites', () => {
       const v = await renderPage(roleId);
       await until(() => expect(rows(v)).toHaveLength(1));
       expect(v.container.querySelector('[data-testid="show-all"]')).toBeNull();
+      // COUNTER_READONLY has no create_projects: no «Добавить сайт».
+      expect(v.container.querySelector('[data-testid="add-site"]') === null).toBe(roleId === 6);
       v.unmount();
       view = null;
     }

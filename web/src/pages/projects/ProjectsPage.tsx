@@ -11,7 +11,7 @@ import { Tooltip } from '../../components/Tooltip';
 import { Badge, Button, Switch, TextInput } from '../../components/ui';
 import { calls, type ListMetricName, type ProjectListRow, type RatingCategory } from '../../data/calls';
 import { ratingCell } from '../../data/rating';
-import { canSeeAllProjects } from '../../data/roles';
+import { canCreateProjects, canSeeAllProjects } from '../../data/roles';
 import { isAbortError, statusOf } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
 import { DELAYS, useDebounced } from '../../lib/hooks';
@@ -146,7 +146,7 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
               Показать все доступные проекты
             </Switch>
           ) : null}
-          {!deleted ? (
+          {!deleted && canCreateProjects(user) ? (
             <Link to="/stat/create" className={styles.addButton} data-testid="add-site">
               {ICONS.plus}
               Добавить сайт
@@ -218,10 +218,12 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
               <>
                 <div className={styles.emptyTitle}>У вас пока нет сайтов</div>
                 <div>Добавьте сайт и установите счётчик, чтобы увидеть статистику.</div>
-                <Link to="/stat/create" className={styles.addButton}>
-                  {ICONS.plus}
-                  Добавить сайт
-                </Link>
+                {canCreateProjects(user) ? (
+                  <Link to="/stat/create" className={styles.addButton}>
+                    {ICONS.plus}
+                    Добавить сайт
+                  </Link>
+                ) : null}
               </>
             )}
           </div>
