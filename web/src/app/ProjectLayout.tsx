@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Link, Navigate, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
 import { SiteIcon } from '../components/SiteIcon';
 import { Notice, Spinner } from '../components/ui';
+import { projectTitle } from '../lib/format';
 import { calls, type Project } from '../data/calls';
 import { ratingReportsAllowed } from '../data/rating';
 import { loginAddress, statusOf } from '../lib/api';
@@ -105,10 +106,10 @@ function ProjectFrame({ project }: { readonly project: Project }) {
           </Link>
         )}
         <span className={styles.sep} aria-hidden="true" />
-        <span className={styles.projectTitle} title={project.title}>
+        <span className={styles.projectTitle} title={projectTitle(project.title)}>
           <SiteIcon favicon={project.favicon} size={18} />
           <span className={styles.titleText} data-testid="project-title">
-            {project.title}
+            {projectTitle(project.title)}
           </span>
         </span>
         <a className={styles.siteLink} href={project.url} target="_blank" rel="noopener noreferrer" data-testid="project-url">

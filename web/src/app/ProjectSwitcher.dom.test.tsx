@@ -21,8 +21,8 @@ function Where() {
   return <output data-testid="where">{`${location.pathname}${location.search}`}</output>;
 }
 
-async function renderSwitcher(n: number, path = '/stat/projects/8000000/settings/access') {
-  vi.stubGlobal('fetch', fakeApi({ '/api/v1.0/user/current/projects': { data: linked(n), total: n } }));
+async function renderSwitcher(n: number, path = '/stat/projects/8000000/settings/access', rows = linked(n)) {
+  vi.stubGlobal('fetch', fakeApi({ '/api/v1.0/user/current/projects': { data: rows, total: n } }));
   view = await render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
@@ -47,6 +47,12 @@ describe('project switcher', () => {
   it('shows the search «Введите название сайта» from 10 projects', async () => {
     await renderSwitcher(10);
     expect(document.querySelector<HTMLInputElement>('[data-testid="switcher-search"]')?.placeholder).toBe('Введите название сайта');
+  });
+
+  it('names a project without a title «Нет названия» (spec 000 §8)', async () => {
+    await renderSwitcher(2, undefined, linked(2).map((p, i) => (i === 1 ? { ...p, title: '' } : p)));
+    const titles = [...document.querySelectorAll('[data-testid="switcher-row"]')].map((r) => r.querySelector('[data-testid="switcher-title"]')?.textContent);
+    expect(titles).toEqual(['Сайт 0', 'Нет названия']);
   });
 
   it('switching keeps the section and the query', async () => {

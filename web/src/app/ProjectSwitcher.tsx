@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { Modal } from '../components/Modal';
 import { SiteIcon } from '../components/SiteIcon';
 import { Badge, Button, Spinner, TextInput } from '../components/ui';
+import { projectTitle } from '../lib/format';
 import { calls } from '../data/calls';
 import { DELAYS, useDebounced, useRequest } from '../lib/hooks';
 import { ICONS } from './icons';
@@ -62,7 +63,9 @@ export default function ProjectSwitcher({ currentId, onClose }: { readonly curre
             <div key={p.id} className={styles.row} data-testid="switcher-row" data-project-id={p.id}>
               <SiteIcon favicon={p.favicon} size={20} />
               <div className={styles.info}>
-                <div className={styles.title}>{p.title}</div>
+                <div className={styles.title} data-testid="switcher-title">
+                  {projectTitle(p.title)}
+                </div>
                 <div className={styles.meta}>
                   <a href={p.url} target="_blank" rel="noopener noreferrer">
                     {p.url.replace(/^https?:\/\//, '')}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatInteger, formatNumber, formatPercent, MISSING_VALUE, NBSP } from './format';
+import { formatDuration, formatInteger, formatNumber, formatPercent, MISSING_VALUE, NBSP, NO_TITLE, projectTitle } from './format';
 
 /** Writes expectations with a visible «␣» for the no-break space. */
 const s = (text: string) => text.replaceAll('␣', NBSP);
@@ -159,5 +159,19 @@ describe('formatDuration', () => {
     expect(formatDuration(59.6)).toBe('01:00');
     expect(formatDuration(-30)).toBe('-00:30');
     expect(formatDuration(undefined)).toBe('NA');
+  });
+});
+
+describe('projectTitle', () => {
+  it('shows a title as it is', () => {
+    expect(projectTitle('Мой сайт')).toBe('Мой сайт');
+  });
+
+  it('names an empty, blank or missing title «Нет названия»', () => {
+    expect(NO_TITLE).toBe('Нет названия');
+    expect(projectTitle('')).toBe('Нет названия');
+    expect(projectTitle(' \t ')).toBe('Нет названия');
+    expect(projectTitle(null)).toBe('Нет названия');
+    expect(projectTitle(undefined)).toBe('Нет названия');
   });
 });

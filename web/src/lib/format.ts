@@ -1,5 +1,5 @@
 /**
- * Number formatting for everything the web app shows (spec 001 §9 "Number format": space
+ * Number formatting for everything the web app shows, and the default project title (spec 001 §9 "Number format": space
  * thousands, comma decimal, suffixes млн, млрд, трлн). Every number on screen goes through here.
  *
  * Decisions:
@@ -23,6 +23,14 @@ export const NBSP = '\u00a0';
 
 /** What a missing or non-finite value is shown as. */
 export const MISSING_VALUE = 'NA';
+
+/** What a project without a title is called (spec 000 §8 "Defaults: title «Нет названия»"). */
+export const NO_TITLE = 'Нет названия';
+
+/** A project's title as shown: «Нет названия» when it is empty or only spaces. */
+export function projectTitle(title: string | null | undefined): string {
+  return title?.trim() ? title : NO_TITLE;
+}
 
 /** Numbers whose absolute value reaches this are shown with a suffix (млн and up). */
 export const COMPACT_THRESHOLD = 1_000_000;

@@ -10,7 +10,7 @@ import { SAVE_FAILED, SNACKS } from '../../data/messages';
 import { canCreateProjects } from '../../data/roles';
 import { checkSiteUrl, checkTerms, checkTitle, collect, isValid, LIMITS, parseSiteUrl, serverFieldErrors, type FieldErrors } from '../../data/validation';
 import { ApiError, isAbortError, statusOf } from '../../lib/api';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, projectTitle } from '../../lib/format';
 import { DELAYS, useDebounced } from '../../lib/hooks';
 import { solveProofOfWork } from '../../lib/pow';
 import { CounterCode, codeOptionsOf } from '../settings/CounterCode';
@@ -303,7 +303,7 @@ function CreatedStep({ project: created, onDone }: { readonly project: Project; 
   return (
     <div className={styles.created} data-testid="create-done">
       <Notice tone="success">
-        Счётчик <b>{project.id}</b> для сайта «{project.title}» создан. Осталось установить код на сайт.
+        Счётчик <b>{project.id}</b> для сайта «{projectTitle(project.title)}» создан. Осталось установить код на сайт.
       </Notice>
       <Panel title="Настройки" description="Основные параметры сбора данных; остальные — в настройках счётчика.">
         <div className={styles.settingsGrid}>
@@ -414,7 +414,7 @@ function RestoreStep({
             <div className={styles.sameMain}>
               <SiteIcon favicon={p.favicon} size={20} />
               <div className={styles.sameInfo}>
-                <div className={styles.sameName}>{p.title}</div>
+                <div className={styles.sameName}>{projectTitle(p.title)}</div>
                 <div className={styles.sameMeta}>
                   <span>Счётчик {p.id}</span>
                   <span>{p.url.replace(/^https?:\/\//, '')}</span>

@@ -13,7 +13,7 @@ import { calls, type ListMetricName, type ProjectListRow, type RatingCategory } 
 import { ratingCell } from '../../data/rating';
 import { canCreateProjects, canSeeAllProjects } from '../../data/roles';
 import { isAbortError, statusOf } from '../../lib/api';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, projectTitle } from '../../lib/format';
 import { DELAYS, useDebounced } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { hasMore, INITIAL_LIST, LIST_PAGE_SIZE, listReducer, listTotal } from './listState';
@@ -269,8 +269,8 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
         >
           <p>
             {dialog.kind === 'delete'
-              ? `Сайт «${dialog.row.title}» (счётчик ${dialog.row.id}) перейдет в список удаленных сайтов. Статистика перестанет собираться; восстановить счётчик можно в любой момент.`
-              : `Сайт «${dialog.row.title}» (счётчик ${dialog.row.id}) вернется в список ваших сайтов.`}
+              ? `Сайт «${projectTitle(dialog.row.title)}» (счётчик ${dialog.row.id}) перейдет в список удаленных сайтов. Статистика перестанет собираться; восстановить счётчик можно в любой момент.`
+              : `Сайт «${projectTitle(dialog.row.title)}» (счётчик ${dialog.row.id}) вернется в список ваших сайтов.`}
           </p>
         </ConfirmDialog>
       ) : null}
@@ -324,10 +324,10 @@ export function ProjectRow({
   const navigate = useNavigate();
   const base = `/stat/projects/${row.id}`;
   const titleLink = deleted ? (
-    <span className={styles.siteTitle}>{row.title}</span>
+    <span className={styles.siteTitle}>{projectTitle(row.title)}</span>
   ) : (
     <Link to={`${base}/dashboard`} className={styles.siteTitle} data-testid="project-link">
-      {row.title}
+      {projectTitle(row.title)}
     </Link>
   );
   return (

@@ -9,6 +9,7 @@ import { calls, type AccessRequest, type AccessUser } from '../../data/calls';
 import { ACCESS_FAILED, RATE_LIMIT_MESSAGE, RATE_LIMIT_TEXT, SERVER_OOPS, SNACKS } from '../../data/messages';
 import { checkEmail, TEXTS } from '../../data/validation';
 import { ApiError } from '../../lib/api';
+import { projectTitle } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { isChangeable, isListed, LEVEL, levelLabel, withAdded, without, withLevel, type AccessEntry } from './accessList';
@@ -138,7 +139,7 @@ export default function AccessSettings() {
 
   return (
     <div className={styles.page} data-testid="access-settings">
-      <title>{`Доступ – ${project.title} – Статистика`}</title>
+      <title>{`Доступ – ${projectTitle(project.title)} – Статистика`}</title>
       {failure ? (
         <Notice tone="danger" onClose={() => setFailure(null)} data-testid="access-failure">
           {failure}
@@ -273,7 +274,7 @@ export default function AccessSettings() {
           onCancel={() => setRemoving(null)}
         >
           <p>
-            Пользователь {removing.email} больше не увидит статистику сайта «{project.title}».
+            Пользователь {removing.email} больше не увидит статистику сайта «{projectTitle(project.title)}».
           </p>
         </ConfirmDialog>
       ) : null}

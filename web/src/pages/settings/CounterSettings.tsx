@@ -9,6 +9,7 @@ import { calls } from '../../data/calls';
 import { SAVE_FAILED } from '../../data/messages';
 import { LIMITS } from '../../data/validation';
 import { ApiError, statusOf } from '../../lib/api';
+import { projectTitle } from '../../lib/format';
 import { DELAYS } from '../../lib/hooks';
 import { COUNTER_COLORS } from '../../lib/palette';
 import { CounterCode, codeOptionsOf } from './CounterCode';
@@ -111,7 +112,7 @@ export default function CounterSettings() {
 
   return (
     <div className={styles.page} data-testid="counter-settings">
-      <title>{`Настройки счётчика – ${project.title} – Статистика`}</title>
+      <title>{`Настройки счётчика – ${projectTitle(project.title)} – Статистика`}</title>
       <Panel>
         <div className={styles.statusRow} data-testid="counter-status" data-set={project.counter_is_set}>
           <span className={`${styles.statusIcon} ${project.counter_is_set ? styles.statusOk : styles.statusNo}`} aria-hidden="true">
@@ -300,7 +301,7 @@ export default function CounterSettings() {
           }}
         >
           <p>
-            Счётчик {project.id} сайта «{project.title}» будет удален.
+            Счётчик {project.id} сайта «{projectTitle(project.title)}» будет удален.
           </p>
         </ConfirmDialog>
       ) : null}

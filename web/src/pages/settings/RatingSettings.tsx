@@ -8,7 +8,7 @@ import { calls } from '../../data/calls';
 import { LISTED_STATUSES, ratingFormRules, statusText } from '../../data/rating';
 import { LIMITS } from '../../data/validation';
 import { ApiError } from '../../lib/api';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, projectTitle } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { SAVE_FAILED } from '../../data/messages';
 import { ratingFormOf, ratingPayload, validateRatingForm, type RatingField, type RatingFormValues } from './ratingForm';
@@ -76,7 +76,7 @@ export default function RatingSettings() {
   const fieldsDisabled = !rules.editable;
   return (
     <div className={styles.page} data-testid="rating-settings">
-      <title>{`Рейтинг – ${project.title} – Статистика`}</title>
+      <title>{`Рейтинг – ${projectTitle(project.title)} – Статистика`}</title>
       <Panel>
         <div className={styles.statusRow}>
           <div className={styles.statusText}>
