@@ -55,6 +55,8 @@ export interface ProjectListRow {
   readonly in_rating: boolean;
   readonly deleted: boolean;
   readonly has_access_requests: boolean;
+  /** Whether the site may join the rating; absent means it may (spec 000 §3 default true). */
+  readonly can_be_in_rate?: boolean;
   readonly metrics: Readonly<Record<ListMetricName, DayMetric>> | null;
   readonly categories: readonly RatingCategory[];
 }

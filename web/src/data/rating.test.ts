@@ -26,10 +26,14 @@ describe('rating form rules (spec 000 §4)', () => {
     ['moderation', true, true, true, true],
     ['included', true, true, true, true],
     ['included', false, false, true, true],
-    ['editing', true, false, false, false],
-    ['need_change', true, false, false, false],
-    ['dropped_out', false, false, false, false],
+    // Locked fields, but the site may still leave: the switch works and save is shown.
+    ['editing', true, false, true, true],
+    ['need_change', true, false, true, true],
+    ['dropped_out', true, false, true, true],
+    ['dropped_out', false, false, true, true],
     ['excluded', false, false, false, false],
+    ['excluded', true, false, false, false],
+    ['deleted', false, false, false, false],
   ] as const)('%s, participating %s', (status, participating, editable, switchEnabled, saveVisible) => {
     expect(ratingFormRules(status, participating)).toEqual({ editable, switchEnabled, saveVisible });
   });
@@ -54,6 +58,15 @@ describe('rating cell of the list (spec 000 §2.3)', () => {
   });
   it('offers «Участвовать» to editors of a site not in the rating', () => {
     expect(ratingCell({ status: 'unincluded', categories: [], can_edit_project: true })).toEqual({ kind: 'join' });
+  });
+  it('offers nothing but a status when the site cannot be rated (spec 000 §6)', () => {
+    expect(ratingCell({ status: 'unincluded', categories: [], can_edit_project: true, can_be_in_rate: false })).toEqual({
+      kind: 'status',
+      text: { label: 'Не может участвовать в рейтинге', hint: 'Этот сайт не может участвовать в рейтинге.', tone: 'neutral' },
+    });
+    expect(ratingCell({ status: 'default', categories: [], can_edit_project: false, can_be_in_rate: false })).toMatchObject({ kind: 'status', text: { label: 'Не может участвовать в рейтинге' } });
+    expect(ratingCell({ status: 'unincluded', categories: [], can_edit_project: true, can_be_in_rate: true })).toEqual({ kind: 'join' });
+    expect(ratingCell({ status: 'included', categories: [category], can_edit_project: true, can_be_in_rate: false })).toEqual({ kind: 'position', categories: [category] });
   });
   it('shows the status to others', () => {
     expect(ratingCell({ status: 'unincluded', categories: [], can_edit_project: false })).toMatchObject({ kind: 'status', text: { label: 'Не участвует в рейтинге' } });

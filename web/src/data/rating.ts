@@ -57,6 +57,13 @@ export const STATUS_TEXTS: Readonly<Record<string, StatusText>> = {
   },
 };
 
+/** The cell's text for a site outside the rating that may not join it (`can_be_in_rate` false). */
+export const CANNOT_BE_RATED: StatusText = {
+  label: 'Не может участвовать в рейтинге',
+  hint: 'Этот сайт не может участвовать в рейтинге.',
+  tone: 'neutral',
+};
+
 /** The texts of a status. */
 export function statusText(status: string): StatusText {
   return Object.hasOwn(STATUS_TEXTS, status) ? (STATUS_TEXTS[status] as StatusText) : UNINCLUDED;
@@ -76,17 +83,23 @@ export interface RatingFormRules {
 }
 
 /**
- * Spec 000 §4: editing is disabled in editing, need_change and dropped_out (and excluded, where the
- * switch is disabled too); the save button is hidden when the status is excluded, or unincluded
- * with participation off. A site that cannot be rated (`can_be_in_rate` false) can only leave.
+ * Spec 000 §4, as written: editing is disabled in editing, need_change and dropped_out; the save
+ * button is hidden when the status is excluded, or unincluded with participation off; the
+ * participation switch is disabled when the status is excluded. So in editing, need_change and
+ * dropped_out the fields are locked but the site can still leave the rating (switch off, save).
+ * Ours on top: an excluded site's fields are locked too (it cannot save), a deleted counter is
+ * restored before anything else, and a site that cannot be rated (`can_be_in_rate` false, spec 000
+ * §6) can only leave.
  */
 export function ratingFormRules(status: string, participating: boolean, canBeInRate = true): RatingFormRules {
-  const locked = status === 'editing' || status === 'need_change' || status === 'dropped_out' || status === 'excluded' || status === 'deleted';
+  const deleted = status === 'deleted';
+  const excluded = status === 'excluded';
+  const locked = status === 'editing' || status === 'need_change' || status === 'dropped_out' || excluded || deleted;
   const idle = status === 'unincluded' || status === 'default';
   return {
     editable: !locked && participating && canBeInRate,
-    switchEnabled: !locked && (canBeInRate || participating),
-    saveVisible: !locked && !(idle && !participating),
+    switchEnabled: !excluded && !deleted && (canBeInRate || participating),
+    saveVisible: !excluded && !deleted && !(idle && !participating),
   };
 }
 
@@ -103,11 +116,21 @@ export type RatingCell =
 
 /**
  * A site in the rating (listed, with categories) shows its category and position; a site not in
- * the rating shows «Участвовать» to those who may edit it, and the status to everyone else.
+ * the rating shows «Участвовать» to those who may edit it when it may be rated (spec 000 §6
+ * "Rating participation needs can_be_in_rate"), «Не может участвовать в рейтинге» when it may not,
+ * and the status to everyone else. A row without `can_be_in_rate` may be rated (spec 000 §3 default).
  */
-export function ratingCell(row: { readonly status: string; readonly categories: readonly RatingCategory[]; readonly can_edit_project: boolean; readonly deleted?: boolean }): RatingCell {
+export function ratingCell(row: {
+  readonly status: string;
+  readonly categories: readonly RatingCategory[];
+  readonly can_edit_project: boolean;
+  readonly can_be_in_rate?: boolean;
+  readonly deleted?: boolean;
+}): RatingCell {
   if (!row.deleted && LISTED_STATUSES.has(row.status) && row.categories.length > 0) return { kind: 'position', categories: row.categories };
+  if (row.deleted) return { kind: 'status', text: statusText('deleted') };
   const idle = row.status === 'unincluded' || row.status === 'default' || !Object.hasOwn(STATUS_TEXTS, row.status);
-  if (idle && row.can_edit_project && !row.deleted) return { kind: 'join' };
-  return { kind: 'status', text: statusText(row.deleted ? 'deleted' : row.status) };
+  if (idle && row.can_be_in_rate === false) return { kind: 'status', text: CANNOT_BE_RATED };
+  if (idle && row.can_edit_project) return { kind: 'join' };
+  return { kind: 'status', text: statusText(row.status) };
 }

@@ -138,6 +138,12 @@ describe('a row of my sites (spec 000 §2.3)', () => {
     expect(cell('depth')?.textContent?.startsWith('2,5')).toBe(true);
   });
 
+  it('offers no «Участвовать» for a site that cannot be rated, a status instead (spec 000 §6)', async () => {
+    const v = await renderRow(row({ can_be_in_rate: false }));
+    expect(v.container.querySelector('[data-testid="join-rating"]')).toBeNull();
+    expect(v.container.querySelector('[data-testid="rating-status"]')?.textContent).toBe('Не может участвовать в рейтинге');
+  });
+
   it('marks pending access requests for editors with the tooltip', async () => {
     const v = await renderRow(row({ has_access_requests: true }));
     const tip = v.container.querySelector('[data-testid="access-request-tip"]');
@@ -149,6 +155,11 @@ describe('a row of my sites (spec 000 §2.3)', () => {
   it('shows the category and position of a rated site', async () => {
     const v = await renderRow(row({ status: 'included', in_rating: true, categories: [{ id: 3, title: 'Новости', position: 5 }] }));
     expect(v.container.querySelector('[data-testid="rating-position"]')?.textContent).toBe('Новости5 место');
+  });
+
+  it('names a site without a title «Нет названия» (spec 000 §8)', async () => {
+    const v = await renderRow(row({ title: '  ' }));
+    expect(v.container.querySelector('[data-testid="project-link"]')?.textContent).toBe('Нет названия');
   });
 
   it('offers «Восстановить счётчик» on the deleted list', async () => {
@@ -282,12 +293,17 @@ describe('rating settings by status (spec 000 §2.7, §4)', () => {
     expect(q(v, 'save-rating')).not.toBeNull();
   });
 
-  it.each(['editing', 'need_change', 'dropped_out'])('%s: the form is locked and cannot be saved', async (status) => {
+  it.each(['editing', 'need_change', 'dropped_out'])('%s: the fields are locked, the site can still leave the rating', async (status) => {
     const v = await renderRating(project({ ...rated, status }));
     await until(() => expect(q(v, 'rating-keywords')).not.toBeNull());
     expect((q(v, 'rating-keywords') as HTMLTextAreaElement).disabled).toBe(true);
-    expect((q(v, 'rating-switch') as HTMLInputElement).disabled).toBe(true);
-    expect(q(v, 'save-rating')).toBeNull();
+    expect((q(v, 'save-rating') as HTMLButtonElement).disabled).toBe(true);
+    const toggle = q(v, 'rating-switch') as HTMLInputElement;
+    expect(toggle.disabled).toBe(false);
+    await fire(toggle, new MouseEvent('click', { bubbles: true }));
+    expect(q(v, 'rating-keywords')).toBeNull();
+    expect((q(v, 'save-rating') as HTMLButtonElement).disabled).toBe(false);
+    expect(v.text()).toContain('Сайт выйдет из рейтинга, данные заявки будут очищены');
   });
 
   it('excluded: the switch is disabled, no save, the hint names support', async () => {
