@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type AcceptedHit, type ClickHouseClient } from '@stat/schemas';
 import { createAggregator } from './aggregator.js';
+import { siteRulesFrom } from './site-rules.js';
 
 // Needs: chDB (in-process), one data directory for the file.
 let clickhouse: ClickHouseClient;
@@ -57,12 +58,36 @@ describe('aggregator on chDB', () => {
     const aggregator = createAggregator(clickhouse);
     const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
     await aggregator.handle([hit(14, 'visitor-d', at), hit(14, 'crawler-1', at, 'https://shop.ru/', '', googlebot)]);
-    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, skippedReplays: 0 });
+    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, droppedByRules: 0, skippedReplays: 0 });
     const stored = await rows<Record<string, unknown>>(
       'SELECT visitor_id, browser_family, device_type, os_family, geo_country > 0 AS located FROM events WHERE project_id = {p:UInt32}',
       { p: 14 },
     );
     expect(stored).toEqual([{ visitor_id: 'visitor-d', browser_family: 'Chrome', device_type: 'desktop', os_family: 'Windows', located: 1 }]);
+  });
+
+  it("applies the project's counter settings: excluded pages dropped and counted, www merged, the hash cut", async () => {
+    const at = Date.now() - 7 * MINUTE;
+    const settings = siteRulesFrom({ url: 'https://www.garden.ru', use_whitelist: true, whitelisted_urls: ['garden.ru'], blacklisted_urls: ['m.garden.ru'] });
+    const aggregator = createAggregator(clickhouse, { siteRules: async (ids) => new Map(ids.filter((id) => id === 31).map((id) => [id, settings])) });
+    await aggregator.handle([
+      hit(31, 'visitor-f', at, 'https://www.garden.ru/roses#top', 'https://yandex.ru/'),
+      hit(31, 'visitor-f', at + MINUTE, 'https://garden.ru/tulips', 'https://www.garden.ru/roses'),
+      hit(31, 'visitor-g', at, 'https://stolen-copy.example/roses'),
+      hit(31, 'visitor-h', at, 'https://m.garden.ru/roses'),
+      // A project without settings in Postgres: everything counts as it came.
+      hit(32, 'visitor-i', at, 'https://www.other.ru/#x'),
+    ]);
+    expect(aggregator.stats).toEqual({ stored: 3, droppedBots: 0, droppedByRules: 2, skippedReplays: 0 });
+    const stored = await rows<Record<string, unknown>>(
+      'SELECT project_id, url, traffic_type FROM events WHERE project_id IN (31, 32) ORDER BY project_id, ts',
+      {},
+    );
+    expect(stored).toEqual([
+      { project_id: 31, url: 'https://garden.ru/roses', traffic_type: 'search' },
+      { project_id: 31, url: 'https://garden.ru/tulips', traffic_type: 'search' },
+      { project_id: 32, url: 'https://www.other.ru/#x', traffic_type: 'direct' },
+    ]);
   });
 
   it("stamps every page view of a visit with the visit's source, its first hit's", async () => {

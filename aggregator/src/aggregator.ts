@@ -4,6 +4,7 @@ import { VISIT_RETAIN_MS, VisitCutter, visitorKey, type HitRole } from './sessio
 import { sourceOf, toEventRow, type BusPlace, type EventRow } from './rows.js';
 import { EventStore } from './storage.js';
 import { createEnricher, type Enricher } from './enrich/index.js';
+import { applySiteRules, SiteRulesCache, type SiteRulesLoader } from './site-rules.js';
 
 export interface AggregatorOptions {
   /** Pause between tries of a failed write; doubles up to maxRetryMs. */
@@ -15,15 +16,22 @@ export interface AggregatorOptions {
    */
   restoreVisits: boolean;
   enricher: Enricher;
+  /**
+   * Reads the projects' counter settings (whitelist, blacklist, merging, hashes). Without it
+   * every hit counts under the address it came with (the demo seed, tests without Postgres).
+   */
+  siteRules: SiteRulesLoader | null;
   log: (message: string) => void;
 }
 
-const DEFAULTS: Omit<AggregatorOptions, 'enricher'> = { retryMs: 250, maxRetryMs: 10_000, restoreVisits: true, log: (m) => console.error(m) };
+const DEFAULTS: Omit<AggregatorOptions, 'enricher'> = { retryMs: 250, maxRetryMs: 10_000, restoreVisits: true, siteRules: null, log: (m) => console.error(m) };
 
 /** What the aggregator has done since it started, for the operator. */
 export interface AggregatorStats {
   stored: number;
   droppedBots: number;
+  /** hits of pages the project's whitelist or blacklist excludes */
+  droppedByRules: number;
   skippedReplays: number;
 }
 
@@ -59,7 +67,8 @@ interface Placed {
  */
 export function createAggregator(clickhouse: ClickHouseClient, options: Partial<AggregatorOptions> = {}) {
   const opts: AggregatorOptions = { ...DEFAULTS, enricher: options.enricher ?? createEnricher(), ...options };
-  const stats: AggregatorStats = { stored: 0, droppedBots: 0, skippedReplays: 0 };
+  const stats: AggregatorStats = { stored: 0, droppedBots: 0, droppedByRules: 0, skippedReplays: 0 };
+  const rules = opts.siteRules ? new SiteRulesCache(opts.siteRules) : null;
   const store = new EventStore(clickhouse);
   const visits = new VisitCutter();
   const written = new Map<string, number>();
@@ -109,12 +118,27 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     }
   };
 
-  /** Enriches and cuts visits; bots are dropped here, counted, and never stored. */
-  const toRows = (placed: Placed[]): { rows: EventRow[]; bots: number } => {
+  /**
+   * Applies the project's counter settings, enriches and cuts visits; hits of excluded pages and
+   * bots are dropped here, counted, and never stored.
+   */
+  const toRows = (placed: Placed[]): { rows: EventRow[]; bots: number; excluded: number } => {
     const rows: EventRow[] = [];
     let bots = 0;
-    for (const { hit, place } of placed) {
-      const enriched = opts.enricher.enrichHit(hit);
+    let excluded = 0;
+    for (const placedHit of placed) {
+      const { place } = placedHit;
+      let { hit } = placedHit;
+      const siteRules = rules?.get(hit.hit.p) ?? null;
+      if (siteRules) {
+        const ruled = applySiteRules(hit.hit.u, siteRules);
+        if (ruled.kind === 'drop') {
+          excluded += 1;
+          continue;
+        }
+        if (ruled.url !== hit.hit.u) hit = { ...hit, hit: { ...hit.hit, u: ruled.url } };
+      }
+      const enriched = opts.enricher.enrichHit(hit, siteRules?.siteHost);
       if (enriched.kind === 'drop') {
         bots += 1;
         continue;
@@ -123,7 +147,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
       step.visit.source ??= sourceOf(enriched.enrichment);
       rows.push(toEventRow(hit, enriched.enrichment, step, place));
     }
-    return { rows, bots };
+    return { rows, bots, excluded };
   };
 
   const handle = async (hits: AcceptedHit[], position?: BusPosition): Promise<void> => {
@@ -138,10 +162,12 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         // Visit state changes only with a stored batch: a failed try is undone and cut again.
         visits.begin();
         await restoreVisits(placed);
-        const { rows, bots } = toRows(placed);
+        await rules?.load(placed.map((p) => p.hit.hit.p));
+        const { rows, bots, excluded } = toRows(placed);
         if (rows.length > 0) await store.insert(rows);
         stats.stored += rows.length;
         stats.droppedBots += bots;
+        stats.droppedByRules += excluded;
         if (position) {
           const last = placed.reduce((max, p) => Math.max(max, p.place?.offset ?? -1), -1);
           written.set(`${position.topic}:${position.partition}`, last);

@@ -2,4 +2,6 @@ export { startApi, type ApiConfig, type RunningApi } from './main.js';
 export { ReportRequestDto, isCalendarDate } from './reports/report-request.dto.js';
 export { bucketStarts, moscowDateTime } from './reports/buckets.js';
 export { createAdministrator } from './users/admin.js';
-export type { DbTarget } from './db/db.js';
+export type { Db, DbTarget } from './db/db.js';
+export { openDb } from './db/open.js';
+export { readCounterSettings, type StoredCounterSettings } from './projects/counter-settings-source.js';

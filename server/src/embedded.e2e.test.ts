@@ -6,6 +6,8 @@ import { createProject, eventually, summaryTotals } from './testing/api-client.j
 import { COUNTER_LOADED, browseThreePages, startTestSite } from './testing/site.js';
 import { freePort } from './testing/service.js';
 
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 // Needs: the embedded service of the global setup (chDB, in-process bus) and Debian's chromium.
 const apiUrl = inject('apiUrl');
 const collectorUrl = inject('collectorUrl');
@@ -49,6 +51,42 @@ describe('embedded mode: a page with the counter to a report', () => {
     const now = Date.now() / 1000;
     expect(nonEmpty.reduce((s, p) => s + p.metrics[0]!, 0)).toBe(3);
     for (const p of nonEmpty) expect(now - p.ts).toBeLessThan(2 * 3600);
+  });
+
+  it("applies the counter settings saved through the api: a blacklisted copy and pages off the whitelist are not counted", async () => {
+    const { projectId, cookie } = await createProject(apiUrl);
+    const saved = await fetch(`${apiUrl}/top100/api/v1.0/project/${projectId}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', cookie },
+      body: JSON.stringify({
+        counter_settings: { use_whitelist: true, whitelisted_urls: ['https://e2e-site.example'], blacklisted_urls: ['https://shop.e2e-site.example'] },
+      }),
+    });
+    expect(saved.status).toBe(200);
+    const send = async (u: string, v: string): Promise<number> => {
+      const hit = { p: projectId, t: 'pageview', u, r: '', ti: 'Page', sw: 1280, sh: 800, v };
+      const answer = await fetch(`${collectorUrl}/hit`, {
+        method: 'POST',
+        // A browser's user agent: fetch's own would be dropped as a bot.
+        headers: { 'content-type': 'text/plain', 'user-agent': CHROME },
+        body: JSON.stringify(hit),
+      });
+      return answer.status;
+    };
+    const statuses = [
+      await send('https://stolen-copy.example/a', 'visitor-off-list'),
+      await send('https://shop.e2e-site.example/a', 'visitor-blacklisted'),
+      await send('https://www.e2e-site.example/a', 'visitor-on-list'),
+      await send('https://e2e-site.example/b', 'visitor-on-list'),
+    ];
+    // The collector accepts them all: the settings are applied where hits are stored.
+    expect(statuses).toEqual([204, 204, 204, 204]);
+    const today = moscowDate(Date.now());
+    const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
+    const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 2);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual(totals);
+    expect(totals).toEqual([2, 1, 1]);
   });
 
   it('a blocked collector costs the page no error', async () => {

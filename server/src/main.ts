@@ -4,7 +4,8 @@ import { createClickHouse, migrateClickHouse, type ClickHouseClient, type HitCon
 import { KafkaConsumer, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
 import { createAggregator, loadGeo } from '@stat/aggregator';
-import { startApi, type RunningApi } from '@stat/api';
+import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
+import { siteRulesFrom as rulesFromSettings, type SiteRules } from '@stat/aggregator';
 import { readConfig, type Config } from './config.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
 
@@ -29,25 +30,35 @@ export async function main(config: Config): Promise<() => Promise<void>> {
       : null;
   const memoryBus = kafka ? null : new MemoryBus();
 
+  // The aggregator is built first (the demo seed writes through it) but consumes the bus only
+  // once the api is up: it reads the projects' counter settings from the api's Postgres.
+  let startConsuming: ((db: Db | null) => Promise<void>) | null = null;
   if (roles.has('aggregator') && clickhouse) {
+    const store = clickhouse;
     // The geo database opens once here rather than on the first hit.
     await loadGeo();
-    const aggregator = createAggregator(clickhouse);
     if (config.DEMO_SEED) {
       const started = Date.now();
       // History for an empty project: no visit of a previous run can be open.
-      const seeder = createAggregator(clickhouse, { restoreVisits: false });
-      const written = await seedDemo(clickhouse, seeder.handle, config.DEMO_DAYS);
+      const seeder = createAggregator(store, { restoreVisits: false });
+      const written = await seedDemo(store, seeder.handle, config.DEMO_DAYS);
       if (written > 0) log(`demo project ${DEMO_PROJECT_ID}: ${written} events generated in ${Date.now() - started} ms`);
     }
-    const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);
-    await consumer.start(aggregator.handle);
-    stops.push(async () => {
-      await consumer.stop();
-      aggregator.stop();
-      const { stored, droppedBots, skippedReplays } = aggregator.stats;
-      log(`aggregator: ${stored} events stored, ${droppedBots} bot hits dropped, ${skippedReplays} replayed hits skipped`);
-    });
+    startConsuming = async (db) => {
+      const aggregator = createAggregator(store, { siteRules: db ? siteRulesFrom(db) : null });
+      if (!db) log('aggregator: no Postgres in this process (DATABASE_URL unset): counter settings are not applied to hits');
+      const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);
+      await consumer.start(aggregator.handle);
+      // Stopped before the api closes the Postgres it reads settings from.
+      stops.unshift(async () => {
+        await consumer.stop();
+        aggregator.stop();
+        const { stored, droppedBots, droppedByRules, skippedReplays } = aggregator.stats;
+        log(
+          `aggregator: ${stored} events stored, ${droppedBots} bot hits dropped, ${droppedByRules} hits excluded by counter settings, ${skippedReplays} replayed hits skipped`,
+        );
+      });
+    };
   }
 
   let api: RunningApi | null = null;
@@ -77,6 +88,16 @@ export async function main(config: Config): Promise<() => Promise<void>> {
     log(`web app:   http://${config.HOST}:${config.API_PORT}/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`);
     log(`api:       http://${config.HOST}:${config.API_PORT}/${config.API_PREFIX}/api/report/v1.0/...`);
     log(`snippet:   http://${config.HOST}:${config.API_PORT}/counter/counter.js`);
+  }
+
+  if (startConsuming) {
+    let db: Db | null = api?.db ?? null;
+    if (!db && config.DATABASE_URL) {
+      const own = await openDb({ kind: 'postgres', url: config.DATABASE_URL, max: 2 });
+      db = own;
+      stops.push(() => own.close());
+    }
+    await startConsuming(db);
   }
 
   if (roles.has('collector')) {
@@ -156,4 +177,12 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
     console.error(error);
     process.exit(1);
   });
+}
+
+/** The aggregator's reader of counter settings, from the api's Postgres. */
+function siteRulesFrom(db: Db): (projects: readonly number[]) => Promise<Map<number, SiteRules>> {
+  return async (projects) => {
+    const settings = await readCounterSettings(db, projects);
+    return new Map([...settings].map(([id, s]) => [id, rulesFromSettings(s)]));
+  };
 }
