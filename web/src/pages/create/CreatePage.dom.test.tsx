@@ -2,7 +2,7 @@
 /**
  * The create flow in happy-dom with a fake api (spec 000 §2.5, §5, §8): the title fetched from the
  * site a second after the address, the same-url hint and step 3 with the ownership proof,
- * «Ошибка валидации» with the api's field texts.
+ * «Ошибка валидации» with the api's field texts and for a refused captcha.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -35,13 +35,18 @@ interface Call {
   readonly body: unknown;
 }
 
-function api(calls: Call[], options: { sameUrl?: boolean; createFails?: boolean } = {}): typeof fetch {
+function api(calls: Call[], options: { sameUrl?: boolean; createFails?: boolean; captcha?: boolean } = {}): typeof fetch {
   let verifications = 0;
+  let challenges = 0;
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const path = url.pathname.replace('/top100', '');
     calls.push({ method: init?.method ?? 'GET', path: `${path}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    if (path.endsWith('/is_captcha_needed')) return ok({ need_captcha: false });
+    if (path.endsWith('/is_captcha_needed')) {
+      // A fresh challenge each time; difficulty 1 is solved in a hash or two.
+      challenges += 1;
+      return ok(options.captcha ? { need_captcha: true, captcha: { challenge: `c${challenges}`, difficulty: 1 } } : { need_captcha: false });
+    }
     if (path.endsWith('/fetch_metadata')) return ok({ title: 'Пример — главная' });
     if (path.endsWith('/projects_with_same_url')) {
       const data = options.sameUrl
@@ -54,6 +59,7 @@ function api(calls: Call[], options: { sameUrl?: boolean; createFails?: boolean 
       return ok({ verified: verifications > 1, meta_tag: '<meta name="stat-verification" content="abc">' });
     }
     if (path === '/api/v1.0/project' && init?.method === 'POST') {
+      if (options.captcha) return fail(400, 'Not valid captcha');
       if (options.createFails) return fail(400, 'Request validation errors', { url: ['Введен неправильный URL'] });
       return ok({ project_id: 8000010, can_be_in_rate: true });
     }
@@ -116,6 +122,25 @@ describe('create counter', () => {
     await fire(q(v, 'create-submit'), new MouseEvent('click', { bubbles: true }));
     await until(() => expect(q(v, 'create-failure')?.textContent).toBe('Ошибка валидации'));
     expect([...v.container.querySelectorAll('[data-testid="field-error"]')].map((e) => e.textContent)).toEqual(['Введен неправильный URL']);
+  });
+
+  it('a refused captcha («Not valid captcha») shows «Ошибка валидации» and brings a new check', async () => {
+    const calls: Call[] = [];
+    vi.stubGlobal('fetch', api(calls, { captcha: true }));
+    const v = await renderCreate();
+    await until(() => expect(q(v, 'captcha')?.getAttribute('data-state')).toBe('solved'));
+    await type(q(v, 'create-url'), 'https://example.ru');
+    await type(q(v, 'create-title'), 'Мой сайт');
+    await fire(q(v, 'create-agree'), new MouseEvent('click', { bubbles: true }));
+    await fire(q(v, 'create-submit'), new MouseEvent('click', { bubbles: true }));
+    await until(() => expect(q(v, 'create-failure')?.textContent).toBe('Ошибка валидации'));
+    const posted = calls.filter((c) => c.method === 'POST' && c.path === '/api/v1.0/project');
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.body).toMatchObject({ url: 'https://example.ru', title: 'Мой сайт', agree: true, captcha_response: expect.stringMatching(/^c1:\d+$/) });
+    expect(v.container.querySelectorAll('[data-testid="field-error"]')).toHaveLength(0);
+    await until(() => expect(calls.filter((c) => c.path.endsWith('/is_captcha_needed'))).toHaveLength(2));
+    await until(() => expect(q(v, 'captcha')?.getAttribute('data-state')).toBe('solved'));
+    expect(q(v, 'create-failure')?.textContent).toBe('Ошибка валидации');
   });
 
   it('offers step 3 for a known address; proving ownership with the meta tag ends on my sites', async () => {
