@@ -137,6 +137,41 @@ describe('aggregator on chDB', () => {
     expect(numbers.map((r) => r.event_number)).toEqual([1, 2, 3]);
   });
 
+  it("numbers a visitor's visits, across a restart and after the visitor is long forgotten", async () => {
+    const day = 24 * 60 * MINUTE;
+    const start = Date.now() - 3 * day;
+    const first = createAggregator(clickhouse);
+    await first.handle([hit(33, 'loyal', start), hit(33, 'loyal', start + MINUTE), hit(33, 'once', start)]);
+    // Two hours later: a new visit for the same process (it still holds the visitor).
+    await first.handle([hit(33, 'loyal', start + 120 * MINUTE)]);
+    // A day later another visitor's hit sweeps the loyal one from memory; the loyal visitor's
+    // next visit is numbered from storage.
+    await first.handle([hit(33, 'once', start + day - 10 * MINUTE)]);
+    expect(first.visits.knows(33, 'loyal')).toBe(false);
+    await first.handle([hit(33, 'loyal', start + day)]);
+    // Another day later, a new process, as after kill -9.
+    await createAggregator(clickhouse).handle([hit(33, 'loyal', start + 2 * day), hit(33, 'newcomer', start + 2 * day)]);
+    const stored = await rows<{ visitor_id: string; session_number: number }>(
+      'SELECT visitor_id, session_number FROM events WHERE project_id = {p:UInt32} ORDER BY visitor_id, ts',
+      { p: 33 },
+    );
+    expect(stored).toEqual([
+      { visitor_id: 'loyal', session_number: 1 },
+      { visitor_id: 'loyal', session_number: 1 },
+      { visitor_id: 'loyal', session_number: 2 },
+      { visitor_id: 'loyal', session_number: 3 },
+      { visitor_id: 'loyal', session_number: 4 },
+      { visitor_id: 'newcomer', session_number: 1 },
+      { visitor_id: 'once', session_number: 1 },
+      { visitor_id: 'once', session_number: 2 },
+    ]);
+    const visitsTable = await rows<{ session_number: number; n: string }>(
+      "SELECT session_number, count() AS n FROM visits FINAL WHERE project_id = {p:UInt32} AND visitor_id = 'loyal' GROUP BY session_number ORDER BY session_number",
+      { p: 33 },
+    );
+    expect(visitsTable.map((r) => r.session_number)).toEqual([1, 2, 3, 4]);
+  });
+
   it('stores custom events, block clicks and engaged time in the visit of their page view', async () => {
     const at = Date.now() - 90 * MINUTE;
     const base = hit(17, 'visitor-f', at, 'https://shop.ru/item');

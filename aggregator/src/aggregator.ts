@@ -119,6 +119,24 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   };
 
   /**
+   * Tells the cutter how many visits the batch's visitors without an open visit here have
+   * stored, so that a returning visitor's new visit gets the next number, after a restart too.
+   */
+  const recallVisitCounts = async (placed: Placed[]): Promise<void> => {
+    const unknown = new Map<string, { project: number; visitor: string }>();
+    for (const { hit } of placed) {
+      if (!visits.knows(hit.hit.p, hit.hit.v)) unknown.set(visitorKey(hit.hit.p, hit.hit.v), { project: hit.hit.p, visitor: hit.hit.v });
+    }
+    const lookups = [...unknown.values()];
+    for (let i = 0; i < lookups.length; i += RESTORE_CHUNK) {
+      for (const [key, count] of await store.visitCounts(lookups.slice(i, i + RESTORE_CHUNK))) {
+        const { project, visitor } = unknown.get(key)!;
+        visits.recallVisits(project, visitor, count);
+      }
+    }
+  };
+
+  /**
    * Applies the project's counter settings, enriches and cuts visits; hits of excluded pages and
    * bots are dropped here, counted, and never stored.
    */
@@ -162,6 +180,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         // Visit state changes only with a stored batch: a failed try is undone and cut again.
         visits.begin();
         await restoreVisits(placed);
+        await recallVisitCounts(placed);
         await rules?.load(placed.map((p) => p.hit.hit.p));
         const { rows, bots, excluded } = toRows(placed);
         if (rows.length > 0) await store.insert(rows);

@@ -74,6 +74,7 @@ export interface EventRow extends Enrichment {
   read_percent: number;
   session_id: string;
   session_start: string;
+  session_number: number;
   event_number: number;
   bounce_delta: number;
   duration_delta: number;
@@ -155,6 +156,7 @@ export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep
     visitor_id: hit.v,
     session_id: visit.id.toString(),
     session_start: clickhouseTime(visit.startAt),
+    session_number: visit.number,
     event_number: step.eventNumber,
     bounce_delta: step.bounceDelta,
     duration_delta: step.durationDelta,
@@ -212,6 +214,6 @@ export const EVENT_COLUMNS = Object.keys(
   toEventRow(
     { id: '', at: 0, ip: '', ua: '', hit: { p: 1, t: 'pageview', u: '', r: '', ti: '', sw: 0, sh: 0, v: '' } },
     {} as Enrichment,
-    { visit: { id: 0n, startAt: 0, lastAt: 0, events: 0, pageViews: 0, source: {} as VisitSource }, eventNumber: 0, bounceDelta: 0, durationDelta: 0 },
+    { visit: { id: 0n, number: 0, startAt: 0, lastAt: 0, events: 0, pageViews: 0, source: {} as VisitSource }, eventNumber: 0, bounceDelta: 0, durationDelta: 0 },
   ),
 ) as [keyof EventRow, ...(keyof EventRow)[]];

@@ -33,6 +33,23 @@ describe('VisitCutter', () => {
     expect(cut()).toEqual(cut());
   });
 
+  it("numbers a visitor's visits from 1, per project", () => {
+    const cutter = new VisitCutter();
+    const numbers = [t0, t0 + MINUTE, t0 + 2 * VISIT_TIMEOUT_MS, t0 + 4 * VISIT_TIMEOUT_MS].map((t) => cutter.visitOf(1, 'v', t).number);
+    expect(numbers).toEqual([1, 1, 2, 3]);
+    expect(cutter.visitOf(2, 'v', t0).number).toBe(1);
+  });
+
+  it('numbers a returning visitor after the visits recalled from storage, and only for the next batch', () => {
+    const cutter = new VisitCutter();
+    cutter.recallVisits(1, 'returning', 4);
+    expect(cutter.visitOf(1, 'returning', t0).number).toBe(5);
+    expect(cutter.visitOf(1, 'returning', t0 + 2 * VISIT_TIMEOUT_MS).number).toBe(6);
+    cutter.recallVisits(1, 'recalled-then-swept', 7);
+    cutter.sweep(t0);
+    expect(cutter.visitOf(1, 'recalled-then-swept', t0).number).toBe(1);
+  });
+
   it('forgets visits past keeping when swept', () => {
     const cutter = new VisitCutter();
     cutter.visitOf(1, 'old', t0);

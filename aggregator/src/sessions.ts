@@ -17,9 +17,11 @@ export const VISIT_RETAIN_MS = 4 * VISIT_TIMEOUT_MS;
  */
 export type HitRole = 'pageview' | 'action' | 'report';
 
-/** A visit as the cutter knows it: its id, when it began, and its latest hit. */
+/** A visit as the cutter knows it: its id, its number, when it began, and its latest hit. */
 export interface Visit {
   id: bigint;
+  /** the visitor's how-many-th visit to the project this is, from 1 (the catalogue's session_number) */
+  number: number;
   startAt: number;
   lastAt: number;
   /** events and page views of the visit so far */
@@ -52,6 +54,11 @@ export function visitorKey(project: number, visitor: string): string {
  */
 export class VisitCutter {
   private readonly open = new Map<string, Visit>();
+  /**
+   * How many visits stored visitors had, for visitors without an open visit here: read from
+   * storage before a batch (see recallVisits), taken by the visitor's next new visit.
+   */
+  private readonly pastVisits = new Map<string, number>();
   /** The state before the first change of each visit since begin(), for rollback(). */
   private journal: Map<string, Visit | undefined> | null = null;
 
@@ -68,7 +75,8 @@ export class VisitCutter {
     if (current && (inTime || lateReport)) {
       visit = { ...current };
     } else {
-      visit = { id: visitId(key, at), startAt: at, lastAt: at, events: 0, pageViews: 0 };
+      const before = current?.number ?? this.pastVisits.get(key) ?? 0;
+      visit = { id: visitId(key, at), number: before + 1, startAt: at, lastAt: at, events: 0, pageViews: 0 };
     }
     // A report neither lengthens its visit nor keeps it alive.
     const durationDelta = role === 'report' ? 0 : Math.max(0, at - visit.lastAt);
@@ -112,6 +120,15 @@ export class VisitCutter {
     if (this.journal && !this.journal.has(key)) this.journal.set(key, before);
   }
 
+  /**
+   * Tells the cutter how many visits a visitor without an open visit here had before (from
+   * storage), so that their next visit is numbered after them. Not undone by rollback: it is a
+   * stored fact, not a change of this batch.
+   */
+  recallVisits(project: number, visitor: string, visits: number): void {
+    this.pastVisits.set(visitorKey(project, visitor), visits);
+  }
+
   /** Whether the cutter holds an open visit for the visitor. */
   knows(project: number, visitor: string): boolean {
     return this.open.has(visitorKey(project, visitor));
@@ -129,6 +146,8 @@ export class VisitCutter {
 
   /** Forgets visits past keeping by `now`, so memory is bounded by recently active visitors. */
   sweep(now: number): void {
+    // Recalled counts serve the batch they were read for; the next batch reads them again.
+    this.pastVisits.clear();
     for (const [key, visit] of this.open) {
       if (now - visit.lastAt > VISIT_RETAIN_MS) {
         this.remember(key, visit);

@@ -27,6 +27,29 @@ export class EventStore {
   }
 
   /**
+   * How many visits each visitor has stored (the highest visit number), for visitors found;
+   * keyed `project:visitor`.
+   */
+  async visitCounts(visitors: { project: number; visitor: string }[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    if (visitors.length === 0) return found;
+    const result = await this.clickhouse.query({
+      query: `SELECT project_id, visitor_id, max(visits) AS visits FROM visitor_visits
+              WHERE project_id IN {projects:Array(UInt32)} AND visitor_id IN {visitors:Array(String)}
+              GROUP BY project_id, visitor_id`,
+      query_params: {
+        projects: [...new Set(visitors.map((v) => v.project))],
+        visitors: [...new Set(visitors.map((v) => v.visitor))],
+      },
+      format: 'JSONEachRow',
+    });
+    for (const row of await result.json<{ project_id: number; visitor_id: string; visits: string | number }>()) {
+      found.set(`${row.project_id}:${row.visitor_id}`, Number(row.visits));
+    }
+    return found;
+  }
+
+  /**
    * The latest visit of each visitor that may still be open at `since` (epoch ms), from the
    * stored events: how visits survive a restart of the aggregator.
    */
@@ -45,7 +68,7 @@ export class EventStore {
               SELECT project_id, visitor_id, toString(session_id) AS session_id,
                      toUnixTimestamp64Milli(min(session_start)) AS start_at,
                      toUnixTimestamp64Milli(max(ts)) AS last_at,
-                     count() AS events, countIf(event_type = 'pageview') AS page_views,
+                     count() AS events, countIf(event_type = 'pageview') AS page_views, max(session_number) AS number,
                      ${SOURCE_FIELDS.map((f) => `toString(any(${f})) AS ${f}`).join(', ')}
               FROM events
               WHERE project_id IN {projects:Array(UInt32)} AND event_date >= {from:Date}
@@ -68,6 +91,7 @@ export class EventStore {
       last_at: string | number;
       events: string | number;
       page_views: string | number;
+      number: string | number;
     };
     // Projects and visitors are matched apart; the pairs nobody asked for are dropped here.
     const asked = new Set(visitors.map((v) => `${v.project}:${v.visitor}`));
@@ -75,6 +99,7 @@ export class EventStore {
       if (!asked.has(`${row.project_id}:${row.visitor_id}`)) continue;
       found.set(`${row.project_id}:${row.visitor_id}`, {
         id: BigInt(row.session_id),
+        number: Number(row.number),
         startAt: Number(row.start_at),
         lastAt: Number(row.last_at),
         events: Number(row.events),
