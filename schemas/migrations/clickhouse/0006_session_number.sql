@@ -2,7 +2,7 @@
 -- the project, 2 for the next, and so on. The aggregator stamps it on every event of the visit;
 -- it learns a returning visitor's count from visitor_visits, one row per visitor, keyed so that
 -- a batch's visitors are found by the primary key. Events stored before this migration keep 0.
-ALTER TABLE events ADD COLUMN IF NOT EXISTS session_number UInt32 CODEC(T64, ZSTD(1)) AFTER session_start;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS session_number UInt32 CODEC(ZSTD(1)) AFTER session_start;
 
 ALTER TABLE visits ADD COLUMN IF NOT EXISTS session_number SimpleAggregateFunction(max, UInt32);
 
