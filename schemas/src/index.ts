@@ -5,3 +5,4 @@ export * from './clickhouse/client.js';
 export * from './clickhouse/migrate.js';
 export * from './catalogue.js';
 export * from './clickhouse/retry.js';
+export * from './dimensions.js';

@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouse, type ClickHouseClient } from './clickhouse/client.js';
+import { migrateClickHouse } from './clickhouse/migrate.js';
+import { DIMENSIONS } from './dimensions.js';
+
+// Needs: chDB (in-process), one data directory for the file.
+let clickhouse: ClickHouseClient;
+beforeAll(async () => {
+  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-dimensions-')) });
+  await migrateClickHouse(clickhouse);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+async function rows<T>(query: string): Promise<T[]> {
+  return (await clickhouse.query({ query, format: 'JSONEachRow' })).json<T>();
+}
+
+describe('the dimension catalogue in storage', () => {
+  it('names a column that exists for every stored dimension, and a reason for every other', async () => {
+    const columns = await rows<{ table: string; name: string }>(
+      "SELECT table, name FROM system.columns WHERE database = currentDatabase() AND table IN ('events', 'visits')",
+    );
+    const present = new Set(columns.map((c) => `${c.table}.${c.name}`));
+    const absent = Object.entries(DIMENSIONS).filter(([, d]) => d.table !== null && !present.has(`${d.table}.${d.column}`));
+    expect(absent).toEqual([]);
+    for (const d of Object.values(DIMENSIONS)) if (d.table === null) expect(d.reason.length).toBeGreaterThan(10);
+  });
+
+  it('keeps in the dimension rollups exactly the dimensions marked so', async () => {
+    const stored = await rows<{ dimension: string }>(
+      "SELECT DISTINCT arrayJoin(extractAll(create_table_query, '\\\\(\\'([a-z_0-9]+)\\', toString')) AS dimension FROM system.tables WHERE database = currentDatabase() AND name = 'rollup_dim_day_mv' ORDER BY dimension",
+    );
+    const marked = Object.entries(DIMENSIONS)
+      .filter(([, d]) => d.table !== null && d.rollup)
+      .map(([name]) => name)
+      .sort();
+    expect(stored.map((r) => r.dimension)).toEqual(marked);
+  });
+
+  it("computes the catalogue's derived dimensions from what an event holds", async () => {
+    await clickhouse.insert({
+      table: 'events',
+      format: 'JSONEachRow',
+      values: [
+        {
+          event_id: '00000000-0000-4000-8000-000000000001',
+          project_id: 1,
+          event_type: 'pageview',
+          ts: '2026-11-20 10:00:00.000',
+          event_date: '2026-11-20',
+          visitor_id: 'v1',
+          screen_width: 390,
+          screen_height: 844,
+          device_brand: 'Apple',
+          device_model: 'iPhone',
+          page_format: 'iOS',
+          ad_system: 'yandex_direct',
+          utm_campaign: 'autumn',
+          referrer: 'https://ya.ru/',
+          event_params: { sku: 'A-1', price: '990' },
+          user_id: 'u-7',
+          link_url: 'https://partner.ru/',
+        },
+      ],
+    });
+    const [row] = await rows<Record<string, unknown>>(
+      'SELECT screen_size, device_family, native_mobile, ad_campaign, referer, customer_params_key, auth_top100, external_url FROM events WHERE project_id = 1',
+    );
+    expect(row).toEqual({
+      screen_size: '390x844',
+      device_family: 'Apple iPhone',
+      native_mobile: 1,
+      ad_campaign: 'autumn',
+      referer: 'https://ya.ru/',
+      customer_params_key: ['sku', 'price'],
+      auth_top100: 1,
+      external_url: 'https://partner.ru/',
+    });
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Where each dimension of the catalogue (specification 001, §3 "Dimensions") is stored: the
+ * column of `events` or `visits` that holds it, whether a dimension rollup (`rollup_dim_*`)
+ * holds it too, or why it is not collected. The report engine takes its column names from here
+ * (an allow-list: no column name ever comes from a request).
+ */
+export type DimensionStorage =
+  | {
+      /** the table and column (or ALIAS column) that holds the dimension's value */
+      table: 'events' | 'visits';
+      column: string;
+      /** kept in rollup_dim_5m / _hour / _day under this dimension name */
+      rollup: boolean;
+    }
+  | {
+      table: null;
+      /** why the service does not collect it */
+      reason: string;
+    };
+
+const event = (column: string, rollup = false): DimensionStorage => ({ table: 'events', column, rollup });
+const visit = (column: string): DimensionStorage => ({ table: 'visits', column, rollup: false });
+const missing = (reason: string): DimensionStorage => ({ table: null, reason });
+
+const PANEL = 'demographics and interests come from an audience panel or an ad network profile; a self-hosted counter has neither';
+const APP = 'only a mobile app SDK reports it; the service has a web counter only';
+
+/** The catalogue's dimensions, grouped as the specification groups them. */
+export const DIMENSIONS = {
+  date: event('event_date'),
+  // Events
+  event_class: event('event_class'),
+  event_name: event('event_name'),
+  ub_block_list: event('block_name'),
+  customer_params_key: event('customer_params_key'),
+  // Audience
+  gender: missing(PANEL),
+  age_tns: missing(PANEL),
+  category_1: missing(PANEL),
+  topic: missing('the topic of a visitor comes from an interests panel; not collected'),
+  media_theme: missing('the theme of a material comes from the media reports, not built yet'),
+  session_number: event('session_number'),
+  view_depth: visit('page_views'),
+  geo_country: event('geo_country', true),
+  geo_area: event('geo_area', true),
+  geo_city: event('geo_city', true),
+  // Technology
+  counter_type_eventbase: missing(APP),
+  app_version: missing(APP),
+  screen_size: event('screen_size'),
+  screen_width: event('screen_width'),
+  screen_height: event('screen_height'),
+  device_type: event('device_type', true),
+  device_brand: event('device_brand', true),
+  device_family: event('device_family'),
+  device_model: event('device_model'),
+  os_family: event('os_family', true),
+  os_version_major: event('os_version_major'),
+  os_version_minor: event('os_version_minor'),
+  browser_family: event('browser_family', true),
+  browser_version_major: event('browser_version_major'),
+  browser_version_minor: event('browser_version_minor'),
+  native_mobile: event('native_mobile'),
+  // Sources
+  utm_campaign: event('utm_campaign', true),
+  utm_content: event('utm_content', true),
+  utm_medium: event('utm_medium', true),
+  utm_source: event('utm_source', true),
+  utm_term: event('utm_term', true),
+  openstat_ad: event('openstat_ad'),
+  openstat_campaign: event('openstat_campaign'),
+  openstat_service: event('openstat_service'),
+  openstat_source: event('openstat_source'),
+  referer: event('referer'),
+  referer_domain: event('referer_domain', true),
+  referer_path: event('referer_path'),
+  traffic_type: event('traffic_type', true),
+  traffic_system: event('traffic_system', true),
+  ad_system: event('ad_system', true),
+  ad_campaign: event('ad_campaign'),
+  search_system: event('search_system', true),
+  search_phrase: event('search_phrase', true),
+  aggrnews_system: event('aggrnews_system', true),
+  exchange_system: event('exchange_system', true),
+  recom_system: event('recom_system', true),
+  social_network: event('social_network', true),
+  message_system: event('message_system', true),
+  qr_system: event('qr_system', true),
+  // Content
+  url: event('url'),
+  url_no_args: event('url_no_args', true),
+  url_args_key: event('url_args_key'),
+  entry_page: visit('entry_url'),
+  exit_page: visit('exit_url'),
+  external_url: event('external_url'),
+  title: event('title'),
+  page_format: event('page_format', true),
+  author_name: missing('the author of a material comes from the media reports, not built yet'),
+  media_title: missing('the title of a material comes from the media reports, not built yet'),
+  // Auth type, experiments, custom. auth_top100 here: the visitor was logged in on the site
+  // (the page set the site's user id).
+  auth_top100: event('auth_top100'),
+  auth_rambler: missing("a login with the original's single sign-on; a self-hosted service has none"),
+  split: missing('experiments (split tests) are not built yet'),
+  user_cv_key: event('customer_params_key'),
+} as const satisfies Record<string, DimensionStorage>;
+
+export type Dimension = keyof typeof DIMENSIONS;
