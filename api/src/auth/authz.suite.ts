@@ -181,7 +181,7 @@ export function authzSuite(env: () => TestApi): void {
       const method = entry.route.split(' ')[0] as string;
       // logout and refresh would end or change the session the next checks use: a copy calls.
       const client = clients[role];
-      const caller = new ApiClient(client.baseUrl);
+      const caller = new ApiClient(client.baseUrl, client.prefix, client.address);
       for (const [k, v] of client.cookies) caller.cookies.set(k, v);
       const before = expected >= 400 ? await snapshot(env().db) : '';
       const answer: Answer = await caller.call(method, path, body);

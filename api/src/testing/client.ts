@@ -13,9 +13,14 @@ export interface Answer {
 export class ApiClient {
   readonly cookies = new Map<string, string>();
 
+  /**
+   * `address`, when given, is sent as X-Forwarded-For: the test api trusts it, so that clients
+   * playing different people also come from different addresses (see `newUser`).
+   */
   constructor(
     readonly baseUrl: string,
     readonly prefix = '/top100',
+    readonly address?: string,
   ) {}
 
   async call(
@@ -24,7 +29,7 @@ export class ApiClient {
     body?: unknown,
     options: { csrf?: boolean; headers?: Record<string, string> } = {},
   ): Promise<Answer> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...(this.address ? { 'x-forwarded-for': this.address } : {}), ...options.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && method !== 'HEAD' && options.csrf !== false) headers['x-requested-with'] = 'XMLHttpRequest';
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');

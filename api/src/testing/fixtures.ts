@@ -11,9 +11,20 @@ export function uniqueSite(): string {
   return `https://site${site}-${Math.floor(Math.random() * 1e9).toString(36)}.example`;
 }
 
+let addresses = 0;
+/**
+ * A client from an address no other fixture client uses (sent as X-Forwarded-For): each person
+ * a test plays comes from their own address, so the per-address limits of registration and
+ * login count only what a test does on purpose from the default one.
+ */
+export function clientFromNewAddress(api: TestApi): ApiClient {
+  addresses += 1;
+  return new ApiClient(api.url, '/top100', `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`);
+}
+
 /** A new logged-in user, and optionally a project of theirs. */
 export async function userWithProject(api: TestApi, role?: number): Promise<{ client: ApiClient; id: number; email: string; projectId: number }> {
-  const client = new ApiClient(api.url);
+  const client = clientFromNewAddress(api);
   const email = uniqueEmail('owner');
   const { id } = await client.register(email);
   if (role !== undefined) await setRole(api.db, id, role);
@@ -23,7 +34,7 @@ export async function userWithProject(api: TestApi, role?: number): Promise<{ cl
 }
 
 export async function newUser(api: TestApi, role?: number): Promise<{ client: ApiClient; id: number; email: string }> {
-  const client = new ApiClient(api.url);
+  const client = clientFromNewAddress(api);
   const email = uniqueEmail('user');
   const { id } = await client.register(email);
   if (role !== undefined) await setRole(api.db, id, role);

@@ -66,6 +66,9 @@ export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Prom
       publicUrl: 'http://stat.test',
       collectorPublicUrl: 'http://collector.stat.test',
       ratingSchedule: false,
+      // Fixture users come from addresses of their own (X-Forwarded-For), as people do: a whole
+      // run registers more accounts than the limit of one address allows.
+      trustProxy: true,
       fetcher,
     },
     clickhouse,
