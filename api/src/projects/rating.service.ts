@@ -49,6 +49,11 @@ export interface TreeNode {
 type Dictionary = 'rating_themes' | 'rating_types' | 'rating_regions';
 
 const DAY_MS = 86_400_000;
+/**
+ * The advisory lock of the positions' recompute: this constant with a hash of the schema, so
+ * that services sharing one database in separate schemas do not wait for each other.
+ */
+const RECOMPUTE_LOCK = 7_596_045;
 
 /**
  * Rating participation: the dictionaries, the owner's form and its statuses, moderation by
@@ -59,6 +64,7 @@ const DAY_MS = 86_400_000;
 export class RatingService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('rating');
   private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number | null> | null = null;
 
   constructor(
     @Inject(DB) private readonly db: Db,
@@ -205,40 +211,59 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
     };
   }
 
-  /** Positions per theme by visitors over the rating period; returns the number of positions written. */
-  async recompute(nowMs = Date.now()): Promise<number> {
-    const rated = await this.db.query<{ id: number; categories: number[]; created_at: Date; rating_status: string }>(
-      `SELECT id, categories, created_at, rating_status FROM projects WHERE rating_status = ANY($1::text[]) AND deleted_at IS NULL`,
-      [[...LISTED_STATUSES]],
-    );
-    const popularity = new Map<number, number>();
-    if (rated.length > 0) {
-      const answer = await this.clickhouse.query({
-        query: `SELECT project_id, uniqMerge(visitors) AS visitors FROM rollup_day
-                WHERE project_id IN {ids:Array(UInt32)} AND event_date BETWEEN {from:Date} AND {to:Date}
-                GROUP BY project_id`,
-        query_params: { ids: rated.map((r) => r.id), from: moscowDate(nowMs - 8 * DAY_MS), to: moscowDate(nowMs - 2 * DAY_MS) },
-        format: 'JSONEachRow',
-      });
-      for (const row of await answer.json<{ project_id: number | string; visitors: number | string }>()) {
-        popularity.set(Number(row.project_id), Number(row.visitors));
+  /**
+   * Positions per theme by visitors over the rating period; returns the number of positions
+   * written, or null when another api process is recomputing right now (several api processes
+   * share one Postgres in cluster mode; the daily run happens in one of them at a time). A call
+   * made while this process recomputes waits for that run and gets its answer.
+   */
+  recompute(nowMs = Date.now()): Promise<number | null> {
+    this.running ??= this.recomputeOnce(nowMs).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async recomputeOnce(nowMs: number): Promise<number | null> {
+    // One transaction holds the lock from reading the rated sites to the last write, so a second
+    // process neither writes the same positions again nor drops a site twice. (On PGlite the
+    // transaction holds the database during the ClickHouse query, one short query a day.)
+    return this.db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, hashtext(current_schema())) AS locked', [
+        RECOMPUTE_LOCK,
+      ]);
+      if (lock?.locked !== true) return null;
+      const rated = await tx.query<{ id: number; categories: number[]; created_at: Date; rating_status: string }>(
+        `SELECT id, categories, created_at, rating_status FROM projects WHERE rating_status = ANY($1::text[]) AND deleted_at IS NULL`,
+        [[...LISTED_STATUSES]],
+      );
+      const popularity = new Map<number, number>();
+      if (rated.length > 0) {
+        const answer = await this.clickhouse.query({
+          query: `SELECT project_id, uniqMerge(visitors) AS visitors FROM rollup_day
+                  WHERE project_id IN {ids:Array(UInt32)} AND event_date BETWEEN {from:Date} AND {to:Date}
+                  GROUP BY project_id`,
+          query_params: { ids: rated.map((r) => r.id), from: moscowDate(nowMs - 8 * DAY_MS), to: moscowDate(nowMs - 2 * DAY_MS) },
+          format: 'JSONEachRow',
+        });
+        for (const row of await answer.json<{ project_id: number | string; visitors: number | string }>()) {
+          popularity.set(Number(row.project_id), Number(row.visitors));
+        }
       }
-    }
-    // A site in the rating for a whole period without one visitor drops out.
-    const dropped = rated.filter(
-      (p) => p.rating_status === 'included' && (popularity.get(p.id) ?? 0) === 0 && p.created_at.getTime() < nowMs - 8 * DAY_MS,
-    );
-    const droppedIds = new Set(dropped.map((p) => p.id));
-    const byCategory = new Map<number, { id: number; popularity: number }[]>();
-    for (const project of rated.filter((p) => !droppedIds.has(p.id))) {
-      for (const category of project.categories) {
-        const list = byCategory.get(category) ?? [];
-        list.push({ id: project.id, popularity: popularity.get(project.id) ?? 0 });
-        byCategory.set(category, list);
+      // A site in the rating for a whole period without one visitor drops out.
+      const dropped = rated.filter(
+        (p) => p.rating_status === 'included' && (popularity.get(p.id) ?? 0) === 0 && p.created_at.getTime() < nowMs - 8 * DAY_MS,
+      );
+      const droppedIds = new Set(dropped.map((p) => p.id));
+      const byCategory = new Map<number, { id: number; popularity: number }[]>();
+      for (const project of rated.filter((p) => !droppedIds.has(p.id))) {
+        for (const category of project.categories) {
+          const list = byCategory.get(category) ?? [];
+          list.push({ id: project.id, popularity: popularity.get(project.id) ?? 0 });
+          byCategory.set(category, list);
+        }
       }
-    }
-    let written = 0;
-    await this.db.transaction(async (tx) => {
+      let written = 0;
       await tx.query('DELETE FROM rating_positions');
       for (const [category, list] of byCategory) {
         list.sort((a, b) => b.popularity - a.popularity || a.id - b.id);
@@ -253,11 +278,15 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
         }
       }
       for (const project of dropped) {
-        await tx.query("UPDATE projects SET rating_status = 'dropped_out', in_rating = false WHERE id = $1", [project.id]);
-        await this.log(tx, project.id, null, 'drop', 'included', 'dropped_out');
+        // Only if no moderator changed the status since it was read.
+        const changed = await tx.query(
+          "UPDATE projects SET rating_status = 'dropped_out', in_rating = false WHERE id = $1 AND rating_status = 'included' RETURNING id",
+          [project.id],
+        );
+        if (changed.length > 0) await this.log(tx, project.id, null, 'drop', 'included', 'dropped_out');
       }
+      return written;
     });
-    return written;
   }
 
   async catalogue(categoryId: number, limit: number, offset: number) {

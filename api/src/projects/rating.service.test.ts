@@ -1,0 +1,56 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { describe, expect, it } from 'vitest';
+import type { Db, Sql } from '../db/db.js';
+import type { ApiSettings } from '../tokens.js';
+import { RatingService } from './rating.service.js';
+
+// Needs: nothing. The recompute's one-at-a-time rule on a scripted database; the real SQL runs
+// in rating.suite.ts (PGlite and PostgreSQL).
+const settings: ApiSettings = {
+  prefix: 'top100', publicUrl: '', collectorPublicUrl: '', cookieSecure: false, sessionTtlS: 900, refreshTtlS: 86_400, registrationOpen: true, ratingSchedule: false,
+};
+
+/** A database whose advisory lock is free or held by another process, with one rated site. */
+function scripted(lockFree: boolean) {
+  const statements: string[] = [];
+  let clickhouseQueries = 0;
+  const tx: Sql = {
+    async query<T>(text: string): Promise<T[]> {
+      statements.push(text.trim().split(/\s+/).slice(0, 3).join(' '));
+      if (text.includes('pg_try_advisory_xact_lock')) return [{ locked: lockFree }] as T[];
+      if (text.includes('FROM projects WHERE rating_status')) {
+        return [{ id: 8_000_001, categories: [101, 102], created_at: new Date(), rating_status: 'included' }] as T[];
+      }
+      return [];
+    },
+    async exec() {},
+  };
+  const db: Db = { kind: 'postgres', query: tx.query, exec: tx.exec, transaction: (work) => work(tx), close: async () => {} };
+  const clickhouse = {
+    query: async () => {
+      clickhouseQueries += 1;
+      // Slow enough that a second call arrives while the first runs.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { json: async () => [{ project_id: '8000001', visitors: '3' }] };
+    },
+  } as unknown as ClickHouseClient;
+  return { service: new RatingService(db, clickhouse, settings), statements, clickhouseQueries: () => clickhouseQueries };
+}
+
+describe('RatingService.recompute', () => {
+  it('does nothing and answers null while another process holds the lock', async () => {
+    const { service, statements, clickhouseQueries } = scripted(false);
+    expect(await service.recompute()).toBeNull();
+    expect(statements).toEqual(['SELECT pg_try_advisory_xact_lock($1::int, hashtext(current_schema()))']);
+    expect(clickhouseQueries()).toBe(0);
+  });
+
+  it('writes the positions once for calls made in this process while it runs; a later call runs again', async () => {
+    const { service, statements, clickhouseQueries } = scripted(true);
+    expect(await Promise.all([service.recompute(), service.recompute()])).toEqual([2, 2]);
+    expect(clickhouseQueries()).toBe(1);
+    expect(statements.filter((s) => s.startsWith('INSERT INTO rating_positions'))).toHaveLength(2);
+    expect(await service.recompute()).toBe(2);
+    expect(clickhouseQueries()).toBe(2);
+  });
+});
