@@ -93,7 +93,9 @@ export class UpdateProjectDto {
   @IsOptional() @ValidateNested() @Type(() => CounterSettingsDto) counter_settings?: CounterSettingsDto;
 
   @IsOptional() @IsBoolean() in_rating?: boolean;
-  @IsOptional() @IsString() @MaxLength(500) keywords?: string;
+  // Its length (3 to 500) is checked with the rest of the rating form in RatingService.saveForm,
+  // so that the error carries the form's text for this field in errors.fields.
+  @IsOptional() @IsString() keywords?: string;
   @IsOptional() @IsBoolean({ message: 'Необходимо выбрать один из пунктов' }) public_stats?: boolean;
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) categories?: number[];
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) regions?: number[];

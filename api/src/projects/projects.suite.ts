@@ -81,6 +81,27 @@ export function projectsSuite(env: () => TestApi): void {
       expect(await snapshot(env().db)).toBe(before);
     });
 
+    it('takes a title of 255 characters and refuses 256 with «Превышен лимит символов»', async () => {
+      const { client } = await newUser(env());
+      const before = await snapshot(env().db);
+      const long = await client.post('/api/v1.0/project', { url: uniqueSite(), title: 'я'.repeat(256), agree: true });
+      expect(long.status).toBe(400);
+      expect(long.json).toEqual({ responseStatus: 400, errors: { message: 'Request validation errors', fields: { title: ['Превышен лимит символов'] } } });
+      expect(await snapshot(env().db)).toBe(before);
+      const longest = await client.post('/api/v1.0/project', { url: uniqueSite(), title: 'я'.repeat(255), agree: true });
+      expect(longest.status).toBe(200);
+      expect((await client.get(`/api/v1.0/project/${longest.json.result.project_id}`)).json.result.title).toBe('я'.repeat(255));
+    });
+
+    it('answers 404 «Счётчик не найден» for a project that does not exist', async () => {
+      const { client } = await newUser(env());
+      for (const caller of [client, new ApiClient(env().url)]) {
+        const missing = await caller.get('/api/v1.0/project/4294967295');
+        expect(missing.status).toBe(404);
+        expect(missing.json).toEqual({ responseStatus: 404, errors: { message: 'Счётчик не найден' } });
+      }
+    });
+
     it('demands a proof-of-work captcha after three creations in a day, and takes each answer once', async () => {
       const { client } = await newUser(env());
       expect((await client.get('/api/v1.0/project/is_captcha_needed')).json.result).toEqual({ need_captcha: false });

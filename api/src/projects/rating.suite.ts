@@ -3,6 +3,7 @@ import { ApiClient } from '../testing/client.js';
 import { addTraffic, newUser, snapshot, userWithProject } from '../testing/fixtures.js';
 import type { TestApi } from '../testing/harness.js';
 
+const DAY_MS = 86_400_000;
 const FORM = { title: 'Сайт в рейтинге', in_rating: true, keywords: 'новости, город', public_stats: true, categories: [101], regions: [101], types: [1] };
 
 /** Rating participation: specification 000, §2.7, §4 and §5. */
@@ -22,6 +23,40 @@ export function ratingSuite(env: () => TestApi): void {
       expect((await anonymous.get('/api/v1.0/region')).json.result).toEqual(regions);
     });
 
+    it('has every federal subject under its federal district in the regions tree', async () => {
+      const regions: { id: number; parent_id: number | null; title: string }[] = (await new ApiClient(env().url).get('/api/v1.0/region')).json.result;
+      const districts = regions.filter((r) => r.parent_id === null);
+      expect(districts.map((d) => [d.id, d.title])).toEqual([
+        [1, 'Центральный федеральный округ'],
+        [2, 'Северо-Западный федеральный округ'],
+        [3, 'Южный федеральный округ'],
+        [4, 'Северо-Кавказский федеральный округ'],
+        [5, 'Приволжский федеральный округ'],
+        [6, 'Уральский федеральный округ'],
+        [7, 'Сибирский федеральный округ'],
+        [8, 'Дальневосточный федеральный округ'],
+      ]);
+      const subjects = regions.filter((r) => r.parent_id !== null);
+      expect(subjects).toHaveLength(85);
+      expect(new Set(subjects.map((r) => r.title)).size).toBe(85);
+      const perDistrict = Object.fromEntries(districts.map((d) => [d.id, subjects.filter((r) => r.parent_id === d.id).length]));
+      expect(perDistrict).toEqual({ 1: 18, 2: 11, 3: 8, 4: 7, 5: 14, 6: 6, 7: 10, 8: 11 });
+      for (const [id, parent_id, title] of [
+        [101, 1, 'Москва'],
+        [111, 1, 'Калужская область'],
+        [211, 2, 'Ненецкий автономный округ'],
+        [407, 4, 'Республика Северная Осетия — Алания'],
+        [710, 7, 'Кемеровская область — Кузбасс'],
+        [801, 8, 'Приморский край'],
+        [806, 8, 'Республика Бурятия'],
+      ] as const) {
+        expect(regions).toContainEqual({ id, parent_id, title, can_be_expanded: false });
+      }
+      // A new region can be chosen in the form.
+      const { client, projectId } = await userWithProject(env());
+      expect((await client.put(`/api/v1.0/project/${projectId}`, { ...FORM, regions: [111, 801] })).json.result.regions).toEqual([111, 801]);
+    });
+
     it('checks the form against the limits of §5 and changes nothing on error', async () => {
       const { client, projectId } = await userWithProject(env());
       const before = await snapshot(env().db);
@@ -31,6 +66,7 @@ export function ratingSuite(env: () => TestApi): void {
         [{ types: [1, 2, 3] }, { types: ['Максимальное количество типов: 2'] }],
         [{ regions: [101, 102, 103, 104, 105, 106, 107, 201, 202, 203, 204] }, { regions: ['Максимальное количество регионов: 10'] }],
         [{ keywords: 'ab' }, { keywords: ['Ключевые слова: от 3 до 500 символов'] }],
+        [{ keywords: 'к'.repeat(501) }, { keywords: ['Ключевые слова: от 3 до 500 символов'] }],
         [{ title: 'Очень длинное название сайта, которое не помещается в рейтинг по правилам' }, { title: ['Превышен лимит символов'] }],
         [{ categories: [999999] }, { categories: ['Неизвестное значение'] }],
       ];
@@ -89,6 +125,169 @@ export function ratingSuite(env: () => TestApi): void {
       expect(left.json.result).toMatchObject({ status: 'unincluded', in_rating: false, public_stats: false, categories: [], regions: [], types: [] });
       await moderator.client.post('/api/v1.0/rating/recompute');
       expect((await new ApiClient(env().url).get('/api/v1.0/rating/catalogue?category_id=1503')).json.result.data.map((r: { id: number }) => r.id)).toEqual([b.projectId]);
+    });
+
+    it('moderators ask for changes, approve, exclude and restore; each step is logged and locks or frees the form', async () => {
+      const site = await userWithProject(env());
+      const moderator = await newUser(env(), 4);
+      const moderate = async (action: string) => (await moderator.client.post(`/api/v1.0/rating/moderation/${site.projectId}`, { action })).json;
+      const project = async () => (await site.client.get(`/api/v1.0/project/${site.projectId}`)).json.result;
+      const listed = async () =>
+        (await new ApiClient(env().url).get('/api/v1.0/rating/catalogue?category_id=1502')).json.result.data.map((r: { id: number }) => r.id);
+      const locked = 'Редактирование рейтинга недоступно в этом статусе';
+      await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1502] });
+
+      // request_change: moderation → need_change; still in the rating, the owner waits for the editors.
+      expect(await moderate('request_change')).toEqual({ responseStatus: 200, result: { status: 'need_change' } });
+      expect(await project()).toMatchObject({ status: 'need_change', in_rating: true });
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, FORM)).json.errors.message).toBe(locked);
+      expect((await moderate('reject')).errors.message).toBe('Действие reject недоступно в статусе need_change');
+      expect((await moderate('restore')).errors.message).toBe('Действие restore недоступно в статусе need_change');
+
+      // approve: need_change → included, then in the catalogue once positions are computed.
+      expect((await moderate('approve')).result).toEqual({ status: 'included' });
+      await moderator.client.post('/api/v1.0/rating/recompute');
+      expect(await listed()).toEqual([site.projectId]);
+      expect((await moderate('request_change')).result).toEqual({ status: 'need_change' });
+      expect(await listed()).toEqual([site.projectId]);
+      expect((await moderate('approve')).result).toEqual({ status: 'included' });
+
+      // exclude: out of the rating and the catalogue; the form is locked; only restore leads out.
+      expect((await moderate('exclude')).result).toEqual({ status: 'excluded' });
+      expect(await project()).toMatchObject({ status: 'excluded', in_rating: false });
+      expect(await listed()).toEqual([]);
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, FORM)).json.errors.message).toBe(locked);
+      for (const action of ['exclude', 'approve', 'request_change', 'reject']) {
+        expect((await moderate(action)).errors.message).toBe(`Действие ${action} недоступно в статусе excluded`);
+      }
+
+      // restore: excluded → unincluded; the owner may apply again.
+      expect((await moderate('restore')).result).toEqual({ status: 'unincluded' });
+      expect(await project()).toMatchObject({ status: 'unincluded', in_rating: false });
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1502] })).json.result.status).toBe('moderation');
+
+      const log = await env().db.query('SELECT action, old_status, new_status, user_id FROM rating_moderation_log WHERE project_id = $1 ORDER BY id', [site.projectId]);
+      expect(log).toEqual([
+        { action: 'submit', old_status: 'unincluded', new_status: 'moderation', user_id: null },
+        { action: 'request_change', old_status: 'moderation', new_status: 'need_change', user_id: moderator.id },
+        { action: 'approve', old_status: 'need_change', new_status: 'included', user_id: moderator.id },
+        { action: 'request_change', old_status: 'included', new_status: 'need_change', user_id: moderator.id },
+        { action: 'approve', old_status: 'need_change', new_status: 'included', user_id: moderator.id },
+        { action: 'exclude', old_status: 'included', new_status: 'excluded', user_id: moderator.id },
+        { action: 'restore', old_status: 'excluded', new_status: 'unincluded', user_id: moderator.id },
+        { action: 'submit', old_status: 'unincluded', new_status: 'moderation', user_id: null },
+      ]);
+    });
+
+    it('an included site older than the rating period with no visitor in it drops out; restore lets it apply again', async () => {
+      const moderator = await newUser(env(), 4);
+      const quiet = await userWithProject(env());
+      const visited = await userWithProject(env());
+      const young = await userWithProject(env());
+      for (const p of [quiet, visited, young]) {
+        await p.client.put(`/api/v1.0/project/${p.projectId}`, { ...FORM, categories: [1504] });
+        await moderator.client.post(`/api/v1.0/rating/moderation/${p.projectId}`, { action: 'approve' });
+      }
+      // quiet and visited were created before the period (8 to 2 days back); young within it.
+      await env().db.query(`UPDATE projects SET created_at = now() - interval '10 days' WHERE id = ANY($1::bigint[])`, [[quiet.projectId, visited.projectId]]);
+      await addTraffic(env().clickhouse, visited.projectId, Date.now() - 3 * DAY_MS, 5, 2);
+      await addTraffic(env().clickhouse, quiet.projectId, Date.now(), 50, 20); // today is not in the period
+      expect((await moderator.client.post('/api/v1.0/rating/recompute')).status).toBe(200);
+
+      const status = async (p: { client: ApiClient; projectId: number }) => {
+        const { status: s, in_rating } = (await p.client.get(`/api/v1.0/project/${p.projectId}`)).json.result;
+        return { status: s, in_rating };
+      };
+      expect(await status(quiet)).toEqual({ status: 'dropped_out', in_rating: false });
+      expect(await status(visited)).toEqual({ status: 'included', in_rating: true });
+      expect(await status(young)).toEqual({ status: 'included', in_rating: true });
+      const catalogue = await new ApiClient(env().url).get('/api/v1.0/rating/catalogue?category_id=1504');
+      expect(catalogue.json.result.data.map((r: { id: number; position: number }) => [r.id, r.position])).toEqual([
+        [visited.projectId, 1],
+        [young.projectId, 2],
+      ]);
+      // A dropped-out site is not edited by its owner; the moderators restore it.
+      expect((await quiet.client.put(`/api/v1.0/project/${quiet.projectId}`, FORM)).json.errors.message).toBe('Редактирование рейтинга недоступно в этом статусе');
+      expect((await moderator.client.post(`/api/v1.0/rating/moderation/${quiet.projectId}`, { action: 'approve' })).json.errors.message).toBe(
+        'Действие approve недоступно в статусе dropped_out',
+      );
+      // A second recompute finds nothing more to drop.
+      await moderator.client.post('/api/v1.0/rating/recompute');
+      const drops = await env().db.query('SELECT user_id, old_status, new_status FROM rating_moderation_log WHERE project_id = $1 AND action = $2', [quiet.projectId, 'drop']);
+      expect(drops).toEqual([{ user_id: null, old_status: 'included', new_status: 'dropped_out' }]);
+      expect((await moderator.client.post(`/api/v1.0/rating/moderation/${quiet.projectId}`, { action: 'restore' })).json.result).toEqual({ status: 'unincluded' });
+      expect((await quiet.client.put(`/api/v1.0/project/${quiet.projectId}`, { ...FORM, categories: [1504] })).json.result.status).toBe('moderation');
+    });
+
+    it('the public catalogue shows the popularity only of sites whose owners opened their statistics', async () => {
+      const moderator = await newUser(env(), 4);
+      const open = await userWithProject(env());
+      const closed = await userWithProject(env());
+      await open.client.put(`/api/v1.0/project/${open.projectId}`, { ...FORM, categories: [1501], public_stats: true });
+      await closed.client.put(`/api/v1.0/project/${closed.projectId}`, { ...FORM, categories: [1501], public_stats: false });
+      for (const p of [open, closed]) await moderator.client.post(`/api/v1.0/rating/moderation/${p.projectId}`, { action: 'approve' });
+      await addTraffic(env().clickhouse, open.projectId, Date.now() - 5 * DAY_MS, 10, 4);
+      await addTraffic(env().clickhouse, closed.projectId, Date.now() - 5 * DAY_MS, 20, 7);
+      await moderator.client.post('/api/v1.0/rating/recompute');
+      const catalogue = await new ApiClient(env().url).get('/api/v1.0/rating/catalogue?category_id=1501');
+      expect(catalogue.json.result).toEqual({
+        data: [
+          { position: 1, id: closed.projectId, title: FORM.title, url: expect.any(String), favicon: null, public_stats: false, popularity: null },
+          { position: 2, id: open.projectId, title: FORM.title, url: expect.any(String), favicon: null, public_stats: true, popularity: 4 },
+        ],
+        total: 2,
+        limit: 49,
+        offset: 0,
+      });
+    });
+
+    it('the project list with use_rating=true carries the position in each theme of the site', async () => {
+      const moderator = await newUser(env(), 4);
+      const site = await userWithProject(env());
+      await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1401, 1402] });
+      await moderator.client.post(`/api/v1.0/rating/moderation/${site.projectId}`, { action: 'approve' });
+      const list = async (query: string) => (await site.client.get(`/api/report/v1.0/project/list${query}`)).json.result.data;
+      expect((await list('?use_rating=true'))[0]).toMatchObject({
+        id: site.projectId,
+        status: 'included',
+        in_rating: true,
+        categories: [
+          { id: 1401, title: 'Органы власти', position: null },
+          { id: 1402, title: 'Некоммерческие организации', position: null },
+        ],
+      });
+      await moderator.client.post('/api/v1.0/rating/recompute');
+      expect((await list('?use_rating=true'))[0].categories).toEqual([
+        { id: 1401, title: 'Органы власти', position: 1 },
+        { id: 1402, title: 'Некоммерческие организации', position: 1 },
+      ]);
+      expect((await list('?use_rating=false'))[0].categories).toEqual([]);
+      expect((await list(''))[0].categories).toEqual([]);
+    });
+
+    it('recomputes in one api process at a time', async () => {
+      const moderator = await newUser(env(), 4);
+      const recompute = async () => (await moderator.client.post('/api/v1.0/rating/recompute')).json.result;
+      if (env().db.kind === 'postgres') {
+        // Another process holds the lock: this one leaves the positions to it. (PGlite has one
+        // session for the whole process, so there is no other process to play there.)
+        let release = (): void => undefined;
+        let holding = (): void => undefined;
+        const held = new Promise<void>((resolve) => (holding = resolve));
+        const other = env().db.transaction(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext(current_schema()))', [7_596_045]);
+          holding();
+          await new Promise<void>((resolve) => (release = resolve));
+        });
+        await held;
+        expect(await recompute()).toEqual({ positions: null });
+        release();
+        await other;
+      }
+      // Calls made in this process while a run is under way share it.
+      const [first, second] = await Promise.all([recompute(), recompute()]);
+      expect(first).toEqual({ positions: expect.any(Number) });
+      expect(second).toEqual(first);
     });
   });
 }
