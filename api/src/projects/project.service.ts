@@ -34,6 +34,8 @@ export interface ListRow {
   counter_is_set: boolean;
   can_edit_project: boolean;
   in_rating: boolean;
+  /** whether the site may join the rating (specification 000, §6); the list offers «Участвовать» only then */
+  can_be_in_rate: boolean;
   deleted: boolean;
   has_access_requests: boolean;
   metrics: ProjectMetrics | null;
@@ -151,6 +153,7 @@ export class ProjectService {
         counter_is_set: withEvents.has(row.id),
         can_edit_project: rights.edit,
         in_rating: row.in_rating,
+        can_be_in_rate: row.can_be_in_rate,
         deleted: row.deleted_at !== null,
         has_access_requests: rights.edit && row.has_access_requests,
         metrics: m,

@@ -166,6 +166,10 @@ export function projectsSuite(env: () => TestApi): void {
       const { client, projectId } = await userWithProject(env());
       const list = async (deleted: boolean) => (await client.get(`/api/report/v1.0/project/list?deleted=${deleted}`)).json.result;
       expect((await list(false)).meta).toEqual({ total_rows: 1, deleted_rows: 0, limit: 10, offset: 0 });
+      // The row says whether the site may join the rating, so the list offers «Участвовать» only then.
+      expect((await list(false)).data[0]).toMatchObject({ id: projectId, can_be_in_rate: true, in_rating: false });
+      await env().db.query('UPDATE projects SET can_be_in_rate = false WHERE id = $1', [projectId]);
+      expect((await list(false)).data[0]).toMatchObject({ id: projectId, can_be_in_rate: false });
       const removed = await client.delete(`/api/v1.0/project/${projectId}`);
       expect(removed.status).toBe(200);
       expect(removed.json).toEqual({ responseStatus: 200, result: {} });

@@ -128,8 +128,13 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
     row: ProjectRow,
     body: { title?: string; in_rating?: boolean; keywords?: string; public_stats?: boolean; categories?: number[]; regions?: number[]; types?: number[] },
   ): Promise<void> {
-    if (LOCKED_STATUSES.has(row.rating_status)) throw new BadRequestException(RATING_TEXTS.locked);
-    if (body.in_rating !== true) {
+    const leaving = body.in_rating !== true;
+    // In a locked status the form cannot change, but the owner may still leave the rating
+    // (the switch stays on, specification 000, §4), except when the administration excluded the site.
+    if (LOCKED_STATUSES.has(row.rating_status) && !(leaving && row.rating_status !== 'excluded')) {
+      throw new BadRequestException(RATING_TEXTS.locked);
+    }
+    if (leaving) {
       // Leaving the rating clears the form (specification 000, §4).
       await this.db.transaction(async (tx) => {
         await tx.query(

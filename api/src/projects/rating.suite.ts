@@ -127,6 +127,19 @@ export function ratingSuite(env: () => TestApi): void {
       expect((await new ApiClient(env().url).get('/api/v1.0/rating/catalogue?category_id=1503')).json.result.data.map((r: { id: number }) => r.id)).toEqual([b.projectId]);
     });
 
+    it('a site under editing cannot change its form but may leave the rating', async () => {
+      const site = await userWithProject(env());
+      const moderator = await newUser(env(), 4);
+      await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1502] });
+      await moderator.client.post(`/api/v1.0/rating/moderation/${site.projectId}`, { action: 'approve' });
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1502], keywords: 'другие слова' })).json.result.status).toBe('editing');
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1503] })).json.errors.message).toBe(
+        'Редактирование рейтинга недоступно в этом статусе',
+      );
+      const left = await site.client.put(`/api/v1.0/project/${site.projectId}`, { in_rating: false });
+      expect(left.json.result).toMatchObject({ status: 'unincluded', in_rating: false, public_stats: false, categories: [], regions: [], types: [] });
+    });
+
     it('moderators ask for changes, approve, exclude and restore; each step is logged and locks or frees the form', async () => {
       const site = await userWithProject(env());
       const moderator = await newUser(env(), 4);
@@ -141,6 +154,7 @@ export function ratingSuite(env: () => TestApi): void {
       expect(await moderate('request_change')).toEqual({ responseStatus: 200, result: { status: 'need_change' } });
       expect(await project()).toMatchObject({ status: 'need_change', in_rating: true });
       expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, FORM)).json.errors.message).toBe(locked);
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, { in_rating: true })).json.errors.message).toBe(locked);
       expect((await moderate('reject')).errors.message).toBe('Действие reject недоступно в статусе need_change');
       expect((await moderate('restore')).errors.message).toBe('Действие restore недоступно в статусе need_change');
 
@@ -157,6 +171,8 @@ export function ratingSuite(env: () => TestApi): void {
       expect(await project()).toMatchObject({ status: 'excluded', in_rating: false });
       expect(await listed()).toEqual([]);
       expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, FORM)).json.errors.message).toBe(locked);
+      // An excluded site cannot even leave: only the administration's restore leads out.
+      expect((await site.client.put(`/api/v1.0/project/${site.projectId}`, { in_rating: false })).json.errors.message).toBe(locked);
       for (const action of ['exclude', 'approve', 'request_change', 'reject']) {
         expect((await moderate(action)).errors.message).toBe(`Действие ${action} недоступно в статусе excluded`);
       }
