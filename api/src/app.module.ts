@@ -4,6 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { ReportController } from './reports/report.controller.js';
 import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
+import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
 import { ServiceController } from './service/service.controller.js';
 import { AccessGuard } from './auth/access.guard.js';
 import { AuthController } from './auth/auth.controller.js';
@@ -42,6 +43,7 @@ export interface ApiDeps {
 /** Every controller of the api; the authorization test walks their routes. */
 export const CONTROLLERS: Type[] = [
   ReportController,
+  DictionaryController,
   ServiceController,
   AuthController,
   UserController,
@@ -67,6 +69,7 @@ export class AppModule {
       { provide: FETCHER, useValue: deps.fetcher },
       { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse) },
       ReportService,
+      DictionaryRepository,
       UsersRepository,
       SessionService,
       RateLimiter,

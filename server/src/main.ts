@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient, type HitConsumer, type HitPublisher } from '@stat/schemas';
 import { KafkaConsumer, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
-import { createAggregator, loadGeo } from '@stat/aggregator';
+import { createAggregator, loadGeo, siteRulesFrom as rulesFromSettings, storeGeoDictionary, type SiteRules } from '@stat/aggregator';
 import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
-import { siteRulesFrom as rulesFromSettings, type SiteRules } from '@stat/aggregator';
 import { readConfig, type Config } from './config.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
 
@@ -37,6 +36,9 @@ export async function main(config: Config): Promise<() => Promise<void>> {
     const store = clickhouse;
     // The geo database opens once here rather than on the first hit.
     await loadGeo();
+    // The names of its places, for the reports (ch_geo); written only when the files changed.
+    const places = await storeGeoDictionary(store);
+    if (places > 0) log(`geo dictionary: ${places} places written to ch_geo`);
     if (config.DEMO_SEED) {
       const started = Date.now();
       // History for an empty project: no visit of a previous run can be open.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -61,6 +62,8 @@ export interface GeoLocator {
   load(): Promise<GeoLoadStats>;
   /** Load statistics, or null before the database is open. */
   stats(): GeoLoadStats | null;
+  /** Every place of the shipped dictionary with its curated name, and a digest of the files it came from. */
+  dictionary(): { digest: string; entries: ReadonlyMap<number, GeoEntry> };
 }
 
 // Not frozen: V8 copies frozen objects (the spread in enrichHit) on a slow path, ~30 µs a hit.
@@ -190,6 +193,17 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
     },
 
     stats: () => loadStats,
+
+    dictionary() {
+      const text = readFileSync(dictionaryPath, 'utf8');
+      const curated = readFileSync(overridesPath, 'utf8');
+      const entries = parseGeoDictionary(text);
+      for (const [id, name] of readOverrides(overridesPath)) {
+        const entry = entries.get(id);
+        if (entry) entries.set(id, { ...entry, name_ru: name });
+      }
+      return { digest: createHash('sha1').update(text).update('\0').update(curated).digest('hex'), entries };
+    },
   };
 }
 

@@ -18,6 +18,7 @@ export {
   type GeoLocator,
   type GeoOptions,
 } from './geo.js';
+export { storeGeoDictionary } from './geo-dictionary.js';
 export {
   classifyReferrer,
   createReferrerClassifier,

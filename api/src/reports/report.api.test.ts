@@ -104,6 +104,38 @@ describe('summary report api', () => {
   });
 });
 
+describe('the ch_geo dictionary', () => {
+  const geo = async (query: string): Promise<{ status: number; json: any }> => {
+    const response = await fetch(`${apiUrl}/top100/api/report/v1.0/ch_geo?${query}`);
+    return { status: response.status, json: await response.json() };
+  };
+
+  it('names the places of geo ids in Russian, with their kind and parent; unknown ids are left out', async () => {
+    const { status, json } = await geo('geo_ids=524901,2017370,625144,999999999,524901');
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      responseStatus: 200,
+      result: {
+        data: [
+          { id: 524901, name: 'Москва', kind: 'city', parent_id: 524894 },
+          { id: 625144, name: 'Минск', kind: 'city', parent_id: 625143 },
+          { id: 2017370, name: 'Россия', kind: 'country', parent_id: 0 },
+        ],
+      },
+    });
+  });
+
+  it.each(['', 'geo_ids=', 'geo_ids=moscow', 'geo_ids=1,,2', `geo_ids=${Array.from({ length: 501 }, (_, i) => i + 1).join(',')}`, 'geo_ids=1&x=2'])(
+    'refuses %s with 400 and a message',
+    async (query) => {
+      const { status, json } = await geo(query);
+      expect(status).toBe(400);
+      expect(json.responseStatus).toBe(400);
+      expect(typeof json.errors.message).toBe('string');
+    },
+  );
+});
+
 describe('static files', () => {
   it('serves the snippet under its versioned name for a year and under counter.js for an hour', async () => {
     const latest = await fetch(`${apiUrl}/counter/counter.js`);
