@@ -7,27 +7,16 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { ProjectContext } from '../app/project';
 import { SessionProvider } from '../app/session';
 import { SnackbarProvider } from '../app/Snackbar';
-import type { CounterSettings, CurrentUser, Project, ProjectListRow } from '../data/calls';
+import type { CounterSettings, Project, ProjectListRow } from '../data/calls';
 import { ApiError } from '../lib/api';
-import { fakeApi, fire, render, until, type Rendered } from '../testing/render';
+import { fakeApi, fire, render, testUser, until, type Rendered } from '../testing/render';
 import { accessFailure } from './settings/AccessSettings';
 import CounterSettingsPage from './settings/CounterSettings';
 import RatingSettingsPage from './settings/RatingSettings';
 import SettingsLayout from './settings/SettingsLayout';
 import { ProjectRow } from './projects/ProjectsPage';
 
-const user: CurrentUser = {
-  login: 'me@example.com',
-  id: 1,
-  email: 'me@example.com',
-  user_name: '',
-  auth_type: 'password',
-  is_top100_staff: false,
-  role_permissions: ['create_projects'],
-  role_id: 7,
-  snackbars: {},
-  metaTips: {},
-};
+const user = testUser();
 
 const row = (over: Partial<ProjectListRow>): ProjectListRow => ({
   id: 8000001,

@@ -1,6 +1,7 @@
 /** Rendering components in happy-dom for tests: a root, React's act, and cleanup. */
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import type { CurrentUser } from '../data/calls';
 
 // React warns about act() outside a test environment that declares it.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -69,4 +70,21 @@ export async function until(check: () => void, timeoutMs = 10_000): Promise<void
       await settle(20);
     }
   }
+}
+
+/** A logged-in user as `user/current` answers, a site owner (USER, role 7) unless told otherwise. */
+export function testUser(over: Partial<CurrentUser> = {}): CurrentUser {
+  return {
+    login: 'me@example.com',
+    id: 1,
+    email: 'me@example.com',
+    user_name: '',
+    auth_type: 'password',
+    is_top100_staff: false,
+    role_permissions: ['create_projects'],
+    role_id: 7,
+    snackbars: {},
+    metaTips: {},
+    ...over,
+  };
 }

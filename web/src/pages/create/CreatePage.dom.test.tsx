@@ -8,22 +8,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import type { CurrentUser } from '../../data/calls';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import CreatePage from './CreatePage';
 
-const user: CurrentUser = {
-  login: 'me@example.com',
-  id: 1,
-  email: 'me@example.com',
-  user_name: '',
-  auth_type: 'password',
-  is_top100_staff: false,
-  role_permissions: ['create_projects'],
-  role_id: 7,
-  snackbars: {},
-  metaTips: {},
-};
+const user = testUser();
 
 const ok = (result: unknown) => Response.json({ responseStatus: 200, result });
 const fail = (status: number, message: string, fields?: Record<string, string[]>) =>

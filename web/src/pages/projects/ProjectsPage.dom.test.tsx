@@ -9,21 +9,15 @@ import { MemoryRouter } from 'react-router-dom';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
 import type { CurrentUser, ProjectListRow } from '../../data/calls';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import ProjectsPage from './ProjectsPage';
 
-const user = (roleId: number): CurrentUser => ({
-  login: 'me@example.com',
-  id: 1,
-  email: 'me@example.com',
-  user_name: '',
-  auth_type: 'password',
-  is_top100_staff: roleId <= 4,
-  role_permissions: roleId <= 4 ? ['read_all_projects', 'create_projects'] : roleId === 6 ? [] : ['create_projects'],
-  role_id: roleId,
-  snackbars: {},
-  metaTips: {},
-});
+const user = (roleId: number): CurrentUser =>
+  testUser({
+    is_top100_staff: roleId <= 4,
+    role_permissions: roleId <= 4 ? ['read_all_projects', 'create_projects'] : roleId === 6 ? [] : ['create_projects'],
+    role_id: roleId,
+  });
 
 const row = (id: number): ProjectListRow => ({
   id,

@@ -9,22 +9,11 @@ import { MemoryRouter } from 'react-router-dom';
 import { ProjectContext } from '../../app/project';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import type { AccessRequest, AccessUser, CurrentUser, Project } from '../../data/calls';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import type { AccessRequest, AccessUser, Project } from '../../data/calls';
+import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import AccessSettings from './AccessSettings';
 
-const me: CurrentUser = {
-  login: 'me@example.com',
-  id: 1,
-  email: 'me@example.com',
-  user_name: '',
-  auth_type: 'password',
-  is_top100_staff: false,
-  role_permissions: ['create_projects'],
-  role_id: 5,
-  snackbars: {},
-  metaTips: {},
-};
+const me = testUser({ role_id: 5 });
 
 const project = {
   id: 8000001,
