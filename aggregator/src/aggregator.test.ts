@@ -53,6 +53,34 @@ describe('aggregator on chDB', () => {
     expect(Number(count[0]!.n)).toBe(3);
   });
 
+  it('takes batches of several partitions merged into one, and skips what each partition already stored', async () => {
+    const at = Date.now() - 5 * MINUTE;
+    const a = [hit(34, 'visitor-p0', at), hit(34, 'visitor-p0', at + 1000)];
+    const b = [hit(34, 'visitor-p1', at + 500)];
+    const aggregator = createAggregator(clickhouse);
+    await aggregator.handle([...a, ...b], [
+      { topic: 't-merged', partition: 0, offsets: [10, 11] },
+      { topic: 't-merged', partition: 1, offsets: [20] },
+    ]);
+    // After a crash before the commits, both partitions come again, each with one more hit.
+    const again = createAggregator(clickhouse);
+    await again.handle([...b, hit(34, 'visitor-p1', at + 1500), ...a, hit(34, 'visitor-p0', at + 2000)], [
+      { topic: 't-merged', partition: 1, offsets: [20, 21] },
+      { topic: 't-merged', partition: 0, offsets: [10, 11, 12] },
+    ]);
+    expect(again.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, skippedReplays: 3 });
+    const stored = await rows<{ visitor_id: string; n: string }>(
+      'SELECT visitor_id, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY visitor_id ORDER BY visitor_id',
+      { p: 34 },
+    );
+    expect(stored.map((r) => [r.visitor_id, Number(r.n)])).toEqual([
+      ['visitor-p0', 3],
+      ['visitor-p1', 2],
+    ]);
+    // Offsets that do not cover the batch are a programming error, refused before anything is stored.
+    await expect(createAggregator(clickhouse).handle([hit(34, 'x', at)], [])).rejects.toThrow('a batch of 1 hits came with 0 bus offsets');
+  });
+
   it('drops bots, counts them, and stores the rest enriched', async () => {
     const at = Date.now() - 8 * MINUTE;
     const aggregator = createAggregator(clickhouse);

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { AcceptedHit, BusPosition, HitType } from '@stat/schemas';
+import type { AcceptedHit, BatchPosition, BusPosition, HitType } from '@stat/schemas';
 import { VISIT_RETAIN_MS, VisitCutter, visitorKey, type HitRole } from './sessions.js';
 import { sourceOf, toEventRow, type BusPlace, type EventRow } from './rows.js';
 import { EventStore } from './storage.js';
@@ -33,6 +33,11 @@ export interface AggregatorStats {
   /** hits of pages the project's whitelist or blacklist excludes */
   droppedByRules: number;
   skippedReplays: number;
+}
+
+/** The partitions' positions of a batch, one or several. */
+function segmentsOf(position: BatchPosition): readonly BusPosition[] {
+  return Array.isArray(position) ? position : [position as BusPosition];
 }
 
 /** What each hit type is to its visit. */
@@ -86,14 +91,17 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   };
 
   /** The hits of the batch that are not stored yet, with their places on the bus. */
-  const unwritten = async (hits: AcceptedHit[], position: BusPosition | undefined, fresh: boolean): Promise<Placed[]> => {
+  const unwritten = async (hits: AcceptedHit[], position: BatchPosition | undefined, fresh: boolean): Promise<Placed[]> => {
     if (!position) return hits.map((hit) => ({ hit, place: undefined }));
-    const stored = await storedOffset(position.topic, position.partition, fresh);
     const placed: Placed[] = [];
-    hits.forEach((hit, i) => {
-      const offset = position.offsets[i] ?? -1;
-      if (offset > stored) placed.push({ hit, place: { topic: position.topic, partition: position.partition, offset } });
-    });
+    let next = 0;
+    for (const segment of segmentsOf(position)) {
+      const stored = await storedOffset(segment.topic, segment.partition, fresh);
+      for (const offset of segment.offsets) {
+        const hit = hits[next++];
+        if (hit && offset > stored) placed.push({ hit, place: { topic: segment.topic, partition: segment.partition, offset } });
+      }
+    }
     if (!fresh) stats.skippedReplays += hits.length - placed.length;
     return placed;
   };
@@ -168,7 +176,10 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     return { rows, bots, excluded };
   };
 
-  const handle = async (hits: AcceptedHit[], position?: BusPosition): Promise<void> => {
+  const handle = async (hits: AcceptedHit[], position?: BatchPosition): Promise<void> => {
+    // A bus that sends offsets not matching its hits is a bug, not an outage: no retry helps.
+    const offsets = position ? segmentsOf(position).reduce((n, segment) => n + segment.offsets.length, 0) : hits.length;
+    if (offsets !== hits.length) throw new Error(`a batch of ${hits.length} hits came with ${offsets} bus offsets`);
     let wait = opts.retryMs;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -187,9 +198,11 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         stats.stored += rows.length;
         stats.droppedBots += bots;
         stats.droppedByRules += excluded;
-        if (position) {
-          const last = placed.reduce((max, p) => Math.max(max, p.place?.offset ?? -1), -1);
-          written.set(`${position.topic}:${position.partition}`, last);
+        // The highest stored offset of each partition, as the insert recorded it.
+        for (const { place } of placed) {
+          if (!place) continue;
+          const key = `${place.topic}:${place.partition}`;
+          if (place.offset > (written.get(key) ?? -1)) written.set(key, place.offset);
         }
         visits.commit();
         // Sweep by the stream's own clock, so replayed or generated history is cut the same way.

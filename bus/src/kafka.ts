@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import type { AcceptedHit, BatchHandler, HitConsumer, HitPublisher } from '@stat/schemas';
+import { BatchMerger } from './merge.js';
 
 export interface KafkaBusConfig {
   brokers: string[];
@@ -127,6 +128,8 @@ export class KafkaConsumer implements HitConsumer {
 
   private async join(handler: BatchHandler): Promise<void> {
     const consumer = connect(this.config).consumer({ groupId: this.groupId, maxBytesPerPartition: 4 << 20 });
+    // The partitions' batches of a fetch are handed over at once and stored in one write.
+    const merger = new BatchMerger(handler);
     this.consumer = consumer;
     // kafkajs restarts a consumer after retriable failures itself; after the others (e.g. the
     // group forgot this member) it gives up, and an aggregator that stops consuming loses
@@ -148,6 +151,7 @@ export class KafkaConsumer implements HitConsumer {
     await consumer.subscribe({ topic: this.config.topic, fromBeginning: true });
     await consumer.run({
       autoCommit: false,
+      partitionsConsumedConcurrently: Math.max(1, this.config.partitions),
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
@@ -163,7 +167,7 @@ export class KafkaConsumer implements HitConsumer {
         // store is down; the group must keep hearing from this member meanwhile.
         const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
         try {
-          if (hits.length > 0) await handler(hits, { topic: batch.topic, partition: batch.partition, offsets });
+          if (hits.length > 0) await merger.submit(hits, { topic: batch.topic, partition: batch.partition, offsets });
         } finally {
           clearInterval(beat);
         }

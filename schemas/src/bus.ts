@@ -22,11 +22,18 @@ export interface BusPosition {
 }
 
 /**
+ * Where a batch sat on the bus: one partition's position, or several partitions' batches
+ * merged into one (their hits in the order of the positions: the first position's offsets
+ * cover the first hits, and so on).
+ */
+export type BatchPosition = BusPosition | readonly BusPosition[];
+
+/**
  * Handles one batch; resolving means the batch is stored, and only then does the bus move
- * its offset. Rejecting means "not stored": the batch is delivered again. The in-process
+ * its offsets. Rejecting means "not stored": the batch is delivered again. The in-process
  * bus gives no position (it has no replay).
  */
-export type BatchHandler = (hits: AcceptedHit[], position?: BusPosition) => Promise<void>;
+export type BatchHandler = (hits: AcceptedHit[], position?: BatchPosition) => Promise<void>;
 
 export interface HitConsumer {
   /** Starts delivering batches to the handler; resolves once consumption has started. */
