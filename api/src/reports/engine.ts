@@ -80,27 +80,28 @@ function values(row: Record<string, unknown>, metrics: readonly Metric[]): Metri
 export class ReportEngine {
   constructor(private readonly clickhouse: ClickHouseClient) {}
 
-  /** Metric values per time bucket that has events, keyed by bucket start (epoch seconds). */
-  async byBucket(q: PeriodQuery, group: Group): Promise<Map<number, MetricValues>> {
+  /**
+   * Metric values per time bucket that has events, keyed by bucket start (epoch seconds), and
+   * over the whole period, in one query: ROLLUP adds a row (bucket 0, no real bucket starts at
+   * the epoch) that merges the same uniq states across all buckets, so the period's distinct
+   * counts are distinct over the period, not summed. (Not WITH TOTALS: chDB writes invalid JSON
+   * for it when no row matches.)
+   */
+  async series(q: PeriodQuery, group: Group): Promise<{ buckets: Map<number, MetricValues>; totals: MetricValues }> {
     const rollup = ROLLUP[group];
     const result = await this.clickhouse.query({
       query: `SELECT ${BUCKET_SQL[group]} AS bucket_start, ${selectMetrics(q.metrics)}
-              FROM ${rollup.table} WHERE ${rollup.where} GROUP BY bucket_start ORDER BY bucket_start`,
+              FROM ${rollup.table} WHERE ${rollup.where} GROUP BY ROLLUP(bucket_start) ORDER BY bucket_start`,
       query_params: params(q),
       format: 'JSONEachRow',
     });
-    const rows = await result.json<Record<string, unknown>>();
-    return new Map(rows.map((row) => [Number(row.bucket_start), values(row, q.metrics)]));
-  }
-
-  /** Metric values over the whole period (distinct counts are distinct over the period). */
-  async totals(q: PeriodQuery): Promise<MetricValues> {
-    const result = await this.clickhouse.query({
-      query: `SELECT ${selectMetrics(q.metrics)} FROM ${DAY_ROLLUP.table} WHERE ${DAY_ROLLUP.where}`,
-      query_params: params(q),
-      format: 'JSONEachRow',
-    });
-    const [row] = await result.json<Record<string, unknown>>();
-    return values(row ?? {}, q.metrics);
+    const buckets = new Map<number, MetricValues>();
+    let totals = values({}, q.metrics);
+    for (const row of await result.json<Record<string, unknown>>()) {
+      const start = Number(row.bucket_start);
+      if (start === 0) totals = values(row, q.metrics);
+      else buckets.set(start, values(row, q.metrics));
+    }
+    return { buckets, totals };
   }
 }

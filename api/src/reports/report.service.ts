@@ -44,16 +44,16 @@ export class ReportService {
   constructor(@Inject(ReportEngine) private readonly engine: ReportEngine) {}
 
   async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
-    const { query, points } = await this.series(projectId, reportName, body);
+    const { points, totals } = await this.series(projectId, reportName, body);
     return {
       metrics: body.metrics,
       data: [{ id: 'total', title: 'Итого', points }],
-      totals: await this.engine.totals(query),
+      totals,
     };
   }
 
   async table(projectId: number, reportName: string, body: ReportRequestDto): Promise<TableResult> {
-    const { query, points } = await this.series(projectId, reportName, body);
+    const { points, totals } = await this.series(projectId, reportName, body);
     const sort = body.sort ?? { name: 'date', order: 'desc' };
     const column = sort.name === 'date' ? -1 : body.metrics.indexOf(sort.name);
     if (sort.name !== 'date' && column < 0) throw new BadRequestException(`sort.name ${sort.name} is not among metrics`);
@@ -74,7 +74,7 @@ export class ReportService {
       })),
       metrics: body.metrics,
       all_metrics: [...body.metrics],
-      totals: await this.engine.totals(query),
+      totals,
       sort,
       meta: { total: points.length, offset },
     };
@@ -84,19 +84,19 @@ export class ReportService {
     projectId: number,
     reportName: string,
     body: ReportRequestDto,
-  ): Promise<{ query: PeriodQuery; points: GraphPoint[] }> {
+  ): Promise<{ points: GraphPoint[]; totals: MetricValues }> {
     if (!(REPORTS as readonly string[]).includes(reportName)) throw new NotFoundException(`report ${reportName} not found`);
     if (bucketCount(body.date_start, body.date_end, body.group) > MAX_BUCKETS) {
       throw new BadRequestException(`the period has more than ${MAX_BUCKETS} ${body.group} buckets: choose a coarser group`);
     }
     const query: PeriodQuery = { projectId, dateStart: body.date_start, dateEnd: body.date_end, metrics: body.metrics };
-    const filled = await this.engine.byBucket(query, body.group);
+    const { buckets: filled, totals } = await this.engine.series(query, body.group);
     const zeros = body.metrics.map(() => 0);
     // Buckets that have not begun yet are not zeros, they are the future: leave them out.
     const now = Date.now() / 1000;
     const points = bucketStarts(body.date_start, body.date_end, body.group)
       .filter((ts) => ts <= now)
       .map((ts) => ({ ts, date: moscowDateTime(ts), metrics: filled.get(ts) ?? zeros }));
-    return { query, points };
+    return { points, totals };
   }
 }
