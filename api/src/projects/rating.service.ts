@@ -60,6 +60,9 @@ const RECOMPUTE_LOCK = 7_596_045;
  * staff, and positions per theme by popularity (visitors from 8 to 2 days back, the rating
  * period of specification 001, §9), recomputed daily.
  */
+/** How old the positions may be before a scheduled run computes them again. */
+export const RECOMPUTE_DUE_MS = 23 * 3_600_000;
+
 @Injectable()
 export class RatingService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('rating');
@@ -74,7 +77,7 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
 
   onApplicationBootstrap(): void {
     if (!this.settings.ratingSchedule) return;
-    const run = (): void => void this.recompute().catch((error: unknown) => this.logger.warn(`positions: ${String(error)}`));
+    const run = (): void => void this.recomputeIfDue().catch((error: unknown) => this.logger.warn(`positions: ${String(error)}`));
     setTimeout(run, 5_000).unref();
     this.timer = setInterval(run, DAY_MS);
     this.timer.unref();
@@ -214,6 +217,17 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
       data: rows.map((r) => ({ id: r.id, title: r.title, url: r.url, status: r.rating_status, categories: r.categories, keywords: r.keywords, updated: r.updated_at.toISOString() })),
       total: count?.n ?? 0,
     };
+  }
+
+  /**
+   * The scheduled run: recomputes unless positions were computed less than RECOMPUTE_DUE_MS
+   * ago, by this process or another. Every api process keeps its own daily timer (and one at
+   * its start); this makes their runs one a day between them, not one a day each.
+   */
+  async recomputeIfDue(nowMs = Date.now()): Promise<number | null> {
+    const [last] = await this.db.query<{ at: Date | null }>('SELECT max(computed_at) AS at FROM rating_positions');
+    if (last?.at && nowMs - last.at.getTime() < RECOMPUTE_DUE_MS) return null;
+    return this.recompute(nowMs);
   }
 
   /**
