@@ -68,7 +68,7 @@ describe('aggregator on chDB', () => {
       { topic: 't-merged', partition: 1, offsets: [20, 21] },
       { topic: 't-merged', partition: 0, offsets: [10, 11, 12] },
     ]);
-    expect(again.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, skippedReplays: 3 });
+    expect(again.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 3 });
     const stored = await rows<{ visitor_id: string; n: string }>(
       'SELECT visitor_id, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY visitor_id ORDER BY visitor_id',
       { p: 34 },
@@ -86,7 +86,7 @@ describe('aggregator on chDB', () => {
     const aggregator = createAggregator(clickhouse);
     const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
     await aggregator.handle([hit(14, 'visitor-d', at), hit(14, 'crawler-1', at, 'https://shop.ru/', '', googlebot)]);
-    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, droppedByRules: 0, skippedReplays: 0 });
+    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0 });
     const stored = await rows<Record<string, unknown>>(
       'SELECT visitor_id, browser_family, device_type, os_family, geo_country > 0 AS located FROM events WHERE project_id = {p:UInt32}',
       { p: 14 },
@@ -94,7 +94,7 @@ describe('aggregator on chDB', () => {
     expect(stored).toEqual([{ visitor_id: 'visitor-d', browser_family: 'Chrome', device_type: 'desktop', os_family: 'Windows', located: 1 }]);
   });
 
-  it("applies the project's counter settings: excluded pages dropped and counted, www merged, the hash cut", async () => {
+  it("applies the project's counter settings: excluded pages and unknown projects dropped and counted, www merged, the hash cut", async () => {
     const at = Date.now() - 7 * MINUTE;
     const settings = siteRulesFrom({ url: 'https://www.garden.ru', use_whitelist: true, whitelisted_urls: ['garden.ru'], blacklisted_urls: ['m.garden.ru'] });
     const aggregator = createAggregator(clickhouse, { siteRules: async (ids) => new Map(ids.filter((id) => id === 31).map((id) => [id, settings])) });
@@ -103,10 +103,10 @@ describe('aggregator on chDB', () => {
       hit(31, 'visitor-f', at + MINUTE, 'https://garden.ru/tulips', 'https://www.garden.ru/roses'),
       hit(31, 'visitor-g', at, 'https://stolen-copy.example/roses'),
       hit(31, 'visitor-h', at, 'https://m.garden.ru/roses'),
-      // A project without settings in Postgres: everything counts as it came.
+      // A project Postgres does not know (or a deleted one): its counter collects nothing.
       hit(32, 'visitor-i', at, 'https://www.other.ru/#x'),
     ]);
-    expect(aggregator.stats).toEqual({ stored: 3, droppedBots: 0, droppedByRules: 2, skippedReplays: 0 });
+    expect(aggregator.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 2, droppedNoProject: 1, skippedReplays: 0 });
     const stored = await rows<Record<string, unknown>>(
       'SELECT project_id, url, traffic_type FROM events WHERE project_id IN (31, 32) ORDER BY project_id, ts',
       {},
@@ -114,7 +114,6 @@ describe('aggregator on chDB', () => {
     expect(stored).toEqual([
       { project_id: 31, url: 'https://garden.ru/roses', traffic_type: 'search' },
       { project_id: 31, url: 'https://garden.ru/tulips', traffic_type: 'search' },
-      { project_id: 32, url: 'https://www.other.ru/#x', traffic_type: 'direct' },
     ]);
   });
 

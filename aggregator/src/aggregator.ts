@@ -32,6 +32,8 @@ export interface AggregatorStats {
   droppedBots: number;
   /** hits of pages the project's whitelist or blacklist excludes */
   droppedByRules: number;
+  /** hits of projects that are unknown or deleted (only with counter settings to read) */
+  droppedNoProject: number;
   skippedReplays: number;
 }
 
@@ -72,7 +74,7 @@ interface Placed {
  */
 export function createAggregator(clickhouse: ClickHouseClient, options: Partial<AggregatorOptions> = {}) {
   const opts: AggregatorOptions = { ...DEFAULTS, enricher: options.enricher ?? createEnricher(), ...options };
-  const stats: AggregatorStats = { stored: 0, droppedBots: 0, droppedByRules: 0, skippedReplays: 0 };
+  const stats: AggregatorStats = { stored: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0 };
   const rules = opts.siteRules ? new SiteRulesCache(opts.siteRules) : null;
   const store = new EventStore(clickhouse);
   const visits = new VisitCutter();
@@ -145,17 +147,23 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   };
 
   /**
-   * Applies the project's counter settings, enriches and cuts visits; hits of excluded pages and
-   * bots are dropped here, counted, and never stored.
+   * Applies the project's counter settings, enriches and cuts visits; hits of unknown or deleted
+   * projects, of excluded pages and of bots are dropped here, counted, and never stored.
    */
-  const toRows = (placed: Placed[]): { rows: EventRow[]; bots: number; excluded: number } => {
+  const toRows = (placed: Placed[]): { rows: EventRow[]; bots: number; excluded: number; noProject: number } => {
     const rows: EventRow[] = [];
     let bots = 0;
     let excluded = 0;
+    let noProject = 0;
     for (const placedHit of placed) {
       const { place } = placedHit;
       let { hit } = placedHit;
       const siteRules = rules?.get(hit.hit.p) ?? null;
+      if (rules && !siteRules) {
+        // No such live project: unknown, or deleted (its counter stopped collecting).
+        noProject += 1;
+        continue;
+      }
       if (siteRules) {
         const ruled = applySiteRules(hit.hit.u, siteRules);
         if (ruled.kind === 'drop') {
@@ -173,7 +181,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
       step.visit.source ??= sourceOf(enriched.enrichment);
       rows.push(toEventRow(hit, enriched.enrichment, step, place));
     }
-    return { rows, bots, excluded };
+    return { rows, bots, excluded, noProject };
   };
 
   const handle = async (hits: AcceptedHit[], position?: BatchPosition): Promise<void> => {
@@ -193,11 +201,12 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         await restoreVisits(placed);
         await recallVisitCounts(placed);
         await rules?.load(placed.map((p) => p.hit.hit.p));
-        const { rows, bots, excluded } = toRows(placed);
+        const { rows, bots, excluded, noProject } = toRows(placed);
         if (rows.length > 0) await store.insert(rows);
         stats.stored += rows.length;
         stats.droppedBots += bots;
         stats.droppedByRules += excluded;
+        stats.droppedNoProject += noProject;
         // The highest stored offset of each partition, as the insert recorded it.
         for (const { place } of placed) {
           if (!place) continue;

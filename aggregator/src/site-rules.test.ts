@@ -103,11 +103,37 @@ describe('SiteRulesCache', () => {
     expect(asked).toEqual([[1, 2], [1, 3]]);
   });
 
-  it('throws when the loader fails, so the batch is tried again', async () => {
+  it('throws when the loader fails for a project never read, so the batch is tried again', async () => {
     const cache = new SiteRulesCache(async () => {
       throw new Error('connection refused');
     });
     await expect(cache.load([1])).rejects.toThrow('connection refused');
     expect(cache.get(1)).toBeNull();
+  });
+
+  it('serves the rules read before while the loader fails, and reads them again when it answers', async () => {
+    let now = 1_000;
+    let down = false;
+    let rules = base;
+    const cache = new SiteRulesCache(
+      async (ids) => {
+        if (down) throw new Error('connection refused');
+        return new Map(ids.map((id) => [id, rules]));
+      },
+      30_000,
+      () => now,
+    );
+    await cache.load([1]);
+    down = true;
+    now += 60_000;
+    await cache.load([1]);
+    expect(cache.get(1)).toEqual(base);
+    // A project never read cannot be served from memory.
+    await expect(cache.load([1, 2])).rejects.toThrow('connection refused');
+    down = false;
+    rules = { ...base, mergeWww: false };
+    await cache.load([1, 2]);
+    expect(cache.get(1)?.mergeWww).toBe(false);
+    expect(cache.get(2)?.mergeWww).toBe(false);
   });
 });

@@ -99,7 +99,11 @@ export function applySiteRules(pageUrl: string, rules: SiteRules): RuleResult {
   return { kind: 'keep', url: changed ? url.href : pageUrl };
 }
 
-/** Loads the rules of projects by id; a project missing from the answer has none (every hit counts). */
+/**
+ * Loads the rules of live projects by id; a project missing from the answer is unknown or
+ * deleted, and its hits are not stored (a deleted counter stops collecting, as the counter
+ * settings page promises).
+ */
 export type SiteRulesLoader = (projects: readonly number[]) => Promise<ReadonlyMap<number, SiteRules>>;
 
 /** How long loaded rules are trusted before they are read again: a settings change takes effect within it. */
@@ -107,8 +111,9 @@ export const SITE_RULES_TTL_MS = 30_000;
 
 /**
  * The rules of the projects a batch touches, read through the loader at most once per project
- * and TTL. A loader failure throws: the batch is not stored and is tried again, as for any
- * storage outage.
+ * and TTL. When the loader fails, rules read before serve on (stale, but the site's own); a
+ * project never read throws, so the batch is not stored and is tried again, as for any storage
+ * outage.
  */
 export class SiteRulesCache {
   private readonly cached = new Map<number, { rules: SiteRules | null; until: number }>();
@@ -119,16 +124,22 @@ export class SiteRulesCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Makes sure the rules of `projects` are loaded and fresh. */
+  /** Makes sure the rules of `projects` are loaded, fresh when the loader answers. */
   async load(projects: Iterable<number>): Promise<void> {
     const now = this.now();
     const stale = [...new Set(projects)].filter((id) => (this.cached.get(id)?.until ?? 0) <= now);
     if (stale.length === 0) return;
-    const loaded = await this.loader(stale);
+    let loaded: ReadonlyMap<number, SiteRules>;
+    try {
+      loaded = await this.loader(stale);
+    } catch (error) {
+      if (stale.every((id) => this.cached.has(id))) return;
+      throw error;
+    }
     for (const id of stale) this.cached.set(id, { rules: loaded.get(id) ?? null, until: now + this.ttlMs });
   }
 
-  /** The rules of a project loaded by `load`, or null when it has none. */
+  /** The rules of a project loaded by `load`, or null when it is no live project. */
   get(project: number): SiteRules | null {
     return this.cached.get(project)?.rules ?? null;
   }

@@ -19,6 +19,7 @@ import { Agent, request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createProject } from '../../server/dist/testing/api-client.js';
 import { GENERATE, ROOT, cpuSeconds, freePort, kafkaPid, load, machine, portOpen, quantile, sleep, startService, summaryTotals } from '../lib/harness.mjs';
 
 const MODES = (process.env.MODES || 'embedded,cluster').split(',');
@@ -28,7 +29,6 @@ const POLL_MS = Number(process.env.POLL_MS || 10);
 const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const PARTITIONS = process.env.KAFKA_PARTITIONS || '6';
 const PROJECT = 7596044; // the demo project: anonymous reads are allowed
-const BACKGROUND_PROJECT = 42;
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -92,9 +92,12 @@ const results = {};
 for (const mode of MODES) {
   say(`${mode}: starting`);
   const service = await startMode(mode);
+  // The background goes to a project of its own, made through the api: the aggregator stores
+  // nothing for a project that does not exist.
+  const { projectId: backgroundProject } = await createProject(service.apiUrl);
   const background = spawn(
     process.execPath,
-    [GENERATE, '--project', String(BACKGROUND_PROJECT), '--events', String(RATE * 3600), '--days', '1', '--via-collector', service.collectorUrl, '--concurrency', '4', '--rate', String(RATE)],
+    [GENERATE, '--project', String(backgroundProject), '--events', String(RATE * 3600), '--days', '1', '--via-collector', service.collectorUrl, '--concurrency', '4', '--rate', String(RATE)],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   background.stderr.pipe(createWriteStream(join(out, `freshness-${mode}-background.log`)));

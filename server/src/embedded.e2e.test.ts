@@ -12,6 +12,18 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const apiUrl = inject('apiUrl');
 const collectorUrl = inject('collectorUrl');
 
+/** One page view straight to the collector, as the counter sends it; answers the status. */
+async function sendPageView(projectId: number, u: string, v: string): Promise<number> {
+  const hit = { p: projectId, t: 'pageview', u, r: '', ti: 'Page', sw: 1280, sh: 800, v };
+  const answer = await fetch(`${collectorUrl}/hit`, {
+    method: 'POST',
+    // A browser's user agent: fetch's own would be dropped as a bot.
+    headers: { 'content-type': 'text/plain', 'user-agent': CHROME },
+    body: JSON.stringify(hit),
+  });
+  return answer.status;
+}
+
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchChromium();
@@ -63,16 +75,7 @@ describe('embedded mode: a page with the counter to a report', () => {
       }),
     });
     expect(saved.status).toBe(200);
-    const send = async (u: string, v: string): Promise<number> => {
-      const hit = { p: projectId, t: 'pageview', u, r: '', ti: 'Page', sw: 1280, sh: 800, v };
-      const answer = await fetch(`${collectorUrl}/hit`, {
-        method: 'POST',
-        // A browser's user agent: fetch's own would be dropped as a bot.
-        headers: { 'content-type': 'text/plain', 'user-agent': CHROME },
-        body: JSON.stringify(hit),
-      });
-      return answer.status;
-    };
+    const send = (u: string, v: string): Promise<number> => sendPageView(projectId, u, v);
     const statuses = [
       await send('https://stolen-copy.example/a', 'visitor-off-list'),
       await send('https://shop.e2e-site.example/a', 'visitor-blacklisted'),
@@ -87,6 +90,21 @@ describe('embedded mode: a page with the counter to a report', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual(totals);
     expect(totals).toEqual([2, 1, 1]);
+  });
+
+  it('collects nothing for a deleted counter', async () => {
+    const deleted = await createProject(apiUrl);
+    const live = await createProject(apiUrl);
+    const headers = { 'x-requested-with': 'XMLHttpRequest', cookie: deleted.cookie };
+    expect((await fetch(`${apiUrl}/top100/api/v1.0/project/${deleted.projectId}`, { method: 'DELETE', headers })).status).toBe(200);
+    expect(await sendPageView(deleted.projectId, 'https://e2e-site.example/while-deleted', 'visitor-of-deleted')).toBe(204);
+    // A later hit of a live project: once it is counted, the earlier one has been handled too.
+    expect(await sendPageView(live.projectId, 'https://e2e-site.example/live', 'visitor-of-live')).toBe(204);
+    const today = moscowDate(Date.now());
+    const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
+    expect(await eventually(() => summaryTotals(apiUrl, live.projectId, body, live.cookie), (t) => t[0] === 1)).toEqual([1, 1, 1]);
+    expect((await fetch(`${apiUrl}/top100/api/v1.0/project/${deleted.projectId}/restore`, { method: 'POST', headers })).status).toBe(204);
+    expect(await summaryTotals(apiUrl, deleted.projectId, body, deleted.cookie)).toEqual([0, 0, 0]);
   });
 
   it('a blocked collector costs the page no error', async () => {

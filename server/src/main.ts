@@ -55,9 +55,10 @@ export async function main(config: Config): Promise<() => Promise<void>> {
       stops.unshift(async () => {
         await consumer.stop();
         aggregator.stop();
-        const { stored, droppedBots, droppedByRules, skippedReplays } = aggregator.stats;
+        const { stored, droppedBots, droppedByRules, droppedNoProject, skippedReplays } = aggregator.stats;
         log(
-          `aggregator: ${stored} events stored, ${droppedBots} bot hits dropped, ${droppedByRules} hits excluded by counter settings, ${skippedReplays} replayed hits skipped`,
+          `aggregator: ${stored} events stored, ${droppedBots} bot hits dropped, ${droppedByRules} hits excluded by counter settings, ` +
+            `${droppedNoProject} hits of unknown or deleted projects dropped, ${skippedReplays} replayed hits skipped`,
         );
       });
     };
