@@ -92,6 +92,11 @@ describe('aggregator on chDB', () => {
       { p: 14 },
     );
     expect(stored).toEqual([{ visitor_id: 'visitor-d', browser_family: 'Chrome', device_type: 'desktop', os_family: 'Windows', located: 1 }]);
+    const dropped = await rows<{ reason: string; n: string }>(
+      'SELECT reason, uniqExact(event_id) AS n FROM dropped_hits WHERE project_id = {p:UInt32} GROUP BY reason',
+      { p: 14 },
+    );
+    expect(dropped.map((r) => [r.reason, Number(r.n)])).toEqual([['bot', 1]]);
   });
 
   it("applies the project's counter settings: excluded pages and unknown projects dropped and counted, www merged, the hash cut", async () => {
@@ -114,6 +119,15 @@ describe('aggregator on chDB', () => {
     expect(stored).toEqual([
       { project_id: 31, url: 'https://garden.ru/roses', traffic_type: 'search' },
       { project_id: 31, url: 'https://garden.ru/tulips', traffic_type: 'search' },
+    ]);
+    // The excluded hits are recorded with their reason; the unknown project's hit is not.
+    const dropped = await rows<{ project_id: number; reason: string; n: string }>(
+      'SELECT project_id, reason, uniqExact(event_id) AS n FROM dropped_hits WHERE project_id IN (31, 32) GROUP BY project_id, reason ORDER BY reason',
+      {},
+    );
+    expect(dropped.map((r) => [r.project_id, r.reason, Number(r.n)])).toEqual([
+      [31, 'blacklisted', 1],
+      [31, 'not_whitelisted', 1],
     ]);
   });
 

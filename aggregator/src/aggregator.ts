@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { AcceptedHit, BatchPosition, BusPosition, HitType } from '@stat/schemas';
 import { VISIT_RETAIN_MS, VisitCutter, visitorKey, type HitRole } from './sessions.js';
 import { sourceOf, toEventRow, type BusPlace, type EventRow } from './rows.js';
-import { EventStore } from './storage.js';
+import { EventStore, type DroppedHit } from './storage.js';
 import { createEnricher, type Enricher } from './enrich/index.js';
 import { applySiteRules, SiteRulesCache, type SiteRulesLoader } from './site-rules.js';
 
@@ -148,12 +148,12 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
 
   /**
    * Applies the project's counter settings, enriches and cuts visits; hits of unknown or deleted
-   * projects, of excluded pages and of bots are dropped here, counted, and never stored.
+   * projects, of excluded pages and of bots are dropped here and counted; the last two are
+   * recorded in dropped_hits, for the operator and the site's owner.
    */
-  const toRows = (placed: Placed[]): { rows: EventRow[]; bots: number; excluded: number; noProject: number } => {
+  const toRows = (placed: Placed[]): { rows: EventRow[]; dropped: DroppedHit[]; noProject: number } => {
     const rows: EventRow[] = [];
-    let bots = 0;
-    let excluded = 0;
+    const dropped: DroppedHit[] = [];
     let noProject = 0;
     for (const placedHit of placed) {
       const { place } = placedHit;
@@ -167,21 +167,21 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
       if (siteRules) {
         const ruled = applySiteRules(hit.hit.u, siteRules);
         if (ruled.kind === 'drop') {
-          excluded += 1;
+          dropped.push({ hit, reason: ruled.reason });
           continue;
         }
         if (ruled.url !== hit.hit.u) hit = { ...hit, hit: { ...hit.hit, u: ruled.url } };
       }
       const enriched = opts.enricher.enrichHit(hit, siteRules?.siteHost);
       if (enriched.kind === 'drop') {
-        bots += 1;
+        dropped.push({ hit, reason: enriched.reason });
         continue;
       }
       const step = visits.step(hit.hit.p, hit.hit.v, hit.at, roleOf(hit.hit.t));
       step.visit.source ??= sourceOf(enriched.enrichment);
       rows.push(toEventRow(hit, enriched.enrichment, step, place));
     }
-    return { rows, bots, excluded, noProject };
+    return { rows, dropped, noProject };
   };
 
   const handle = async (hits: AcceptedHit[], position?: BatchPosition): Promise<void> => {
@@ -201,11 +201,14 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         await restoreVisits(placed);
         await recallVisitCounts(placed);
         await rules?.load(placed.map((p) => p.hit.hit.p));
-        const { rows, bots, excluded, noProject } = toRows(placed);
+        const { rows, dropped, noProject } = toRows(placed);
+        // Dropped hits first: if the events' insert fails, the batch comes again and the same
+        // ids are written again, which the table's key makes one.
+        if (dropped.length > 0) await store.insertDropped(dropped);
         if (rows.length > 0) await store.insert(rows);
         stats.stored += rows.length;
-        stats.droppedBots += bots;
-        stats.droppedByRules += excluded;
+        stats.droppedBots += dropped.filter((d) => d.reason === 'bot').length;
+        stats.droppedByRules += dropped.filter((d) => d.reason !== 'bot').length;
         stats.droppedNoProject += noProject;
         // The highest stored offset of each partition, as the insert recorded it.
         for (const { place } of placed) {

@@ -1,9 +1,15 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { moscowDate } from '@stat/schemas';
+import { moscowDate, type AcceptedHit } from '@stat/schemas';
 import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
 
 const DAY_MS = 86_400_000;
-import { EVENT_COLUMNS, SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
+import { clickhouseTime, EVENT_COLUMNS, SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
+
+/** A hit of a live project that is not stored as an event, and why. */
+export interface DroppedHit {
+  hit: AcceptedHit;
+  reason: 'bot' | 'blacklisted' | 'not_whitelisted';
+}
 
 /** The aggregator's reads and writes of ClickHouse. */
 export class EventStore {
@@ -13,6 +19,17 @@ export class EventStore {
   async insert(rows: EventRow[]): Promise<void> {
     const values = rows.map((row) => EVENT_COLUMNS.map((column) => row[column]));
     await this.clickhouse.insert({ table: 'events', values, format: 'JSONCompactEachRow', columns: EVENT_COLUMNS });
+  }
+
+  /** Records dropped hits (dropped_hits, keyed by event id: writing them again changes nothing). */
+  async insertDropped(dropped: DroppedHit[]): Promise<void> {
+    const values = dropped.map(({ hit, reason }) => [hit.hit.p, moscowDate(hit.at), reason, hit.id, clickhouseTime(hit.at)]);
+    await this.clickhouse.insert({
+      table: 'dropped_hits',
+      values,
+      format: 'JSONCompactEachRow',
+      columns: ['project_id', 'event_date', 'reason', 'event_id', 'ts'],
+    });
   }
 
   /** The highest bus offset stored for a partition, or -1 when none is. */
