@@ -80,7 +80,8 @@ function Copy() {
 }
 
 describe('snackbar (spec 000 §9: auto-clear 3 s)', () => {
-  it('shows the message and clears it after 3 s', async () => {
+  /** The snackbar with a button that shows «Код скопирован», on the fake clock. */
+  async function renderSnackbar(): Promise<{ region: () => string | null | undefined; copy: () => Promise<void> }> {
     vi.useFakeTimers();
     const v = await render(
       <SnackbarProvider>
@@ -88,9 +89,16 @@ describe('snackbar (spec 000 §9: auto-clear 3 s)', () => {
       </SnackbarProvider>,
     );
     view = v;
-    const region = () => v.container.querySelector('[role="status"]')?.textContent;
+    return {
+      region: () => v.container.querySelector('[role="status"]')?.textContent,
+      copy: () => click(v.container.querySelector('[data-testid="copy"]')),
+    };
+  }
+
+  it('shows the message and clears it after 3 s', async () => {
+    const { region, copy } = await renderSnackbar();
     expect(region()).toBe('');
-    await click(v.container.querySelector('[data-testid="copy"]'));
+    await copy();
     expect(region()).toBe('Код скопирован');
     await advance(2999);
     expect(region()).toBe('Код скопирован');
@@ -99,17 +107,10 @@ describe('snackbar (spec 000 §9: auto-clear 3 s)', () => {
   });
 
   it('a new message starts its own 3 s', async () => {
-    vi.useFakeTimers();
-    const v = await render(
-      <SnackbarProvider>
-        <Copy />
-      </SnackbarProvider>,
-    );
-    view = v;
-    const region = () => v.container.querySelector('[role="status"]')?.textContent;
-    await click(v.container.querySelector('[data-testid="copy"]'));
+    const { region, copy } = await renderSnackbar();
+    await copy();
     await advance(2000);
-    await click(v.container.querySelector('[data-testid="copy"]'));
+    await copy();
     await advance(2000);
     expect(region()).toBe('Код скопирован');
     await advance(1000);
@@ -129,15 +130,21 @@ function Notify({ delayMs }: { readonly delayMs?: number }) {
 describe('notifications (spec 000 §2.2)', () => {
   const note = (v: Rendered) => v.container.querySelector('[data-testid="notification-hello"]');
 
-  it('appear after 500 ms and close with the cross', async () => {
+  /** A button that asks for a notification (after delayMs, or the default), on the fake clock. */
+  async function renderNotify(delayMs?: number): Promise<Rendered> {
     vi.useFakeTimers();
     const v = await render(
       <NotificationProvider>
-        <Notify />
+        <Notify {...(delayMs ? { delayMs } : {})} />
       </NotificationProvider>,
     );
     view = v;
     await click(v.container.querySelector('[data-testid="notify"]'));
+    return v;
+  }
+
+  it('appear after 500 ms and close with the cross', async () => {
+    const v = await renderNotify();
     await advance(499);
     expect(note(v)).toBeNull();
     await advance(1);
@@ -147,14 +154,7 @@ describe('notifications (spec 000 §2.2)', () => {
   });
 
   it('the counter settings one appears after 4000 ms (spec 000 §2.6)', async () => {
-    vi.useFakeTimers();
-    const v = await render(
-      <NotificationProvider>
-        <Notify delayMs={4000} />
-      </NotificationProvider>,
-    );
-    view = v;
-    await click(v.container.querySelector('[data-testid="notify"]'));
+    const v = await renderNotify(4000);
     await advance(3999);
     expect(note(v)).toBeNull();
     await advance(1);
