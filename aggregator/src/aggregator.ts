@@ -61,6 +61,12 @@ function roleOf(type: HitType): HitRole {
 /** Visitors looked up per query, so the parameters stay small over HTTP. */
 const RESTORE_CHUNK = 1000;
 
+/** A visitor of a project. */
+interface Visitor {
+  project: number;
+  visitor: string;
+}
+
 interface Placed {
   hit: AcceptedHit;
   place: BusPlace | undefined;
@@ -108,62 +114,65 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     return placed;
   };
 
+  /**
+   * Looks up in storage the batch's visitors this process holds no open visit for (among the
+   * hits `wanted` accepts), in chunks so the parameters stay small over HTTP, and hands each
+   * answer found to `take`.
+   */
+  const lookUpVisitorsNotHeld = async <T>(
+    placed: Placed[],
+    wanted: (hit: AcceptedHit) => boolean,
+    lookup: (visitors: Visitor[]) => Promise<Map<string, T>>,
+    take: (visitor: Visitor, found: T) => void,
+  ): Promise<void> => {
+    const unknown = new Map<string, Visitor>();
+    for (const { hit } of placed) {
+      if (wanted(hit) && !visits.knows(hit.hit.p, hit.hit.v)) unknown.set(visitorKey(hit.hit.p, hit.hit.v), { project: hit.hit.p, visitor: hit.hit.v });
+    }
+    const lookups = [...unknown.values()];
+    for (let i = 0; i < lookups.length; i += RESTORE_CHUNK) {
+      for (const [key, found] of await lookup(lookups.slice(i, i + RESTORE_CHUNK))) take(unknown.get(key)!, found);
+    }
+  };
+
   /** Brings back visits that were open before a restart, for visitors this process has not seen. */
   const restoreVisits = async (placed: Placed[]): Promise<void> => {
     if (!opts.restoreVisits) return;
-    const unknown = new Map<string, { project: number; visitor: string }>();
-    for (const { hit } of placed) {
+    const earliest = placed.reduce((min, p) => Math.min(min, p.hit.at), Infinity);
+    await lookUpVisitorsNotHeld(
+      placed,
       // A visit of a previous run is past keeping by startedAt + VISIT_RETAIN_MS; a visitor
       // unknown after that has no visit to find.
-      if (hit.at >= startedAt + VISIT_RETAIN_MS || visits.knows(hit.hit.p, hit.hit.v)) continue;
-      unknown.set(visitorKey(hit.hit.p, hit.hit.v), { project: hit.hit.p, visitor: hit.hit.v });
-    }
-    const earliest = placed.reduce((min, p) => Math.min(min, p.hit.at), Infinity);
-    const lookups = [...unknown.values()];
-    for (let i = 0; i < lookups.length; i += RESTORE_CHUNK) {
-      for (const [key, visit] of await store.openVisits(lookups.slice(i, i + RESTORE_CHUNK), earliest)) {
-        const { project, visitor } = unknown.get(key)!;
-        visits.restore(project, visitor, visit);
-      }
-    }
+      (hit) => hit.at < startedAt + VISIT_RETAIN_MS,
+      (visitors) => store.openVisits(visitors, earliest),
+      ({ project, visitor }, visit) => visits.restore(project, visitor, visit),
+    );
   };
 
   /**
    * Tells the cutter how many visits the batch's visitors without an open visit here have
    * stored, so that a returning visitor's new visit gets the next number, after a restart too.
    */
-  const recallVisitCounts = async (placed: Placed[]): Promise<void> => {
-    const unknown = new Map<string, { project: number; visitor: string }>();
-    for (const { hit } of placed) {
-      if (!visits.knows(hit.hit.p, hit.hit.v)) unknown.set(visitorKey(hit.hit.p, hit.hit.v), { project: hit.hit.p, visitor: hit.hit.v });
-    }
-    const lookups = [...unknown.values()];
-    for (let i = 0; i < lookups.length; i += RESTORE_CHUNK) {
-      for (const [key, count] of await store.visitCounts(lookups.slice(i, i + RESTORE_CHUNK))) {
-        const { project, visitor } = unknown.get(key)!;
-        visits.recallVisits(project, visitor, count);
-      }
-    }
-  };
+  const recallVisitCounts = (placed: Placed[]): Promise<void> =>
+    lookUpVisitorsNotHeld(
+      placed,
+      () => true,
+      (visitors) => store.visitCounts(visitors),
+      ({ project, visitor }, count) => visits.recallVisits(project, visitor, count),
+    );
 
   /**
-   * Applies the project's counter settings, enriches and cuts visits; hits of unknown or deleted
-   * projects, of excluded pages and of bots are dropped here and counted; the last two are
-   * recorded in dropped_hits, for the operator and the site's owner.
+   * Applies the project's counter settings, enriches and cuts visits (the hits of live projects
+   * only, see handle); hits of excluded pages and bots are dropped here, to be counted and
+   * recorded in dropped_hits for the operator and the site's owner.
    */
-  const toRows = (placed: Placed[]): { rows: EventRow[]; dropped: DroppedHit[]; noProject: number } => {
+  const toRows = (placed: Placed[]): { rows: EventRow[]; dropped: DroppedHit[] } => {
     const rows: EventRow[] = [];
     const dropped: DroppedHit[] = [];
-    let noProject = 0;
     for (const placedHit of placed) {
       const { place } = placedHit;
       let { hit } = placedHit;
       const siteRules = rules?.get(hit.hit.p) ?? null;
-      if (rules && !siteRules) {
-        // No such live project: unknown, or deleted (its counter stopped collecting).
-        noProject += 1;
-        continue;
-      }
       if (siteRules) {
         const ruled = applySiteRules(hit.hit.u, siteRules);
         if (ruled.kind === 'drop') {
@@ -181,7 +190,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
       step.visit.source ??= sourceOf(enriched.enrichment);
       rows.push(toEventRow(hit, enriched.enrichment, step, place));
     }
-    return { rows, dropped, noProject };
+    return { rows, dropped };
   };
 
   const handle = async (hits: AcceptedHit[], position?: BatchPosition): Promise<void> => {
@@ -197,19 +206,23 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
         // Hits arrive in server-time order per visitor; sort so visits are cut in order.
         placed.sort((a, b) => a.hit.at - b.hit.at);
         // Visit state changes only with a stored batch: a failed try is undone and cut again.
-        visits.begin();
-        await restoreVisits(placed);
-        await recallVisitCounts(placed);
+        // The projects' settings first: hits of unknown or deleted projects (their counters stopped
+        // collecting) are set aside before any visit is looked up for them.
         await rules?.load(placed.map((p) => p.hit.hit.p));
-        const { rows, dropped, noProject } = toRows(placed);
+        const live = rules ? placed.filter((p) => rules.get(p.hit.hit.p) !== null) : placed;
+        visits.begin();
+        await restoreVisits(live);
+        await recallVisitCounts(live);
+        const { rows, dropped } = toRows(live);
         // Dropped hits first: if the events' insert fails, the batch comes again and the same
         // ids are written again, which the table's key makes one.
         if (dropped.length > 0) await store.insertDropped(dropped);
         if (rows.length > 0) await store.insert(rows);
         stats.stored += rows.length;
-        stats.droppedBots += dropped.filter((d) => d.reason === 'bot').length;
-        stats.droppedByRules += dropped.filter((d) => d.reason !== 'bot').length;
-        stats.droppedNoProject += noProject;
+        const bots = dropped.filter((d) => d.reason === 'bot').length;
+        stats.droppedBots += bots;
+        stats.droppedByRules += dropped.length - bots;
+        stats.droppedNoProject += placed.length - live.length;
         // The highest stored offset of each partition, as the insert recorded it.
         for (const { place } of placed) {
           if (!place) continue;

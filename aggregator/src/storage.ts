@@ -1,14 +1,16 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { moscowDate, type AcceptedHit } from '@stat/schemas';
 import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
+import type { EnrichResult } from './enrich/index.js';
+import type { RuleResult } from './site-rules.js';
 
 const DAY_MS = 86_400_000;
 import { clickhouseTime, EVENT_COLUMNS, SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
 
-/** A hit of a live project that is not stored as an event, and why. */
+/** A hit of a live project that is not stored as an event, and why: the enricher's or the site rules' reason. */
 export interface DroppedHit {
   hit: AcceptedHit;
-  reason: 'bot' | 'blacklisted' | 'not_whitelisted';
+  reason: Extract<EnrichResult, { kind: 'drop' }>['reason'] | Extract<RuleResult, { kind: 'drop' }>['reason'];
 }
 
 /** The aggregator's reads and writes of ClickHouse. */

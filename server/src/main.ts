@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient, type HitConsumer, type HitPublisher } from '@stat/schemas';
 import { KafkaConsumer, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
-import { createAggregator, loadGeo, siteRulesFrom as rulesFromSettings, storeGeoDictionary, type SiteRules } from '@stat/aggregator';
+import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, type SiteRulesLoader } from '@stat/aggregator';
 import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
 import { readConfig, type Config } from './config.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
@@ -47,7 +47,7 @@ export async function main(config: Config): Promise<() => Promise<void>> {
       if (written > 0) log(`demo project ${DEMO_PROJECT_ID}: ${written} events generated in ${Date.now() - started} ms`);
     }
     startConsuming = async (db) => {
-      const aggregator = createAggregator(store, { siteRules: db ? siteRulesFrom(db) : null });
+      const aggregator = createAggregator(store, { siteRules: db ? counterSettingsLoader(db) : null });
       if (!db) log('aggregator: no Postgres in this process (DATABASE_URL unset): counter settings are not applied to hits');
       const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);
       await consumer.start(aggregator.handle);
@@ -183,9 +183,9 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
 }
 
 /** The aggregator's reader of counter settings, from the api's Postgres. */
-function siteRulesFrom(db: Db): (projects: readonly number[]) => Promise<Map<number, SiteRules>> {
+function counterSettingsLoader(db: Db): SiteRulesLoader {
   return async (projects) => {
     const settings = await readCounterSettings(db, projects);
-    return new Map([...settings].map(([id, s]) => [id, rulesFromSettings(s)]));
+    return new Map([...settings].map(([id, s]) => [id, siteRulesFrom(s)]));
   };
 }

@@ -92,8 +92,8 @@ export function parseGeoDictionary(text: string): Map<number, GeoEntry> {
   return entries;
 }
 
-function readOverrides(path: string): Map<number, string> {
-  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+function parseOverrides(text: string, path: string): Map<number, string> {
+  const parsed: unknown = JSON.parse(text);
   const names = (parsed as { names?: unknown }).names;
   if (typeof names !== 'object' || names === null) throw new Error(`${path}: expected { "names": { "<geonames id>": "<name>" } }`);
   const out = new Map<number, string>();
@@ -104,6 +104,13 @@ function readOverrides(path: string): Map<number, string> {
   return out;
 }
 
+/** The generated dictionary, the curated Russian names that win over it, and a digest of both files. */
+interface ShippedDictionary {
+  names: Map<number, GeoEntry>;
+  curated: Map<number, string>;
+  digest: string;
+}
+
 /** Creates a locator with its own database, caches and dictionary. */
 export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
   const dictionaryPath = options.dictionaryPath ?? join(DATA_DIR, 'geo', 'geo-names.tsv');
@@ -111,8 +118,20 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
   let reader: Reader<CityResponse> | null = null;
   let loadStats: GeoLoadStats | null = null;
   let loading: Promise<GeoLoadStats> | null = null;
-  let dictionary: Map<number, GeoEntry> | null = null;
-  let overrides: Map<number, string> | null = null;
+  let dictionary: ShippedDictionary | null = null;
+  /** The shipped dictionary and the curated names, read once, with a digest of both files. */
+  const readDictionary = (): ShippedDictionary => {
+    if (dictionary === null) {
+      const text = readFileSync(dictionaryPath, 'utf8');
+      const curatedText = readFileSync(overridesPath, 'utf8');
+      dictionary = {
+        names: parseGeoDictionary(text),
+        curated: parseOverrides(curatedText, overridesPath),
+        digest: createHash('sha1').update(text).update('\0').update(curatedText).digest('hex'),
+      };
+    }
+    return dictionary;
+  };
   // Entries met in lookups, for ids the shipped dictionary lacks (a newer database than it).
   const learned = new Map<number, GeoEntry>();
   // Visitors come back with the same address (keyed as the collector wrote it, so a hit skips the
@@ -172,11 +191,10 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
 
     geoName(id: number): GeoEntry | undefined {
       if (id === 0) return undefined;
-      dictionary ??= parseGeoDictionary(readFileSync(dictionaryPath, 'utf8'));
-      overrides ??= readOverrides(overridesPath);
-      const entry = dictionary.get(id) ?? learned.get(id);
+      const { names, curated } = readDictionary();
+      const entry = names.get(id) ?? learned.get(id);
       if (entry === undefined) return undefined;
-      const name = overrides.get(id);
+      const name = curated.get(id);
       return name === undefined ? entry : { ...entry, name_ru: name };
     },
 
@@ -195,14 +213,13 @@ export function createGeoLocator(options: GeoOptions = {}): GeoLocator {
     stats: () => loadStats,
 
     dictionary() {
-      const text = readFileSync(dictionaryPath, 'utf8');
-      const curated = readFileSync(overridesPath, 'utf8');
-      const entries = parseGeoDictionary(text);
-      for (const [id, name] of readOverrides(overridesPath)) {
+      const { names, curated, digest } = readDictionary();
+      const entries = new Map(names);
+      for (const [id, name] of curated) {
         const entry = entries.get(id);
         if (entry) entries.set(id, { ...entry, name_ru: name });
       }
-      return { digest: createHash('sha1').update(text).update('\0').update(curated).digest('hex'), entries };
+      return { digest, entries };
     },
   };
 }
