@@ -60,6 +60,42 @@ const RECOMPUTE_LOCK = 7_596_045;
  * staff, and positions per theme by popularity (visitors from 8 to 2 days back, the rating
  * period of specification 001, §9), recomputed daily.
  */
+interface RatedSite {
+  id: number;
+  categories: number[];
+  created_at: Date;
+  rating_status: string;
+}
+
+/**
+ * The places of rated sites in each of their themes by popularity (more visitors first, then
+ * the older id), and the sites that drop out: in the rating for a whole period (created more
+ * than 8 days before `nowMs`) without one visitor.
+ */
+export function rankRatedSites(
+  rated: readonly RatedSite[],
+  popularity: ReadonlyMap<number, number>,
+  nowMs: number,
+): { dropped: RatedSite[]; positions: { id: number; category: number; position: number; popularity: number }[] } {
+  const dropped = rated.filter(
+    (p) => p.rating_status === 'included' && (popularity.get(p.id) ?? 0) === 0 && p.created_at.getTime() < nowMs - 8 * DAY_MS,
+  );
+  const byCategory = new Map<number, { id: number; popularity: number }[]>();
+  for (const project of rated.filter((p) => !dropped.includes(p))) {
+    for (const category of project.categories) {
+      const list = byCategory.get(category) ?? [];
+      list.push({ id: project.id, popularity: popularity.get(project.id) ?? 0 });
+      byCategory.set(category, list);
+    }
+  }
+  const positions = [...byCategory].flatMap(([category, list]) =>
+    list
+      .sort((a, b) => b.popularity - a.popularity || a.id - b.id)
+      .map((entry, index) => ({ id: entry.id, category, position: index + 1, popularity: entry.popularity })),
+  );
+  return { dropped, positions };
+}
+
 /** How old the positions may be before a scheduled run computes them again. */
 export const RECOMPUTE_DUE_MS = 23 * 3_600_000;
 
@@ -252,7 +288,7 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
         RECOMPUTE_LOCK,
       ]);
       if (lock?.locked !== true) return null;
-      const rated = await tx.query<{ id: number; categories: number[]; created_at: Date; rating_status: string }>(
+      const rated = await tx.query<RatedSite>(
         `SELECT id, categories, created_at, rating_status FROM projects WHERE rating_status = ANY($1::text[]) AND deleted_at IS NULL`,
         [[...LISTED_STATUSES]],
       );
@@ -269,32 +305,15 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
           popularity.set(Number(row.project_id), Number(row.visitors));
         }
       }
-      // A site in the rating for a whole period without one visitor drops out.
-      const dropped = rated.filter(
-        (p) => p.rating_status === 'included' && (popularity.get(p.id) ?? 0) === 0 && p.created_at.getTime() < nowMs - 8 * DAY_MS,
-      );
-      const droppedIds = new Set(dropped.map((p) => p.id));
-      const byCategory = new Map<number, { id: number; popularity: number }[]>();
-      for (const project of rated.filter((p) => !droppedIds.has(p.id))) {
-        for (const category of project.categories) {
-          const list = byCategory.get(category) ?? [];
-          list.push({ id: project.id, popularity: popularity.get(project.id) ?? 0 });
-          byCategory.set(category, list);
-        }
-      }
-      let written = 0;
+      const { dropped, positions } = rankRatedSites(rated, popularity, nowMs);
       await tx.query('DELETE FROM rating_positions');
-      for (const [category, list] of byCategory) {
-        list.sort((a, b) => b.popularity - a.popularity || a.id - b.id);
-        for (const [index, entry] of list.entries()) {
-          await tx.query('INSERT INTO rating_positions (project_id, category_id, position, popularity) VALUES ($1, $2, $3, $4)', [
-            entry.id,
-            category,
-            index + 1,
-            entry.popularity,
-          ]);
-          written += 1;
-        }
+      for (const entry of positions) {
+        await tx.query('INSERT INTO rating_positions (project_id, category_id, position, popularity) VALUES ($1, $2, $3, $4)', [
+          entry.id,
+          entry.category,
+          entry.position,
+          entry.popularity,
+        ]);
       }
       for (const project of dropped) {
         // Only if no moderator changed the status since it was read.
@@ -304,7 +323,7 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
         );
         if (changed.length > 0) await this.log(tx, project.id, null, 'drop', 'included', 'dropped_out');
       }
-      return written;
+      return positions.length;
     });
   }
 
