@@ -193,7 +193,8 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     return { rows, dropped };
   };
 
-  const handle = async (hits: AcceptedHit[], position?: BatchPosition): Promise<void> => {
+  const handle = async (messages: readonly unknown[], position?: BatchPosition): Promise<void> => {
+    const hits = messages as AcceptedHit[];
     // A bus that sends offsets not matching its hits is a bug, not an outage: no retry helps.
     const offsets = position ? segmentsOf(position).reduce((n, segment) => n + segment.offsets.length, 0) : hits.length;
     if (offsets !== hits.length) throw new Error(`a batch of ${hits.length} hits came with ${offsets} bus offsets`);

@@ -1,7 +1,7 @@
-import type { AcceptedHit, BatchHandler, BusPosition } from '@stat/schemas';
+import type { BatchHandler, BusPosition } from '@stat/schemas';
 
 interface Waiting {
-  hits: AcceptedHit[];
+  hits: readonly unknown[];
   position: BusPosition;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -25,7 +25,7 @@ export class BatchMerger {
   ) {}
 
   /** Resolves once the batch is stored; rejects when the write holding it failed. */
-  submit(hits: AcceptedHit[], position: BusPosition): Promise<void> {
+  submit(hits: readonly unknown[], position: BusPosition): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ hits, position, resolve, reject });
       this.kick();

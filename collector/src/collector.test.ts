@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HIT_LIMITS, MAX_HIT_BYTES, type AcceptedHit, type HitPublisher } from '@stat/schemas';
+import { HIT_LIMITS, MAX_HIT_BYTES, PROJECT_ID_MAX, type AcceptedHit, type HitPublisher } from '@stat/schemas';
 import { HitBuffer } from './buffer.js';
 import { startCollector, type RunningCollector } from './server.js';
 
@@ -182,7 +182,7 @@ describe('collector: the hit types beyond page views', () => {
   it('fits a maximal hit of every new type under the body cap', async () => {
     const bus = new GatedBus();
     const { url, buffer } = await start(bus);
-    const common = { p: 4_294_967_295, u: 'https://site.ru/' + 'a'.repeat(HIT_LIMITS.url - 16), v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId) };
+    const common = { p: PROJECT_ID_MAX, u: 'https://site.ru/' + 'a'.repeat(HIT_LIMITS.url - 16), v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId) };
     const ep = Object.fromEntries(
       Array.from({ length: HIT_LIMITS.params }, (_, i) => [`${i}`.padStart(HIT_LIMITS.paramKey, 'k'), 'x'.repeat(HIT_LIMITS.paramValue)]),
     );

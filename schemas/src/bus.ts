@@ -29,11 +29,38 @@ export interface BusPosition {
 export type BatchPosition = BusPosition | readonly BusPosition[];
 
 /**
- * Handles one batch; resolving means the batch is stored, and only then does the bus move
- * its offsets. Rejecting means "not stored": the batch is delivered again. The in-process
- * bus gives no position (it has no replay).
+ * Handles one batch; resolving means the batch is stored (or each message of it dropped or set
+ * aside as a dead letter), and only then does the bus move its offsets. Rejecting means "not
+ * stored" because of an outage: the batch is delivered again. The messages are untrusted
+ * (`unknown`): the in-process bus hands over the collector's objects, Kafka the text of each
+ * message; the handler validates them (acceptedHitSchema). messages[i] sat at the i-th offset
+ * of the position. The in-process bus gives no position (it has no replay).
  */
-export type BatchHandler = (hits: AcceptedHit[], position?: BatchPosition) => Promise<void>;
+export type BatchHandler = (messages: readonly unknown[], position?: BatchPosition) => Promise<void>;
+
+/**
+ * A message the aggregator could not store and will not try again: why, and the message
+ * itself as it came (JSON text), so an operator can look at it and send it again once fixed.
+ * Kept in ClickHouse's `dead_hits` (30 days) and, in cluster mode, on a Kafka topic too.
+ */
+export interface DeadLetter {
+  /** what made it unstorable, e.g. `p: must be at most 2147483647` or ClickHouse's refusal */
+  reason: string;
+  /** the message as it came, JSON text (lone surrogates and NUL escaped, so it is storable) */
+  raw: string;
+  /** the event id when the message had one, else '' */
+  eventId: string;
+  /** the project id when the message had a usable one, else 0 */
+  projectId: number;
+  /** when it was set aside, epoch ms */
+  at: number;
+}
+
+/** Where dead letters go besides `dead_hits`: Kafka's dead-letter topic in cluster mode. */
+export interface DeadLetterPublisher {
+  publish(letters: readonly DeadLetter[]): Promise<void>;
+  close(): Promise<void>;
+}
 
 export interface HitConsumer {
   /** Starts delivering batches to the handler; resolves once consumption has started. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HIT_LIMITS, MAX_HIT_BYTES, validateHit } from './hit.js';
+import { HIT_LIMITS, MAX_HIT_BYTES, PROJECT_ID_MAX, SCREEN_MAX, validateHit } from './hit.js';
 
 const valid = { p: 7596044, t: 'pageview', u: 'https://example.ru/a?b=1', r: 'https://yandex.ru/', ti: 'Заголовок', sw: 1920, sh: 1080, v: 'abcDEF123_-' };
 /** The keys every hit has after validation, as a non-pageview hit from the counter leaves them. */
@@ -168,7 +168,8 @@ describe('validateHit: fields that belong to one event type', () => {
   it.each([
     [{ bl: '' }, 'bl: must not be empty'],
     [{ bl: 'b'.repeat(HIT_LIMITS.blockName + 1) }, 'bl: must be at most 128 characters'],
-    [{ bl: 'a\u0000b' }, 'bl: must not contain control characters'],
+    [{ bl: 'a\u0001b' }, 'bl: must not contain control characters'],
+    [{ bl: 'a\u0000b' }, 'bl: must not contain NUL characters'],
   ])('refuses the block name in %j', (fields, reason) => {
     expect(validateHit({ ...base, t: 'click', ...fields })).toEqual({ ok: false, reason });
   });
@@ -181,7 +182,7 @@ describe('validateHit: fields that belong to one event type', () => {
     [0, 'd: must be at least 1 ms'],
     [1.5, 'd: must be whole milliseconds'],
     [HIT_LIMITS.engagedMs + 1, 'd: must be at most 86400000 ms'],
-    ['soon', 'd: must be a number of milliseconds'],
+    ['soon', 'd: must be whole milliseconds'],
   ])('refuses the engaged time %j', (d, reason) => {
     expect(validateHit({ ...base, t: 'engagement', d })).toEqual({ ok: false, reason });
   });
@@ -213,12 +214,12 @@ describe('validateHit: the user id', () => {
 describe('validateHit: size', () => {
   it('accepts a maximal hit of every type, each within the collector’s body cap', () => {
     const u = 'https://example.ru/' + 'a'.repeat(HIT_LIMITS.url - 19);
-    const common = { p: 4_294_967_295, u, v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId) };
+    const common = { p: PROJECT_ID_MAX, u, v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId) };
     const ep = Object.fromEntries(
       Array.from({ length: HIT_LIMITS.params }, (_, i) => [`${i}`.padStart(HIT_LIMITS.paramKey, 'k'), 'x'.repeat(HIT_LIMITS.paramValue)]),
     );
     const hits = [
-      { ...common, t: 'pageview', r: u, ti: 'T'.repeat(1024), sw: 100_000, sh: 100_000 },
+      { ...common, t: 'pageview', r: u, ti: 'T'.repeat(1024), sw: SCREEN_MAX, sh: SCREEN_MAX },
       { ...common, t: 'event', ec: 'media', en: 'e'.repeat(HIT_LIMITS.eventName), ep },
       { ...common, t: 'click', bl: 'b'.repeat(HIT_LIMITS.blockName) },
       { ...common, t: 'show', bl: 'b'.repeat(HIT_LIMITS.blockName) },

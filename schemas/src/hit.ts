@@ -57,19 +57,56 @@ const TYPE_FIELDS: Record<HitType, { required: readonly TypedKey[]; allowed: rea
 const TYPED_KEYS = ['ec', 'en', 'ep', 'bl', 'l', 'd', 'sp', 'rp'] as const;
 type TypedKey = (typeof TYPED_KEYS)[number];
 
-const uint = (max: number) => z.coerce.number().int().min(0).max(max);
-const percent = z.coerce.number().int('must be a whole percent').min(0, 'must be 0 to 100').max(100, 'must be 0 to 100');
+/**
+ * The range of a project id everywhere it is stored: Postgres `integer` (int4) and ClickHouse
+ * `UInt32` share 1 to 2 147 483 647. The collector, the aggregator and the api check ids
+ * against it before any query, so no id that some store refuses gets further than a 400.
+ */
+export const PROJECT_ID_MAX = 2_147_483_647;
+
+/** Largest screen side a hit may carry: the `UInt16` columns of screen width and height. */
+export const SCREEN_MAX = 65_535;
+
+/**
+ * A whole number from JSON (a number) or from a pixel's query (decimal digits only). Not
+ * z.coerce: that would take `true`, `[5]`, `"0x10"` or `"1e3"` as numbers.
+ */
+const wholeNumber = (message: string) =>
+  z.preprocess((value) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value), z.number({ error: message }).int(message));
+
+const uint = (max: number) => wholeNumber('must be a whole number').pipe(z.number().min(0, `must be 0 to ${max}`).max(max, `must be 0 to ${max}`));
+const percent = wholeNumber('must be a whole percent').pipe(z.number().min(0, 'must be 0 to 100').max(100, 'must be 0 to 100'));
+
+/** A lone UTF-16 surrogate: text that no store can keep as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a string cannot be stored as it is (NUL, which Postgres refuses; a lone surrogate, which
+ * is not Unicode and which ClickHouse refuses), or null when it can. Refused, never mangled.
+ */
+export function unstorableText(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (a lone surrogate)';
+  return null;
+}
+
+/** Any string field of a hit: at most `max` characters, storable (see unstorableText). */
+const storable = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .superRefine((value, ctx) => {
+      const reason = unstorableText(value);
+      if (reason) ctx.addIssue({ code: 'custom', message: reason });
+    });
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 /** A non-empty line of text: no control characters, at most `max` characters. */
 const text = (max: number) =>
-  z
-    .string()
+  storable(max)
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .regex(NO_CONTROL, 'must not contain control characters');
-const httpUrl = z
-  .string()
-  .max(HIT_LIMITS.url, `must be at most ${HIT_LIMITS.url} characters`)
+const httpUrl = storable(HIT_LIMITS.url)
   .regex(/^https?:\/\/[^\s]+$/i, 'must be an absolute http(s) url');
 
 /**
@@ -88,7 +125,7 @@ const params = z.preprocess(
   z
     .record(
       text(HIT_LIMITS.paramKey),
-      z.union([z.string().max(HIT_LIMITS.paramValue, `must be at most ${HIT_LIMITS.paramValue} characters`), z.number()], {
+      z.union([storable(HIT_LIMITS.paramValue), z.number()], {
         error: 'must be a string or a finite number',
       }),
       {
@@ -110,18 +147,18 @@ const params = z.preprocess(
 export const hitSchema = z
   .strictObject({
     /** project (counter) id */
-    p: z.coerce.number().int().min(1).max(4_294_967_295),
+    p: wholeNumber('must be a whole number').pipe(z.number().min(1, 'must be at least 1').max(PROJECT_ID_MAX, `must be at most ${PROJECT_ID_MAX}`)),
     /** event type */
     t: z.enum(HIT_TYPES).default('pageview'),
     /** page url, absolute http(s): the page the hit belongs to */
     u: httpUrl,
     /** referrer, absolute url or empty; page views only carry one */
-    r: z.string().max(HIT_LIMITS.url).default(''),
+    r: storable(HIT_LIMITS.url).default(''),
     /** page title */
-    ti: z.string().max(1024).default(''),
+    ti: storable(1024).default(''),
     /** screen width and height in CSS pixels */
-    sw: uint(100_000).default(0),
-    sh: uint(100_000).default(0),
+    sw: uint(SCREEN_MAX).default(0),
+    sh: uint(SCREEN_MAX).default(0),
     /** first-party visitor id made by the snippet */
     v: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 characters of [A-Za-z0-9_-]'),
     /** the site's own id of a signed-in user, set by the page when the counter option allows it */
@@ -137,11 +174,9 @@ export const hitSchema = z
     /** link target of an outbound click, absolute http(s) */
     l: httpUrl.optional(),
     /** engaged (visible) milliseconds since the previous engagement hit of the same page view */
-    d: z.coerce
-      .number({ error: 'must be a number of milliseconds' })
-      .int('must be whole milliseconds')
-      .min(1, 'must be at least 1 ms')
-      .max(HIT_LIMITS.engagedMs, `must be at most ${HIT_LIMITS.engagedMs} ms`)
+    d: wholeNumber('must be whole milliseconds')
+      .pipe(z.number().min(1, 'must be at least 1 ms')
+      .max(HIT_LIMITS.engagedMs, `must be at most ${HIT_LIMITS.engagedMs} ms`))
       .optional(),
     /** deepest point of the page seen, percent of its height */
     sp: percent.optional(),
@@ -177,13 +212,38 @@ export interface AcceptedHit {
   hit: Hit;
 }
 
+/**
+ * An accepted hit as it comes off the bus, untrusted until checked: the same hit schema as the
+ * collector's, plus what the collector stamped. The aggregator parses every bus message with it.
+ */
+export const acceptedHitSchema = z.strictObject({
+  id: z.uuid({ error: 'must be a UUID' }),
+  at: z.number().int().min(0).max(8_640_000_000_000_000),
+  ip: z.string().max(64),
+  ua: storable(4096),
+  hit: hitSchema,
+});
+
 export type HitValidation = { ok: true; hit: Hit } | { ok: false; reason: string };
 
 /** Validates an untrusted hit; the reason names the first bad field. */
 export function validateHit(input: unknown): HitValidation {
   const parsed = hitSchema.safeParse(input);
   if (parsed.success) return { ok: true, hit: parsed.data };
-  const issue = parsed.error.issues[0];
+  return { ok: false, reason: firstIssue(parsed.error) };
+}
+
+export type AcceptedHitValidation = { ok: true; accepted: AcceptedHit } | { ok: false; reason: string };
+
+/** Validates an untrusted bus message as an accepted hit; the reason names the first bad field. */
+export function validateAcceptedHit(input: unknown): AcceptedHitValidation {
+  const parsed = acceptedHitSchema.safeParse(input);
+  if (parsed.success) return { ok: true, accepted: parsed.data };
+  return { ok: false, reason: firstIssue(parsed.error) };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
   const field = issue?.path.join('.') || 'body';
-  return { ok: false, reason: `${field}: ${issue?.message ?? 'invalid'}` };
+  return `${field}: ${issue?.message ?? 'invalid'}`;
 }
