@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
-import { MemoryBus } from './memory.js';
+import { BusFullError, MemoryBus } from './memory.js';
 
 const hit = (n: number): AcceptedHit => ({
   id: `id-${n}`,
@@ -18,6 +18,7 @@ describe('MemoryBus', () => {
       batches.push(hits.map((h) => h.id));
     });
     await bus.publish([hit(1), hit(2), hit(3)]);
+    expect(await bus.drained(5_000)).toBe(true);
     await bus.stop();
     expect(batches).toEqual([['id-1', 'id-2'], ['id-3']]);
   });
@@ -35,6 +36,7 @@ describe('MemoryBus', () => {
     expect(bus.pending).toBe(2);
     expect(seen).toEqual([]);
     await bus.publish([hit(3)]);
+    expect(await bus.drained(5_000)).toBe(true);
     await bus.stop();
     expect(seen).toEqual(['id-1', 'id-2', 'id-3']);
   });
@@ -46,7 +48,46 @@ describe('MemoryBus', () => {
     await bus.start(async (hits) => {
       seen.push(...hits.map((h) => h.id));
     });
+    expect(await bus.drained(5_000)).toBe(true);
     await bus.stop();
     expect(seen).toEqual(['id-1']);
+  });
+
+  it('refuses hits past its capacity, so the collector in front answers 503 instead of growing', async () => {
+    const bus = new MemoryBus({ maxBatch: 10, retryMs: 10, capacity: 3 });
+    await bus.publish([hit(1), hit(2)]);
+    await expect(bus.publish([hit(3), hit(4)])).rejects.toThrow(BusFullError);
+    await bus.publish([hit(3)]);
+    expect(bus.pending).toBe(3);
+    expect(bus.oldestAt).toBe(1);
+  });
+
+  it('stops with the batch in hand when its handler gives up, and hands back what was not stored', async () => {
+    const bus = new MemoryBus({ maxBatch: 2, retryMs: 10, capacity: 10 });
+    let stopping = false;
+    await bus.start(async () => {
+      // A store that is down: the handler keeps failing until it is told to stop.
+      while (!stopping) await new Promise((resolve) => setTimeout(resolve, 5));
+      throw new Error('store down, stopped');
+    });
+    await bus.publish([hit(1), hit(2), hit(3)]);
+    expect(await bus.drained(50)).toBe(false);
+    stopping = true;
+    await bus.stop();
+    expect(bus.takeAll().map((h) => h.id)).toEqual(['id-1', 'id-2', 'id-3']);
+    expect(bus.pending).toBe(0);
+  });
+
+  it('tells when the hits queued up to a point are handled', async () => {
+    const bus = new MemoryBus({ maxBatch: 1, retryMs: 10, capacity: 1 });
+    const through = bus.requeue([hit(1), hit(2), hit(3)]);
+    expect(bus.pending).toBe(3);
+    let handled = false;
+    const waiting = bus.handledThrough(through).then(() => (handled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handled).toBe(false);
+    await bus.start(async () => {});
+    await waiting;
+    expect(bus.pending).toBe(0);
   });
 });

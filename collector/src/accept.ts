@@ -23,7 +23,30 @@ export function acceptBody(body: string, facts: RequestFacts): Acceptance {
 
 /** Turns a GET pixel's query string into an accepted hit, or a reason it is not one. */
 export function acceptQuery(query: string, facts: RequestFacts): Acceptance {
-  return accept(Object.fromEntries(new URLSearchParams(query)), facts);
+  const fields = parseQuery(query);
+  if (fields === null) return { ok: false, reason: 'query: not valid percent-encoded UTF-8' };
+  return accept(fields, facts);
+}
+
+/**
+ * A query string as its keys and values, or null when a part is not percent-encoded UTF-8
+ * (URLSearchParams would turn such bytes into replacement characters: refused, not mangled).
+ * A key given twice is kept once, the last, as URLSearchParams would.
+ */
+export function parseQuery(query: string): Record<string, string> | null {
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    try {
+      fields[decodeURIComponent(rawKey.replace(/\+/g, ' '))] = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+    } catch {
+      return null;
+    }
+  }
+  return fields;
 }
 
 function accept(data: unknown, facts: RequestFacts): Acceptance {

@@ -39,6 +39,29 @@ export class HitBuffer {
     return this.hits.length;
   }
 
+  get capacity(): number {
+    return this.options.capacity;
+  }
+
+  /** Server time of the oldest hit held, or null when none is. */
+  get oldestAt(): number | null {
+    return this.hits[0]?.at ?? null;
+  }
+
+  /**
+   * Removes and returns every hit held, once nothing is being sent (at a stop: they go to disk
+   * or straight to the in-process bus). Waits for a publish in flight, so no hit is both
+   * handed over and kept.
+   */
+  async takeAll(): Promise<AcceptedHit[]> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.sending) await this.sending;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    return this.hits.splice(0, this.hits.length);
+  }
+
   /** The last publish failure, cleared by the next success; for health reporting. */
   get error(): unknown {
     return this.lastError;

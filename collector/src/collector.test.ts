@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HIT_LIMITS, MAX_HIT_BYTES, PROJECT_ID_MAX, type AcceptedHit, type HitPublisher } from '@stat/schemas';
 import { HitBuffer } from './buffer.js';
@@ -119,9 +120,106 @@ describe('collector', () => {
   it('answers 404 elsewhere and reports health', async () => {
     const { url } = await start(new GatedBus());
     expect((await fetch(`${url}/other`)).status).toBe(404);
-    expect(await (await fetch(`${url}/health`)).json()).toEqual({ ok: true, buffered: 0 });
+    expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null });
+  });
+
+  it('reports itself degraded, with the reason and the oldest hit’s age, while the bus refuses hits', async () => {
+    const bus = new GatedBus();
+    bus.refusing = true;
+    const { url } = await start(bus);
+    expect((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ status: 'degraded', reasons: ['the bus refuses hits: Error: bus down'], unstored: 1 });
+    expect(health.oldest_unstored_ms).toBeGreaterThanOrEqual(50);
   });
 });
+
+describe('collector: no hit it acknowledges can fail to be stored', () => {
+  const post = (url: string, body: string | Uint8Array): Promise<Response> => fetch(`${url}/hit`, { method: 'POST', body });
+
+  it('refuses project id 2147483648, the first that Postgres’ integer cannot hold (it once stopped all storage)', async () => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    const response = await post(url, '{"p":2147483648,"u":"https://a.ru/","v":"abcdefgh"}');
+    expect([response.status, await response.text()]).toEqual([400, 'p: must be at most 2147483647']);
+    await buffer.drain();
+    expect(bus.received).toEqual([]);
+  });
+
+  it.each([
+    ['a title', '{"p":7,"u":"https://a.ru/","v":"abcdefgh","ti":"x\\ud800y"}', 'ti: must be well-formed Unicode (a lone surrogate)'],
+    ['the url', '{"p":7,"u":"https://a.ru/\\udc00","v":"abcdefgh"}', 'u: must be well-formed Unicode (a lone surrogate)'],
+    ['a parameter', '{"p":7,"t":"event","en":"e","ep":{"k":"\\ud83d"},"u":"https://a.ru/","v":"abcdefgh"}', 'ep.k: must be well-formed Unicode (a lone surrogate)'],
+    ['the referrer (NUL)', '{"p":7,"u":"https://a.ru/","r":"a\\u0000b","v":"abcdefgh"}', 'r: must not contain NUL characters'],
+  ])('refuses a lone surrogate or NUL in %s (ClickHouse or Postgres would refuse it)', async (_, body, reason) => {
+    const bus = new GatedBus();
+    const { url, buffer } = await start(bus);
+    const response = await post(url, body);
+    expect([response.status, await response.text()]).toEqual([400, reason]);
+    await buffer.drain();
+    expect(bus.received).toEqual([]);
+  });
+
+  it.each([
+    ['an array', '[7]'],
+    ['a hex string', '"0x7"'],
+    ['true', 'true'],
+    ['a fraction', '7.5'],
+    ['an exponent string', '"7e0"'],
+  ])('refuses a project id that is %s', async (_, p) => {
+    const { url } = await start(new GatedBus());
+    const response = await post(url, `{"p":${p},"u":"https://a.ru/","v":"abcdefgh"}`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/^p: /);
+  });
+
+  it('refuses screens wider than the UInt16 column instead of wrapping them', async () => {
+    const { url } = await start(new GatedBus());
+    const response = await post(url, JSON.stringify({ ...hit, sw: 65_536 }));
+    expect([response.status, await response.text()]).toEqual([400, 'sw: must be 0 to 65535']);
+    expect((await post(url, JSON.stringify({ ...hit, sw: 65_535, sh: 65_535 }))).status).toBe(204);
+  });
+
+  it('refuses a body that is not UTF-8 instead of storing replacement characters', async () => {
+    const { url } = await start(new GatedBus());
+    const body = Buffer.concat([Buffer.from('{"p":7,"u":"https://a.ru/","v":"abcdefgh","ti":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const response = await post(url, body);
+    expect([response.status, await response.text()]).toEqual([400, 'body: not valid UTF-8']);
+  });
+
+  it('refuses a pixel whose query is not percent-encoded UTF-8', async () => {
+    const { url } = await start(new GatedBus());
+    const response = await fetch(`${url}/hit?p=7&u=https%3A%2F%2Fa.ru%2F&v=abcdefgh&ti=%ED%A0%80`);
+    expect([response.status, await response.text()]).toEqual([400, 'query: not valid percent-encoded UTF-8']);
+  });
+
+  it('refuses a request with two different Content-Length headers', async () => {
+    const { url } = await start(new GatedBus());
+    const body = JSON.stringify(hit);
+    const answer = await rawRequest(
+      url,
+      `POST /hit HTTP/1.1\r\nHost: a\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Length: ${Buffer.byteLength(body) + 3}\r\n\r\n${body}abc`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('Content-Length: given twice with different values');
+  });
+});
+
+/** Sends bytes as they are over a socket and returns what came back before the server closed or 1 s passed. */
+function rawRequest(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let answer = '';
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const timer = setTimeout(() => socket.destroy(), 1_000);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+  });
+}
 
 describe('collector: the hit types beyond page views', () => {
   const page = { p: 7, u: 'https://site.ru/article', v: 'visitor-0001' };

@@ -1,5 +1,5 @@
 import { App, us_listen_socket_close, type HttpRequest, type HttpResponse, type us_listen_socket } from 'uws-pack';
-import { MAX_HIT_BYTES } from '@stat/schemas';
+import { MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
 import { acceptBody, acceptQuery, type Acceptance, type RequestFacts } from './accept.js';
 import type { HitBuffer } from './buffer.js';
 
@@ -8,6 +8,8 @@ export interface CollectorConfig {
   port: number;
   /** Take the client address from X-Forwarded-For (behind a trusted proxy). */
   trustProxy: boolean;
+  /** The process's health for GET /health; by default the buffer's own. */
+  health?: () => HealthReport;
 }
 
 export interface RunningCollector {
@@ -47,7 +49,13 @@ export function startCollector(config: CollectorConfig, buffer: HitBuffer): Prom
     })
     .post('/hit', (res, req) => {
       const arrived = facts(res, req);
-      const declared = Number(req.getHeader('content-length') || '0');
+      const lengths = contentLengths(req);
+      // Two different lengths mean two parties may read two different requests (smuggling).
+      if (new Set(lengths).size > 1) {
+        res.writeStatus('400 Bad Request').writeHeader(CORS, '*').writeHeader('Connection', 'close').end('Content-Length: given twice with different values');
+        return;
+      }
+      const declared = Number(lengths[0] || '0');
       if (declared > MAX_HIT_BYTES) {
         res.writeStatus('413 Payload Too Large').writeHeader(CORS, '*').end(`body over ${MAX_HIT_BYTES} bytes`);
         return;
@@ -55,6 +63,8 @@ export function startCollector(config: CollectorConfig, buffer: HitBuffer): Prom
       readBody(res, (body) => {
         if (body === null) {
           res.writeStatus('413 Payload Too Large').writeHeader(CORS, '*').end(`body over ${MAX_HIT_BYTES} bytes`);
+        } else if (body === INVALID_UTF8) {
+          res.writeStatus('400 Bad Request').writeHeader(CORS, '*').end('body: not valid UTF-8');
         } else {
           answer(res, acceptBody(body, arrived), false);
         }
@@ -70,7 +80,8 @@ export function startCollector(config: CollectorConfig, buffer: HitBuffer): Prom
         .endWithoutBody();
     })
     .get('/health', (res) => {
-      res.writeHeader('Content-Type', 'application/json').end(JSON.stringify({ ok: true, buffered: buffer.size }));
+      const report = config.health ? config.health() : bufferHealth(buffer);
+      res.writeHeader('Content-Type', 'application/json').writeHeader('Cache-Control', 'no-store').end(JSON.stringify(report));
     })
     .any('/*', (res) => {
       res.writeStatus('404 Not Found').end('not found');
@@ -87,11 +98,32 @@ export function startCollector(config: CollectorConfig, buffer: HitBuffer): Prom
   });
 }
 
+/** Marks a body that is not UTF-8: refused, never decoded into replacement characters. */
+const INVALID_UTF8 = Symbol('invalid UTF-8');
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The values of every Content-Length header of the request (uWebSockets.js's getHeader gives the first only). */
+function contentLengths(req: HttpRequest): string[] {
+  const values: string[] = [];
+  req.forEach((key, value) => {
+    if (key === 'content-length') values.push(value.trim());
+  });
+  return values;
+}
+
+/** The buffer's own health, for a collector run on its own (tests). */
+function bufferHealth(buffer: HitBuffer): HealthReport {
+  const oldest = buffer.oldestAt;
+  const reasons = buffer.error ? [`the bus refuses hits: ${String(buffer.error)}`] : [];
+  return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons, unstored: buffer.size, oldest_unstored_ms: oldest === null ? null : Date.now() - oldest };
+}
+
 /**
- * Collects a request body up to MAX_HIT_BYTES; calls back with null when it is larger.
- * onAborted is registered first, as uWebSockets.js requires before any asynchronous step.
+ * Collects a request body up to MAX_HIT_BYTES; calls back with null when it is larger, and
+ * INVALID_UTF8 when it is not UTF-8. onAborted is registered first, as uWebSockets.js
+ * requires before any asynchronous step.
  */
-function readBody(res: HttpResponse, done: (body: string | null) => void): void {
+function readBody(res: HttpResponse, done: (body: string | null | typeof INVALID_UTF8) => void): void {
   let aborted = false;
   let size = 0;
   const chunks: Buffer[] = [];
@@ -108,7 +140,7 @@ function readBody(res: HttpResponse, done: (body: string | null) => void): void 
     }
     // uWebSockets.js reuses the chunk's memory after this callback: copy it.
     chunks.push(Buffer.from(chunk.slice(0)));
-    if (isLast) res.cork(() => done(Buffer.concat(chunks).toString('utf8')));
+    if (isLast) res.cork(() => done(decodeUtf8(Buffer.concat(chunks))));
   });
 }
 
@@ -118,4 +150,12 @@ function clientAddress(res: HttpResponse, req: HttpRequest, trustProxy: boolean)
     if (forwarded) return forwarded.split(',')[0]?.trim() ?? '';
   }
   return Buffer.from(res.getRemoteAddressAsText()).toString();
+}
+
+function decodeUtf8(bytes: Buffer): string | typeof INVALID_UTF8 {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return INVALID_UTF8;
+  }
 }
