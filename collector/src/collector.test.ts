@@ -206,6 +206,41 @@ describe('collector: no hit it acknowledges can fail to be stored', () => {
   });
 });
 
+describe('collector: the HTTP/1.0 door for proxies (nginx’s default proxy_http_version)', () => {
+  async function startWithCompat(bus: HitPublisher): Promise<{ url: string; compatUrl: string; buffer: HitBuffer }> {
+    const buffer = new HitBuffer(bus, { capacity: 100, maxBatch: 10, flushMs: 5, retryMs: 10 });
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const compatPort = port + 1;
+    running = await startCollector({ host: '127.0.0.1', port, trustProxy: false, compatPort }, buffer);
+    return { url: `http://127.0.0.1:${port}`, compatUrl: `http://127.0.0.1:${compatPort}`, buffer };
+  }
+
+  it('refuses HTTP/1.0 on the main port (uWebSockets.js) and takes it on the compat port', async () => {
+    const bus = new GatedBus();
+    const { url, compatUrl, buffer } = await startWithCompat(bus);
+    const body = JSON.stringify(hit);
+    const request = `POST /hit HTTP/1.0\r\nContent-Type: text/plain\r\nUser-Agent: nginx-proxied/1\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    expect(await rawRequest(url, request)).toMatch(/^HTTP\/1\.1 505 /);
+    expect(await rawRequest(compatUrl, request)).toMatch(/^HTTP\/1\.[01] 204 No Content\r\n/);
+    await buffer.drain();
+    expect(bus.received.map((accepted) => [accepted.hit, accepted.ua])).toEqual([[{ ...hit, t: 'pageview', r: '', sw: 0, sh: 0 }, 'nginx-proxied/1']]);
+  });
+
+  it('answers the compat port exactly as the main one: pixel, 400 with the reason, 413, health', async () => {
+    const bus = new GatedBus();
+    const { compatUrl, buffer } = await startWithCompat(bus);
+    const pixel = await rawRequest(compatUrl, `GET /hit?p=7&u=${encodeURIComponent(hit.u)}&v=${hit.v} HTTP/1.0\r\n\r\n`);
+    expect(pixel).toMatch(/^HTTP\/1\.[01] 200 OK\r\n/);
+    expect(pixel).toContain('image/gif');
+    const bad = await fetch(`${compatUrl}/hit`, { method: 'POST', body: '{"p":2147483648,"u":"https://a.ru/","v":"abcdefgh"}' });
+    expect([bad.status, await bad.text()]).toEqual([400, 'p: must be at most 2147483647']);
+    expect((await fetch(`${compatUrl}/hit`, { method: 'POST', body: 'x'.repeat(MAX_HIT_BYTES + 1) })).status).toBe(413);
+    expect(await (await fetch(`${compatUrl}/health`)).json()).toMatchObject({ status: 'ok' });
+    await buffer.drain();
+    expect(bus.received).toHaveLength(1);
+  });
+});
+
 /** Sends bytes as they are over a socket and returns what came back before the server closed or 1 s passed. */
 function rawRequest(url: string, request: string): Promise<string> {
   const { hostname, port } = new URL(url);

@@ -1,6 +1,8 @@
 import { App, us_listen_socket_close, type HttpRequest, type HttpResponse, type us_listen_socket } from 'uws-pack';
 import { MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
-import { acceptBody, acceptQuery, type Acceptance, type RequestFacts } from './accept.js';
+import type { RequestFacts } from './accept.js';
+import { bufferHealth, HitAnswers, type Answer } from './answers.js';
+import { startCompatServer } from './compat.js';
 import type { HitBuffer } from './buffer.js';
 
 export interface CollectorConfig {
@@ -10,6 +12,8 @@ export interface CollectorConfig {
   trustProxy: boolean;
   /** The process's health for GET /health; by default the buffer's own. */
   health?: () => HealthReport;
+  /** A second port, served by Node's HTTP server, for proxies that speak HTTP/1.0 (see compat.ts). */
+  compatPort?: number | undefined;
 }
 
 export interface RunningCollector {
@@ -18,112 +22,72 @@ export interface RunningCollector {
   close(): void;
 }
 
-/** A transparent 1×1 GIF, the answer to a pixel hit. */
-const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
-const CORS = 'Access-Control-Allow-Origin';
-
-/** Starts the collector's HTTP server; every valid hit goes into the buffer. */
-export function startCollector(config: CollectorConfig, buffer: HitBuffer): Promise<RunningCollector> {
+/** Starts the collector's HTTP server (uWebSockets.js, HTTP/1.1); every valid hit goes into the buffer. */
+export async function startCollector(config: CollectorConfig, buffer: HitBuffer): Promise<RunningCollector> {
+  const answers = new HitAnswers(buffer, config.health ?? (() => bufferHealth(buffer)));
   const facts = (res: HttpResponse, req: HttpRequest): RequestFacts => ({
     ip: clientAddress(res, req, config.trustProxy),
     userAgent: req.getHeader('user-agent'),
     now: Date.now(),
   });
 
-  const answer = (res: HttpResponse, acceptance: Acceptance, pixel: boolean): void => {
-    if (!acceptance.ok) {
-      res.writeStatus('400 Bad Request').writeHeader(CORS, '*').end(acceptance.reason);
-    } else if (!buffer.offer(acceptance.hit)) {
-      res.writeStatus('503 Service Unavailable').writeHeader(CORS, '*').writeHeader('Retry-After', '5').end('busy');
-    } else if (pixel) {
-      res.writeStatus('200 OK').writeHeader('Content-Type', 'image/gif').writeHeader('Cache-Control', 'no-store').end(PIXEL);
-    } else {
-      res.writeStatus('204 No Content').writeHeader(CORS, '*').endWithoutBody();
-    }
-  };
-
   const app = App()
     .get('/hit', (res, req) => {
-      answer(res, acceptQuery(req.getQuery() ?? '', facts(res, req)), true);
+      send(res, answers.pixel(req.getQuery() ?? '', facts(res, req)));
     })
     .post('/hit', (res, req) => {
       const arrived = facts(res, req);
-      const lengths = contentLengths(req);
-      // Two different lengths mean two parties may read two different requests (smuggling).
-      if (new Set(lengths).size > 1) {
-        res.writeStatus('400 Bad Request').writeHeader(CORS, '*').writeHeader('Connection', 'close').end('Content-Length: given twice with different values');
+      const refused = answers.beforeBody(contentLengths(req));
+      if (refused) {
+        send(res, refused);
         return;
       }
-      const declared = Number(lengths[0] || '0');
-      if (declared > MAX_HIT_BYTES) {
-        res.writeStatus('413 Payload Too Large').writeHeader(CORS, '*').end(`body over ${MAX_HIT_BYTES} bytes`);
-        return;
-      }
-      readBody(res, (body) => {
-        if (body === null) {
-          res.writeStatus('413 Payload Too Large').writeHeader(CORS, '*').end(`body over ${MAX_HIT_BYTES} bytes`);
-        } else if (body === INVALID_UTF8) {
-          res.writeStatus('400 Bad Request').writeHeader(CORS, '*').end('body: not valid UTF-8');
-        } else {
-          answer(res, acceptBody(body, arrived), false);
-        }
-      });
+      readBody(res, (body) => send(res, body === null ? answers.tooLarge() : answers.beacon(body, arrived)));
     })
-    .options('/hit', (res) => {
-      res
-        .writeStatus('204 No Content')
-        .writeHeader(CORS, '*')
-        .writeHeader('Access-Control-Allow-Methods', 'GET, POST')
-        .writeHeader('Access-Control-Allow-Headers', 'Content-Type')
-        .writeHeader('Access-Control-Max-Age', '86400')
-        .endWithoutBody();
-    })
-    .get('/health', (res) => {
-      const report = config.health ? config.health() : bufferHealth(buffer);
-      res.writeHeader('Content-Type', 'application/json').writeHeader('Cache-Control', 'no-store').end(JSON.stringify(report));
-    })
-    .any('/*', (res) => {
-      res.writeStatus('404 Not Found').end('not found');
-    });
+    .options('/hit', (res) => send(res, answers.preflight()))
+    .get('/health', (res) => send(res, answers.healthReport()))
+    .any('/*', (res) => send(res, answers.notFound()));
 
-  return new Promise((resolve, reject) => {
-    app.listen(config.host, config.port, (token: us_listen_socket | false) => {
-      if (!token) {
-        reject(new Error(`collector could not listen on ${config.host}:${config.port}`));
-        return;
-      }
-      resolve({ port: config.port, close: () => us_listen_socket_close(token) });
+  const compat = config.compatPort === undefined ? null : await startCompatServer({ ...config, port: config.compatPort }, answers);
+  const token = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(config.host, config.port, (listening: us_listen_socket | false) => {
+      if (listening) resolve(listening);
+      else reject(new Error(`collector could not listen on ${config.host}:${config.port}`));
     });
+  }).catch((error: unknown) => {
+    compat?.close();
+    throw error;
   });
+  return {
+    port: config.port,
+    close: () => {
+      us_listen_socket_close(token);
+      compat?.close();
+    },
+  };
 }
 
-/** Marks a body that is not UTF-8: refused, never decoded into replacement characters. */
-const INVALID_UTF8 = Symbol('invalid UTF-8');
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+function send(res: HttpResponse, answer: Answer): void {
+  res.writeStatus(answer.status);
+  for (const [name, value] of answer.headers) res.writeHeader(name, value);
+  if (answer.body === undefined) res.endWithoutBody();
+  else res.end(answer.body);
+}
 
 /** The values of every Content-Length header of the request (uWebSockets.js's getHeader gives the first only). */
 function contentLengths(req: HttpRequest): string[] {
   const values: string[] = [];
   req.forEach((key, value) => {
-    if (key === 'content-length') values.push(value.trim());
+    if (key === 'content-length') values.push(value);
   });
   return values;
 }
 
-/** The buffer's own health, for a collector run on its own (tests). */
-function bufferHealth(buffer: HitBuffer): HealthReport {
-  const oldest = buffer.oldestAt;
-  const reasons = buffer.error ? [`the bus refuses hits: ${String(buffer.error)}`] : [];
-  return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons, unstored: buffer.size, oldest_unstored_ms: oldest === null ? null : Date.now() - oldest };
-}
-
 /**
- * Collects a request body up to MAX_HIT_BYTES; calls back with null when it is larger, and
- * INVALID_UTF8 when it is not UTF-8. onAborted is registered first, as uWebSockets.js
- * requires before any asynchronous step.
+ * Collects a request body up to MAX_HIT_BYTES; calls back with null when it is larger.
+ * onAborted is registered first, as uWebSockets.js requires before any asynchronous step.
  */
-function readBody(res: HttpResponse, done: (body: string | null | typeof INVALID_UTF8) => void): void {
+function readBody(res: HttpResponse, done: (body: Buffer | null) => void): void {
   let aborted = false;
   let size = 0;
   const chunks: Buffer[] = [];
@@ -140,7 +104,7 @@ function readBody(res: HttpResponse, done: (body: string | null | typeof INVALID
     }
     // uWebSockets.js reuses the chunk's memory after this callback: copy it.
     chunks.push(Buffer.from(chunk.slice(0)));
-    if (isLast) res.cork(() => done(decodeUtf8(Buffer.concat(chunks))));
+    if (isLast) res.cork(() => done(Buffer.concat(chunks)));
   });
 }
 
@@ -150,12 +114,4 @@ function clientAddress(res: HttpResponse, req: HttpRequest, trustProxy: boolean)
     if (forwarded) return forwarded.split(',')[0]?.trim() ?? '';
   }
   return Buffer.from(res.getRemoteAddressAsText()).toString();
-}
-
-function decodeUtf8(bytes: Buffer): string | typeof INVALID_UTF8 {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return INVALID_UTF8;
-  }
 }

@@ -1,0 +1,89 @@
+import { MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
+import { acceptBody, acceptQuery, type Acceptance, type RequestFacts } from './accept.js';
+import type { HitBuffer } from './buffer.js';
+
+/** A response as both servers write it: the uWebSockets.js one and the HTTP/1.0 one. */
+export interface Answer {
+  /** status line after the version, e.g. `204 No Content` */
+  status: string;
+  headers: readonly (readonly [string, string])[];
+  body?: string | Buffer;
+}
+
+/** A transparent 1×1 GIF, the answer to a pixel hit. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const CORS = ['Access-Control-Allow-Origin', '*'] as const;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * What the collector answers to each request, whichever server read it: the hit is validated
+ * and offered to the buffer here, so both servers acknowledge exactly the same hits.
+ */
+export class HitAnswers {
+  constructor(
+    private readonly buffer: HitBuffer,
+    private readonly health: () => HealthReport,
+  ) {}
+
+  /** GET /hit: the pixel, its hit in the query string. */
+  pixel(query: string, facts: RequestFacts): Answer {
+    return this.offer(acceptQuery(query, facts), true);
+  }
+
+  /**
+   * POST /hit before its body is read: a refusal by the headers alone, or null to read on.
+   * Two different lengths mean two parties may read two different requests (smuggling).
+   */
+  beforeBody(contentLengths: readonly string[]): Answer | null {
+    if (new Set(contentLengths.map((v) => v.trim())).size > 1) {
+      return { status: '400 Bad Request', headers: [CORS, ['Connection', 'close']], body: 'Content-Length: given twice with different values' };
+    }
+    if (Number(contentLengths[0] || '0') > MAX_HIT_BYTES) return this.tooLarge();
+    return null;
+  }
+
+  /** POST /hit: the beacon, its hit in the body (bytes as they came, refused unless UTF-8). */
+  beacon(bytes: Buffer, facts: RequestFacts): Answer {
+    if (bytes.byteLength > MAX_HIT_BYTES) return this.tooLarge();
+    let body: string;
+    try {
+      body = utf8.decode(bytes);
+    } catch {
+      return { status: '400 Bad Request', headers: [CORS], body: 'body: not valid UTF-8' };
+    }
+    return this.offer(acceptBody(body, facts), false);
+  }
+
+  tooLarge(): Answer {
+    return { status: '413 Payload Too Large', headers: [CORS], body: `body over ${MAX_HIT_BYTES} bytes` };
+  }
+
+  preflight(): Answer {
+    return {
+      status: '204 No Content',
+      headers: [CORS, ['Access-Control-Allow-Methods', 'GET, POST'], ['Access-Control-Allow-Headers', 'Content-Type'], ['Access-Control-Max-Age', '86400']],
+    };
+  }
+
+  healthReport(): Answer {
+    return { status: '200 OK', headers: [['Content-Type', 'application/json'], ['Cache-Control', 'no-store']], body: JSON.stringify(this.health()) };
+  }
+
+  notFound(): Answer {
+    return { status: '404 Not Found', headers: [], body: 'not found' };
+  }
+
+  private offer(acceptance: Acceptance, pixel: boolean): Answer {
+    if (!acceptance.ok) return { status: '400 Bad Request', headers: [CORS], body: acceptance.reason };
+    if (!this.buffer.offer(acceptance.hit)) return { status: '503 Service Unavailable', headers: [CORS, ['Retry-After', '5']], body: 'busy' };
+    if (pixel) return { status: '200 OK', headers: [['Content-Type', 'image/gif'], ['Cache-Control', 'no-store']], body: PIXEL };
+    return { status: '204 No Content', headers: [CORS] };
+  }
+}
+
+/** The buffer's own health, for a collector run on its own (tests). */
+export function bufferHealth(buffer: HitBuffer): HealthReport {
+  const oldest = buffer.oldestAt;
+  const reasons = buffer.error ? [`the bus refuses hits: ${String(buffer.error)}`] : [];
+  return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons, unstored: buffer.size, oldest_unstored_ms: oldest === null ? null : Date.now() - oldest };
+}
