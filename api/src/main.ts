@@ -13,6 +13,7 @@ import { MemoryKv, type Kv } from './kv/kv.js';
 import { PgKv } from './kv/pg-kv.js';
 import { RedisKv } from './kv/redis-kv.js';
 import type { ApiSettings } from './tokens.js';
+import type { HealthReport } from '@stat/schemas';
 
 export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   host: string;
@@ -38,6 +39,8 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   ratingSchedule?: boolean;
   /** The outbound fetcher (default: system DNS, public addresses only); tests give their own resolver. */
   fetcher?: PageFetcher;
+  /** The process's health for GET /health (outside the prefix); by default just `ok`. */
+  health?: () => HealthReport;
 }
 
 export interface RunningApi {
@@ -87,7 +90,10 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
     );
     app.setGlobalPrefix(config.prefix);
     app.useGlobalFilters(new ApiErrorFilter());
-    await registerStatic(app.getHttpAdapter().getInstance(), { ...config, apiPrefix: config.prefix });
+    const fastify = app.getHttpAdapter().getInstance();
+    const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
+    fastify.get('/health', async (_req, reply) => reply.header('Cache-Control', 'no-store').send(health()));
+    await registerStatic(fastify, { ...config, apiPrefix: config.prefix });
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

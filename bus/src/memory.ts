@@ -77,12 +77,16 @@ export class MemoryBus implements HitPublisher, HitConsumer {
   /** Resolves once every queued hit has been handled, or after `timeoutMs`; true if empty. */
   async drained(timeoutMs: number): Promise<boolean> {
     if (this.queue.length === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const done = this.handledThrough(this.queuedCount).then(() => true);
-    const result = await Promise.race([done, timeout]);
-    clearTimeout(timer);
-    return result;
+    return new Promise<boolean>((resolve) => {
+      const waiter = { through: this.queuedCount, resolve: () => resolve(true) };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        const at = this.waiters.indexOf(waiter);
+        if (at < 0) return;
+        this.waiters.splice(at, 1);
+        resolve(false);
+      }, timeoutMs);
+    });
   }
 
   /** Resolves once the hits up to queue position `through` (from {@link requeue}) are handled. */
@@ -98,6 +102,11 @@ export class MemoryBus implements HitPublisher, HitConsumer {
 
   /** Hits waiting to be handled. */
   get pending(): number {
+    return this.queue.length;
+  }
+
+  /** The same as pending: what a health report counts as held. */
+  get size(): number {
     return this.queue.length;
   }
 

@@ -1,18 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient, type HitConsumer, type HitPublisher } from '@stat/schemas';
-import { KafkaConsumer, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
+import { createClickHouse, migrateClickHouse, type AcceptedHit, type ClickHouseClient, type HealthReport, type HitConsumer, type HitPublisher } from '@stat/schemas';
+import { KafkaConsumer, KafkaDeadLetters, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
 import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, type SiteRulesLoader } from '@stat/aggregator';
 import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
 import { readConfig, type Config } from './config.js';
+import { healthOf, type HealthSources } from './health.js';
+import { Spool } from './spool.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
 
 /**
  * Starts the parts named by ROLES in this process. Embedded mode (the default) runs them all
  * with chDB and an in-process bus; cluster mode splits them over processes joined by Kafka.
  */
-export async function main(config: Config): Promise<() => Promise<void>> {
+export async function main(config: Config): Promise<RunningService> {
   const roles = new Set(config.ROLES);
   const log = (m: string): void => console.log(m);
   const stops: (() => Promise<void>)[] = [];
@@ -27,7 +29,14 @@ export async function main(config: Config): Promise<() => Promise<void>> {
     config.KAFKA_BROKERS.length > 0
       ? { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC, partitions: config.KAFKA_PARTITIONS, clientId: 'stat' }
       : null;
-  const memoryBus = kafka ? null : new MemoryBus();
+  // Bounded like the collector's buffer: when storage is down the backlog stops growing here and
+  // the collector answers 503, which the snippet retries.
+  const memoryBus = kafka ? null : new MemoryBus({ capacity: config.COLLECTOR_BUFFER });
+  const spool = new Spool(config.DATA_DIR);
+  const health: HealthSources = { bus: memoryBus };
+  const healthReport = () => healthOf(health);
+  // What a stop does before the api and the stores close: store or keep on disk what was acknowledged.
+  let stopIngestion: (deadline: number) => Promise<void> = async () => {};
 
   // The aggregator is built first (the demo seed writes through it) but consumes the bus only
   // once the api is up: it reads the projects' counter settings from the api's Postgres.
@@ -47,22 +56,51 @@ export async function main(config: Config): Promise<() => Promise<void>> {
       if (written > 0) log(`demo project ${DEMO_PROJECT_ID}: ${written} events generated in ${Date.now() - started} ms`);
     }
     startConsuming = async (db) => {
-      const aggregator = createAggregator(store, { siteRules: db ? counterSettingsLoader(db) : null });
+      const deadLetters = kafka ? await KafkaDeadLetters.open(kafka) : undefined;
+      const aggregator = createAggregator(store, { siteRules: db ? counterSettingsLoader(db) : null, deadLetters });
+      health.writer = () => aggregator.health();
       if (!db) log('aggregator: no Postgres in this process (DATABASE_URL unset): counter settings are not applied to hits');
       const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);
+      if (memoryBus) restoreSpooled(memoryBus);
       await consumer.start(aggregator.handle);
-      // Stopped before the api closes the Postgres it reads settings from.
-      stops.unshift(async () => {
-        await consumer.stop();
-        aggregator.stop();
-        const { stored, droppedBots, droppedByRules, droppedNoProject, skippedReplays } = aggregator.stats;
+      const logStats = (): void => {
+        const { stored, droppedBots, droppedByRules, droppedNoProject, skippedReplays, deadLettered } = aggregator.stats;
         log(
           `aggregator: ${stored} events stored, ${droppedBots} bot hits dropped, ${droppedByRules} hits excluded by counter settings, ` +
-            `${droppedNoProject} hits of unknown or deleted projects dropped, ${skippedReplays} replayed hits skipped`,
+            `${droppedNoProject} hits of unknown or deleted projects dropped, ${deadLettered} set aside in dead_hits, ${skippedReplays} replayed hits skipped`,
         );
-      });
+      };
+      stopIngestion = async (deadline) => {
+        if (memoryBus) {
+          // Store what was acknowledged while storage takes it; once writes fail, waiting
+          // only spends the time the stop has.
+          while (memoryBus.pending > 0 && Date.now() < deadline && !aggregator.health().failing) await sleep(50);
+        }
+        // A write that is retrying an outage gives up now; in cluster mode its offsets stay
+        // uncommitted in Kafka, in embedded mode its hits stay queued for the spool below.
+        aggregator.stop();
+        await within(Math.max(0, deadline - Date.now()), consumer.stop(), 'the consumer did not stop in time').catch((error: unknown) => log(String(error)));
+        if (memoryBus) keepOnDisk(memoryBus.takeAll(), 'not stored');
+        if (deadLetters) await within(1_000, deadLetters.close(), 'the dead-letter producer did not close in time').catch((error: unknown) => log(String(error)));
+        logStats();
+      };
     };
   }
+
+  /** Hits a stop could not store: on disk for the next start (a second restart would lose them in memory). */
+  const keepOnDisk = (hits: AcceptedHit[], what: string): void => {
+    const file = spool.write(hits);
+    if (file) log(`${hits.length} acknowledged hits ${what}: kept in ${file}, stored at the next start`);
+  };
+
+  /** Hands the hits kept by earlier stops to the in-process bus; each file goes once its hits are stored. */
+  const restoreSpooled = (bus: MemoryBus): void => {
+    for (const { file, hits } of spool.read()) {
+      const through = bus.requeue(hits);
+      log(`${hits.length} hits kept at the last stop queued again from ${file}`);
+      void bus.handledThrough(through).then(() => spool.remove(file));
+    }
+  };
 
   let api: RunningApi | null = null;
   if (roles.has('api') && clickhouse) {
@@ -84,6 +122,7 @@ export async function main(config: Config): Promise<() => Promise<void>> {
         refreshTtlS: config.REFRESH_TTL_S,
         registrationOpen: config.REGISTRATION_OPEN,
         trustProxy: config.TRUST_PROXY,
+        health: healthReport,
       },
       clickhouse,
     );
@@ -103,35 +142,86 @@ export async function main(config: Config): Promise<() => Promise<void>> {
     await startConsuming(db);
   }
 
+  let stopCollector: (deadline: number) => Promise<void> = async () => {};
   if (roles.has('collector')) {
     const publisher: HitPublisher = kafka ? await KafkaPublisher.open(kafka) : (memoryBus as MemoryBus);
+    if (kafka) await publishSpooled(publisher);
     const buffer = new HitBuffer(publisher, {
       capacity: config.COLLECTOR_BUFFER,
       maxBatch: config.COLLECTOR_BATCH,
       flushMs: config.COLLECTOR_FLUSH_MS,
       retryMs: 500,
     });
+    health.buffer = buffer;
     const collector: RunningCollector = await startCollector(
-      { host: config.HOST, port: config.COLLECTOR_PORT, trustProxy: config.TRUST_PROXY },
+      { host: config.HOST, port: config.COLLECTOR_PORT, trustProxy: config.TRUST_PROXY, health: healthReport, compatPort: config.COLLECTOR_COMPAT_PORT },
       buffer,
     );
-    // Stopped first: no new hits, then everything accepted goes to the bus before it closes.
-    stops.unshift(async () => {
+    stopCollector = async (deadline) => {
       collector.close();
-      await buffer.drain();
-      if (kafka) await publisher.close();
-    });
+      if (memoryBus) {
+        // The bus is in this process: everything acknowledged joins its queue, whatever its bound.
+        memoryBus.requeue(await buffer.takeAll());
+        return;
+      }
+      await buffer.drain(Math.max(0, deadline - Date.now())).catch((error: unknown) => log(`collector: ${String(error)}`));
+      keepOnDisk(await buffer.takeAll(), 'not on the bus');
+      await within(1_000, publisher.close(), 'the Kafka producer did not close in time').catch((error: unknown) => log(String(error)));
+    };
     log(`collector: http://${config.HOST}:${config.COLLECTOR_PORT}/hit`);
+    if (config.COLLECTOR_COMPAT_PORT !== undefined) log(`collector (HTTP/1.0 proxies): http://${config.HOST}:${config.COLLECTOR_COMPAT_PORT}/hit`);
   }
 
-  if (clickhouse) {
-    const client = clickhouse;
-    stops.push(() => client.close());
+  /** Cluster mode: hits a stop could not put on Kafka go to Kafka now, before new ones. */
+  async function publishSpooled(publisher: HitPublisher): Promise<void> {
+    for (const { file, hits } of spool.read()) {
+      await publisher.publish(hits);
+      spool.remove(file);
+      log(`${hits.length} hits kept at the last stop published from ${file}`);
+    }
   }
+
   log(`ready (${[...roles].join(', ')})`);
-  return async () => {
-    for (const stop of stops) await stop();
+  const stop = async (deadline = Date.now() + STOP_MS): Promise<void> => {
+    // Leave time after ingestion to close the api and the stores.
+    const ingestionDeadline = deadline - 2_000;
+    await stopCollector(ingestionDeadline);
+    await stopIngestion(ingestionDeadline);
+    for (const stop of stops) await within(Math.max(500, deadline - Date.now()), stop(), 'a part did not close in time').catch((error: unknown) => log(String(error)));
+    if (clickhouse) await within(1_000, clickhouse.close(), 'ClickHouse did not close in time').catch((error: unknown) => log(String(error)));
   };
+  return { stop, clickhouse, health: healthReport };
+}
+
+/** The parts of one process, started. */
+export interface RunningService {
+  /**
+   * Stops: no new hits, everything acknowledged stored or (storage down) kept on disk in
+   * DATA_DIR/spool, then the api and the stores closed; by the deadline (default STOP_MS).
+   */
+  stop(deadline?: number): Promise<void>;
+  /** The ClickHouse client of the aggregator and the api, for tests; null for a collector alone. */
+  clickhouse: ClickHouseClient | null;
+  /** What GET /health answers. */
+  health(): HealthReport;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How long a stop may take: it stores or sets aside on disk everything acknowledged within it. */
+export const STOP_MS = 15_000;
+
+/** The promise, or a rejection once `ms` passed (what is stopped must not hold the exit forever). */
+async function within<T>(ms: number, promise: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function openClickHouse(config: Config): ClickHouseClient {
@@ -157,13 +247,22 @@ async function run(): Promise<void> {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
-  const stop = await main(config);
+  const { stop } = await main(config);
   let stopping = false;
   const shutdown = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator will not wait.
+      console.log(`${signal} again: exiting at once`);
+      process.exit(130);
+    }
     stopping = true;
-    console.log(`${signal}: stopping`);
-    stop().then(
+    console.log(`${signal}: stopping (at most ${STOP_MS / 1000} s)`);
+    // The last resort: whatever still hangs, the process is gone by the deadline.
+    setTimeout(() => {
+      console.error('stop: deadline passed, exiting');
+      process.exit(1);
+    }, STOP_MS + 1_000).unref();
+    stop(Date.now() + STOP_MS).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error('stop failed:', error);
