@@ -6,3 +6,4 @@ export * from './clickhouse/migrate.js';
 export * from './catalogue.js';
 export * from './clickhouse/retry.js';
 export * from './dimensions.js';
+export * from './event-row.js';
