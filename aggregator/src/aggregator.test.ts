@@ -68,7 +68,7 @@ describe('aggregator on chDB', () => {
       { topic: 't-merged', partition: 1, offsets: [20, 21] },
       { topic: 't-merged', partition: 0, offsets: [10, 11, 12] },
     ]);
-    expect(again.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 3 });
+    expect(again.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 3, deadLettered: 0 });
     const stored = await rows<{ visitor_id: string; n: string }>(
       'SELECT visitor_id, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY visitor_id ORDER BY visitor_id',
       { p: 34 },
@@ -86,7 +86,7 @@ describe('aggregator on chDB', () => {
     const aggregator = createAggregator(clickhouse);
     const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
     await aggregator.handle([hit(14, 'visitor-d', at), hit(14, 'crawler-1', at, 'https://shop.ru/', '', googlebot)]);
-    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0 });
+    expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 0 });
     const stored = await rows<Record<string, unknown>>(
       'SELECT visitor_id, browser_family, device_type, os_family, geo_country > 0 AS located FROM events WHERE project_id = {p:UInt32}',
       { p: 14 },
@@ -111,7 +111,7 @@ describe('aggregator on chDB', () => {
       // A project Postgres does not know (or a deleted one): its counter collects nothing.
       hit(32, 'visitor-i', at, 'https://www.other.ru/#x'),
     ]);
-    expect(aggregator.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 2, droppedNoProject: 1, skippedReplays: 0 });
+    expect(aggregator.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 2, droppedNoProject: 1, skippedReplays: 0, deadLettered: 0 });
     const stored = await rows<Record<string, unknown>>(
       'SELECT project_id, url, traffic_type FROM events WHERE project_id IN (31, 32) ORDER BY project_id, ts',
       {},
@@ -158,9 +158,9 @@ describe('aggregator on chDB', () => {
 
   it('holds bounces and durations in the rollups, across a restart in the middle of a visit', async () => {
     const at = Date.now() - 25 * MINUTE;
-    await createAggregator(clickhouse).handle([hit(16, 'bouncer', at), hit(16, 'reader', at)]);
+    await createAggregator(clickhouse).handle([hit(16, 'bouncer-1', at), hit(16, 'reader-01', at)]);
     // The reader's second and third page views come to a new aggregator, as after a crash.
-    await createAggregator(clickhouse).handle([hit(16, 'reader', at + 2 * MINUTE), hit(16, 'reader', at + 3 * MINUTE)]);
+    await createAggregator(clickhouse).handle([hit(16, 'reader-01', at + 2 * MINUTE), hit(16, 'reader-01', at + 3 * MINUTE)]);
     const [day] = await rows<Record<string, string>>(
       'SELECT sum(page_views) AS page_views, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 16 },
@@ -172,7 +172,7 @@ describe('aggregator on chDB', () => {
       duration_ms: 3 * MINUTE,
     });
     const numbers = await rows<{ event_number: number }>(
-      "SELECT event_number FROM events WHERE project_id = {p:UInt32} AND visitor_id = 'reader' ORDER BY ts",
+      "SELECT event_number FROM events WHERE project_id = {p:UInt32} AND visitor_id = 'reader-01' ORDER BY ts",
       { p: 16 },
     );
     expect(numbers.map((r) => r.event_number)).toEqual([1, 2, 3]);
@@ -182,32 +182,32 @@ describe('aggregator on chDB', () => {
     const day = 24 * 60 * MINUTE;
     const start = Date.now() - 3 * day;
     const first = createAggregator(clickhouse);
-    await first.handle([hit(33, 'loyal', start), hit(33, 'loyal', start + MINUTE), hit(33, 'once', start)]);
+    await first.handle([hit(33, 'loyal-visitor', start), hit(33, 'loyal-visitor', start + MINUTE), hit(33, 'once-only', start)]);
     // Two hours later: a new visit for the same process (it still holds the visitor).
-    await first.handle([hit(33, 'loyal', start + 120 * MINUTE)]);
+    await first.handle([hit(33, 'loyal-visitor', start + 120 * MINUTE)]);
     // A day later another visitor's hit sweeps the loyal one from memory; the loyal visitor's
     // next visit is numbered from storage.
-    await first.handle([hit(33, 'once', start + day - 10 * MINUTE)]);
-    expect(first.visits.knows(33, 'loyal')).toBe(false);
-    await first.handle([hit(33, 'loyal', start + day)]);
+    await first.handle([hit(33, 'once-only', start + day - 10 * MINUTE)]);
+    expect(first.visits.knows(33, 'loyal-visitor')).toBe(false);
+    await first.handle([hit(33, 'loyal-visitor', start + day)]);
     // Another day later, a new process, as after kill -9.
-    await createAggregator(clickhouse).handle([hit(33, 'loyal', start + 2 * day), hit(33, 'newcomer', start + 2 * day)]);
+    await createAggregator(clickhouse).handle([hit(33, 'loyal-visitor', start + 2 * day), hit(33, 'newcomer-1', start + 2 * day)]);
     const stored = await rows<{ visitor_id: string; session_number: number }>(
       'SELECT visitor_id, session_number FROM events WHERE project_id = {p:UInt32} ORDER BY visitor_id, ts',
       { p: 33 },
     );
     expect(stored).toEqual([
-      { visitor_id: 'loyal', session_number: 1 },
-      { visitor_id: 'loyal', session_number: 1 },
-      { visitor_id: 'loyal', session_number: 2 },
-      { visitor_id: 'loyal', session_number: 3 },
-      { visitor_id: 'loyal', session_number: 4 },
-      { visitor_id: 'newcomer', session_number: 1 },
-      { visitor_id: 'once', session_number: 1 },
-      { visitor_id: 'once', session_number: 2 },
+      { visitor_id: 'loyal-visitor', session_number: 1 },
+      { visitor_id: 'loyal-visitor', session_number: 1 },
+      { visitor_id: 'loyal-visitor', session_number: 2 },
+      { visitor_id: 'loyal-visitor', session_number: 3 },
+      { visitor_id: 'loyal-visitor', session_number: 4 },
+      { visitor_id: 'newcomer-1', session_number: 1 },
+      { visitor_id: 'once-only', session_number: 1 },
+      { visitor_id: 'once-only', session_number: 2 },
     ]);
     const visitsTable = await rows<{ session_number: number; n: string }>(
-      "SELECT session_number, count() AS n FROM visits FINAL WHERE project_id = {p:UInt32} AND visitor_id = 'loyal' GROUP BY session_number ORDER BY session_number",
+      "SELECT session_number, count() AS n FROM visits FINAL WHERE project_id = {p:UInt32} AND visitor_id = 'loyal-visitor' GROUP BY session_number ORDER BY session_number",
       { p: 33 },
     );
     expect(visitsTable.map((r) => r.session_number)).toEqual([1, 2, 3, 4]);

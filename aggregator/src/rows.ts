@@ -1,92 +1,7 @@
-import { moscowDate, type AcceptedHit, type Hit } from '@stat/schemas';
+import { moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
 import type { VisitStep } from './sessions.js';
-
-/** The fields of a visit's source: taken from its first hit and stamped on all its events. */
-export const SOURCE_FIELDS = [
-  'traffic_type',
-  'traffic_system',
-  'search_system',
-  'search_phrase',
-  'social_network',
-  'message_system',
-  'recom_system',
-  'aggrnews_system',
-  'exchange_system',
-  'ad_system',
-  'qr_system',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'openstat_service',
-  'openstat_campaign',
-  'openstat_ad',
-  'openstat_source',
-] as const satisfies readonly (keyof Enrichment)[];
-
-export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
-
-/** The source part of a hit's enrichment. */
-export function sourceOf(e: Enrichment): VisitSource {
-  return {
-    traffic_type: e.traffic_type,
-    traffic_system: e.traffic_system,
-    search_system: e.search_system,
-    search_phrase: e.search_phrase,
-    social_network: e.social_network,
-    message_system: e.message_system,
-    recom_system: e.recom_system,
-    aggrnews_system: e.aggrnews_system,
-    exchange_system: e.exchange_system,
-    ad_system: e.ad_system,
-    qr_system: e.qr_system,
-    utm_source: e.utm_source,
-    utm_medium: e.utm_medium,
-    utm_campaign: e.utm_campaign,
-    utm_content: e.utm_content,
-    utm_term: e.utm_term,
-    openstat_service: e.openstat_service,
-    openstat_campaign: e.openstat_campaign,
-    openstat_ad: e.openstat_ad,
-    openstat_source: e.openstat_source,
-  };
-}
-
-/** A row of the `events` table, as inserted (JSONEachRow); visitor_hash is computed by ClickHouse. */
-export interface EventRow extends Enrichment {
-  event_id: string;
-  project_id: number;
-  event_type: string;
-  /** UTC, written YYYY-MM-DD HH:mm:ss.sss */
-  ts: string;
-  event_date: string;
-  visitor_id: string;
-  event_class: string;
-  event_name: string;
-  event_params: Record<string, string>;
-  user_id: string;
-  block_name: string;
-  link_url: string;
-  engaged_ms: number;
-  scroll_percent: number;
-  read_percent: number;
-  session_id: string;
-  session_start: string;
-  session_number: number;
-  event_number: number;
-  bounce_delta: number;
-  duration_delta: number;
-  referrer: string;
-  title: string;
-  screen_width: number;
-  screen_height: number;
-  user_agent: string;
-  bus_topic: string;
-  bus_partition: number;
-  bus_offset: number;
-}
+import { sourceOf } from './source.js';
 
 /** Where the hit sat on the bus; partition -1 for the in-process bus. */
 export interface BusPlace {
@@ -117,11 +32,13 @@ export function eventClassOf(hit: Hit): string {
   }
 }
 
-/** Event parameters as the Map(String, String) column holds them: numbers as text. */
-function paramsOf(hit: Hit): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(hit.ep ?? {})) params[key] = String(value);
-  return params;
+/**
+ * Event parameters as the Map(String, String) column holds them: numbers as text. Built from
+ * entries (own data properties), so a parameter named `__proto__` is a key like any other, not
+ * the object's prototype.
+ */
+export function paramsOf(hit: Hit): Record<string, string> {
+  return Object.fromEntries(Object.entries(hit.ep ?? {}).map(([key, value]) => [key, String(value)]));
 }
 
 /** A DateTime64(3) value in UTC, as ClickHouse reads it from JSON. */
@@ -208,12 +125,3 @@ export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep
     openstat_source: s.openstat_source,
   };
 }
-
-/** The columns of an event row, in the order of the compact insert format. */
-export const EVENT_COLUMNS = Object.keys(
-  toEventRow(
-    { id: '', at: 0, ip: '', ua: '', hit: { p: 1, t: 'pageview', u: '', r: '', ti: '', sw: 0, sh: 0, v: '' } },
-    {} as Enrichment,
-    { visit: { id: 0n, number: 0, startAt: 0, lastAt: 0, events: 0, pageViews: 0, source: {} as VisitSource }, eventNumber: 0, bounceDelta: 0, durationDelta: 0 },
-  ),
-) as [keyof EventRow, ...(keyof EventRow)[]];

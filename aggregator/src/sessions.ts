@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { VisitSource } from './rows.js';
+import type { VisitSource } from './source.js';
 
 /** A visit ends after 30 minutes without a hit (the specification's visit time-out). */
 export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;

@@ -1,36 +1,70 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { moscowDate, type AcceptedHit } from '@stat/schemas';
+import { EVENT_COLUMNS, moscowDate, type AcceptedHit, type DeadLetter, type EventRow } from '@stat/schemas';
 import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
-import type { EnrichResult } from './enrich/index.js';
-import type { RuleResult } from './site-rules.js';
+import { clickhouseTime } from './rows.js';
+import { SOURCE_FIELDS, type VisitSource } from './source.js';
+import type { RecordedDrop } from './steps/result.js';
 
 const DAY_MS = 86_400_000;
-import { clickhouseTime, EVENT_COLUMNS, SOURCE_FIELDS, type EventRow, type VisitSource } from './rows.js';
 
-/** A hit of a live project that is not stored as an event, and why: the enricher's or the site rules' reason. */
+/** A hit of a live project that is not stored as an event, and why (recorded in dropped_hits). */
 export interface DroppedHit {
   hit: AcceptedHit;
-  reason: Extract<EnrichResult, { kind: 'drop' }>['reason'] | Extract<RuleResult, { kind: 'drop' }>['reason'];
+  reason: RecordedDrop;
+}
+
+/** A dead letter on its way to dead_hits, with the hit's time when the message had a readable one. */
+export interface SetAside {
+  letter: DeadLetter;
+  /** the hit's server time (epoch ms), which dates the letter; null when unreadable */
+  hitAt: number | null;
 }
 
 /** The aggregator's reads and writes of ClickHouse. */
 export class EventStore {
-  constructor(private readonly clickhouse: ClickHouseClient) {}
+  /**
+   * @param signal aborts the store's requests in flight (an aggregator being stopped); a
+   *   function, so that each call takes the signal of the batch in hand
+   */
+  constructor(
+    private readonly clickhouse: ClickHouseClient,
+    private readonly signal: () => AbortSignal | undefined = () => undefined,
+  ) {}
 
   /** Inserts rows as arrays in EVENT_COLUMNS order: a third of the bytes of keyed JSON. */
-  async insert(rows: EventRow[]): Promise<void> {
+  async insert(rows: readonly EventRow[]): Promise<void> {
     const values = rows.map((row) => EVENT_COLUMNS.map((column) => row[column]));
-    await this.clickhouse.insert({ table: 'events', values, format: 'JSONCompactEachRow', columns: EVENT_COLUMNS });
+    await this.clickhouse.insert({ table: 'events', values, format: 'JSONCompactEachRow', columns: [...EVENT_COLUMNS], abort_signal: this.signal() });
   }
 
   /** Records dropped hits (dropped_hits, keyed by event id: writing them again changes nothing). */
-  async insertDropped(dropped: DroppedHit[]): Promise<void> {
+  async insertDropped(dropped: readonly DroppedHit[]): Promise<void> {
     const values = dropped.map(({ hit, reason }) => [hit.hit.p, moscowDate(hit.at), reason, hit.id, clickhouseTime(hit.at)]);
     await this.clickhouse.insert({
       table: 'dropped_hits',
       values,
       format: 'JSONCompactEachRow',
       columns: ['project_id', 'event_date', 'reason', 'event_id', 'ts'],
+      abort_signal: this.signal(),
+    });
+  }
+
+  /** Records dead letters (dead_hits, keyed by the message: writing them again changes nothing). */
+  async insertDead(letters: readonly SetAside[]): Promise<void> {
+    const values = letters.map(({ letter, hitAt }) => [
+      clickhouseTime(letter.at),
+      moscowDate(hitAt ?? letter.at),
+      letter.projectId,
+      letter.eventId,
+      letter.reason,
+      letter.raw,
+    ]);
+    await this.clickhouse.insert({
+      table: 'dead_hits',
+      values,
+      format: 'JSONCompactEachRow',
+      columns: ['set_aside_at', 'event_date', 'project_id', 'event_id', 'reason', 'raw'],
+      abort_signal: this.signal(),
     });
   }
 
@@ -40,6 +74,7 @@ export class EventStore {
       query: 'SELECT max(offset) AS offset, count() AS n FROM ingest_offsets WHERE topic = {topic:String} AND partition = {partition:Int32}',
       query_params: { topic, partition },
       format: 'JSONEachRow',
+      abort_signal: this.signal(),
     });
     const [row] = await result.json<{ offset: string | number; n: string | number }>();
     return Number(row?.n ?? 0) > 0 ? Number(row?.offset) : -1;
@@ -61,6 +96,7 @@ export class EventStore {
         visitors: [...new Set(visitors.map((v) => v.visitor))],
       },
       format: 'JSONEachRow',
+      abort_signal: this.signal(),
     });
     for (const row of await result.json<{ project_id: number; visitor_id: string; visits: string | number }>()) {
       found.set(`${row.project_id}:${row.visitor_id}`, Number(row.visits));
@@ -101,6 +137,7 @@ export class EventStore {
         since: since - VISIT_RETAIN_MS,
       },
       format: 'JSONEachRow',
+      abort_signal: this.signal(),
     });
     type Row = VisitSource & {
       project_id: number;

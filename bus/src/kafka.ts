@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
-import type { AcceptedHit, BatchHandler, HitConsumer, HitPublisher } from '@stat/schemas';
+import type { AcceptedHit, BatchHandler, DeadLetter, DeadLetterPublisher, HitConsumer, HitPublisher } from '@stat/schemas';
 import { BatchMerger } from './merge.js';
 
 export interface KafkaBusConfig {
@@ -83,19 +83,45 @@ export class KafkaPublisher implements HitPublisher {
   }
 }
 
-/** Parses a bus message; the payload is untrusted until it has the shape of an accepted hit. */
-export function parseMessage(value: Buffer | null): AcceptedHit | null {
-  if (!value) return null;
-  try {
-    const data: unknown = JSON.parse(value.toString('utf8'));
-    if (typeof data !== 'object' || data === null) return null;
-    const m = data as Record<string, unknown>;
-    if (typeof m.id !== 'string' || typeof m.at !== 'number' || typeof m.hit !== 'object' || m.hit === null) {
-      return null;
-    }
-    return data as AcceptedHit;
-  } catch {
-    return null;
+/** The dead-letter topic of a hits topic: where the aggregator sets aside what it cannot store. */
+export function deadLetterTopic(topic: string): string {
+  return `${topic}-dead`;
+}
+
+/**
+ * Publishes dead letters to the hits topic's dead-letter topic (`${topic}-dead`, created at open
+ * like the hits topic), keyed by project id (0 when the message had no usable one), the value
+ * the letter as JSON. What the aggregator sets aside besides ClickHouse's dead_hits, for an
+ * operator or a tool to read and send again once fixed.
+ */
+export class KafkaDeadLetters implements DeadLetterPublisher {
+  private constructor(
+    private readonly producer: Producer,
+    /** the dead-letter topic */
+    readonly topic: string,
+  ) {}
+
+  /** Opens a producer to `${config.topic}-dead`, creating the topic when it is missing. */
+  static async open(config: KafkaBusConfig): Promise<KafkaDeadLetters> {
+    const topic = deadLetterTopic(config.topic);
+    await ensureTopic({ ...config, topic });
+    const producer = connect(config).producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    return new KafkaDeadLetters(producer, topic);
+  }
+
+  /** Resolves once Kafka holds the letters (acks from all in-sync replicas). */
+  async publish(letters: readonly DeadLetter[]): Promise<void> {
+    if (letters.length === 0) return;
+    await this.producer.send({
+      topic: this.topic,
+      acks: -1,
+      messages: letters.map((letter) => ({ key: String(letter.projectId), value: JSON.stringify(letter) })),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.producer.disconnect();
   }
 }
 
@@ -155,19 +181,15 @@ export class KafkaConsumer implements HitConsumer {
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
-        const hits: AcceptedHit[] = [];
-        const offsets: number[] = [];
-        for (const message of batch.messages) {
-          const hit = parseMessage(message.value);
-          if (!hit) continue;
-          hits.push(hit);
-          offsets.push(Number(message.offset));
-        }
+        // Every message goes to the handler as its text, untrusted: the handler stores it or sets
+        // it aside, so none is skipped unseen. A message without a value is the empty text.
+        const texts = batch.messages.map((message) => message.value?.toString('utf8') ?? '');
+        const offsets = batch.messages.map((message) => Number(message.offset));
         // The handler resolves only once the batch is stored, which may take as long as the
         // store is down; the group must keep hearing from this member meanwhile.
         const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
         try {
-          if (hits.length > 0) await merger.submit(hits, { topic: batch.topic, partition: batch.partition, offsets });
+          await merger.submit(texts, { topic: batch.topic, partition: batch.partition, offsets });
         } finally {
           clearInterval(beat);
         }

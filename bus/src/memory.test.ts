@@ -10,12 +10,15 @@ const hit = (n: number): AcceptedHit => ({
   hit: { p: 1, t: 'pageview', u: 'https://a.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'visitor01' },
 });
 
+/** The in-process bus hands over the collector's objects as they were published. */
+const idOf = (message: unknown): string => (message as AcceptedHit).id;
+
 describe('MemoryBus', () => {
   it('delivers published hits in order, in batches', async () => {
     const bus = new MemoryBus({ maxBatch: 2, retryMs: 10 });
     const batches: string[][] = [];
     await bus.start(async (hits) => {
-      batches.push(hits.map((h) => h.id));
+      batches.push(hits.map(idOf));
     });
     await bus.publish([hit(1), hit(2), hit(3)]);
     expect(await bus.drained(5_000)).toBe(true);
@@ -29,7 +32,7 @@ describe('MemoryBus', () => {
     let failures = 1;
     await bus.start(async (hits) => {
       if (failures-- > 0) throw new Error('store down');
-      seen.push(...hits.map((h) => h.id));
+      seen.push(...hits.map(idOf));
     });
     await bus.publish([hit(1), hit(2)]);
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -46,7 +49,7 @@ describe('MemoryBus', () => {
     await bus.publish([hit(1)]);
     const seen: string[] = [];
     await bus.start(async (hits) => {
-      seen.push(...hits.map((h) => h.id));
+      seen.push(...hits.map(idOf));
     });
     expect(await bus.drained(5_000)).toBe(true);
     await bus.stop();

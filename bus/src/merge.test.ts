@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { AcceptedHit, BatchPosition } from '@stat/schemas';
+import type { BatchPosition } from '@stat/schemas';
 import { BatchMerger } from './merge.js';
 
-const hit = (n: number): AcceptedHit => ({
-  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  at: n,
-  ip: '',
-  ua: '',
-  hit: { p: 1, t: 'pageview', u: `https://shop.ru/${n}`, r: '', ti: '', sw: 0, sh: 0, v: 'v' },
-});
+// Messages are untrusted and opaque to the merger: Kafka's texts.
+const hit = (n: number): string => `message ${n}`;
 const at = (partition: number, ...offsets: number[]) => ({ topic: 't', partition, offsets });
 
 interface Write {
-  ids: number[];
+  ids: unknown[];
   position: BatchPosition | undefined;
 }
 
@@ -21,7 +16,7 @@ describe('BatchMerger', () => {
     const writes: Write[] = [];
     let release: () => void = () => undefined;
     const merger = new BatchMerger(async (hits, position) => {
-      writes.push({ ids: hits.map((h) => h.at), position });
+      writes.push({ ids: [...hits], position });
       if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
     });
     const first = [merger.submit([hit(1), hit(2)], at(0, 10, 11)), merger.submit([hit(3)], at(1, 20))];
@@ -33,8 +28,8 @@ describe('BatchMerger', () => {
     release();
     await Promise.all([...first, ...second]);
     expect(writes).toEqual([
-      { ids: [1, 2, 3], position: [at(0, 10, 11), at(1, 20)] },
-      { ids: [4, 5], position: [at(0, 12), at(2, 30)] },
+      { ids: [hit(1), hit(2), hit(3)], position: [at(0, 10, 11), at(1, 20)] },
+      { ids: [hit(4), hit(5)], position: [at(0, 12), at(2, 30)] },
     ]);
   });
 

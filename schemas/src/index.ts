@@ -7,3 +7,4 @@ export * from './catalogue.js';
 export * from './clickhouse/retry.js';
 export * from './dimensions.js';
 export * from './health.js';
+export * from './event-row.js';

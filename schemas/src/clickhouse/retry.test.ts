@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   backoffDelay,
+  clickHouseErrorCode,
   isConnectionError,
+  isDataRefusal,
   isTransientError,
   retrying,
   StoreRefusingWritesError,
@@ -84,6 +86,71 @@ describe('isTransientError', () => {
   it('is true for connection errors and false for others', () => {
     expect(isTransientError(errno('ECONNREFUSED'))).toBe(true);
     expect(isTransientError(new Error('Syntax error'))).toBe(false);
+  });
+});
+
+/** An error shaped as @clickhouse/client and chDB's connection throw a server's answer. */
+function serverError(code: number, type: string, message = 'refused'): Error {
+  return Object.assign(new Error(message), { code: String(code), type });
+}
+
+describe('clickHouseErrorCode', () => {
+  it('reads the code of a ClickHouseError', () => {
+    expect(clickHouseErrorCode(serverError(469, 'VIOLATED_CONSTRAINT'))).toBe(469);
+  });
+
+  it("reads an old server's code from the message, through causes", () => {
+    const old = new Error("Code: 60, e.displayText() = DB::Exception: Table default.x doesn't exist.");
+    expect(clickHouseErrorCode(new Error('insert failed', { cause: old }))).toBe(60);
+  });
+
+  it('is null for a socket error, a plain error and a non-error', () => {
+    expect([errno('ECONNREFUSED'), new Error('Timeout error.'), 'Code: 60.'].map(clickHouseErrorCode)).toEqual([null, null, null]);
+  });
+});
+
+describe('isTransientError on server answers', () => {
+  it.each([
+    [159, 'TIMEOUT_EXCEEDED'],
+    [202, 'TOO_MANY_SIMULTANEOUS_QUERIES'],
+    [209, 'SOCKET_TIMEOUT'],
+    [210, 'NETWORK_ERROR'],
+    [241, 'MEMORY_LIMIT_EXCEEDED'],
+    [242, 'TABLE_IS_READ_ONLY'],
+    [252, 'TOO_MANY_PARTS'],
+  ])('is true for code %i (%s)', (code, type) => {
+    expect(isTransientError(serverError(code, type))).toBe(true);
+  });
+
+  it("is true for the client's request timeout", () => {
+    expect(isTransientError(new Error('Timeout error.'))).toBe(true);
+  });
+
+  it('is false for a refused row', () => {
+    expect(isTransientError(serverError(469, 'VIOLATED_CONSTRAINT'))).toBe(false);
+  });
+});
+
+describe('isDataRefusal', () => {
+  it('is true for a server refusing the values it was sent', () => {
+    expect([serverError(469, 'VIOLATED_CONSTRAINT'), serverError(72, 'CANNOT_PARSE_NUMBER'), serverError(25, 'CANNOT_PARSE_ESCAPE_SEQUENCE')].map(isDataRefusal)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('is false for outages, a store not set up, and errors that are not the server\'s answer', () => {
+    const cases = [
+      serverError(252, 'TOO_MANY_PARTS'),
+      serverError(60, 'UNKNOWN_TABLE'),
+      serverError(516, 'AUTHENTICATION_FAILED'),
+      serverError(16, 'NO_SUCH_COLUMN_IN_TABLE'),
+      errno('ECONNREFUSED'),
+      new Error('socket hang up'),
+      new Error('<html>502 Bad Gateway</html>'),
+    ];
+    expect(cases.map(isDataRefusal)).toEqual([false, false, false, false, false, false, false]);
   });
 });
 

@@ -59,12 +59,108 @@ export function isConnectionError(error: unknown): boolean {
   return false;
 }
 
-/** The default retry predicate: a connection error or a {@link StoreRefusingWritesError}. */
+/**
+ * ClickHouse server errors that mean "try later": the server is busy, short of memory or
+ * space, behind on merges, read-only for now, or lost a peer (replica, Keeper) on the way.
+ * Keyed by the error's type name as the server spells it, valued by its code.
+ */
+export const CLICKHOUSE_TRANSIENT_ERRORS: Readonly<Record<string, number>> = {
+  UNEXPECTED_END_OF_FILE: 3,
+  TIMEOUT_EXCEEDED: 159,
+  TOO_SLOW: 160,
+  CANNOT_ALLOCATE_MEMORY: 173,
+  QUOTA_EXCEEDED: 201,
+  TOO_MANY_SIMULTANEOUS_QUERIES: 202,
+  NO_FREE_CONNECTION: 203,
+  SOCKET_TIMEOUT: 209,
+  NETWORK_ERROR: 210,
+  TABLE_IS_DROPPED: 218,
+  NO_ZOOKEEPER: 225,
+  ABORTED: 236,
+  MEMORY_LIMIT_EXCEEDED: 241,
+  TABLE_IS_READ_ONLY: 242,
+  NOT_ENOUGH_SPACE: 243,
+  TOO_MANY_PARTS: 252,
+  ALL_CONNECTION_TRIES_FAILED: 279,
+  TOO_FEW_LIVE_REPLICAS: 285,
+  UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE: 286,
+  UNKNOWN_STATUS_OF_INSERT: 319,
+  QUERY_WAS_CANCELLED: 394,
+  SYSTEM_ERROR: 425,
+  CANNOT_SCHEDULE_TASK: 439,
+  KEEPER_EXCEPTION: 999,
+  POCO_EXCEPTION: 1000,
+};
+
+/**
+ * ClickHouse server errors that say the store is not set up for the writes (a table or column
+ * missing before the migrations ran, wrong credentials, a read-only user) or that the query
+ * itself is wrong. No row is to blame: they are not the data's fault, whatever the rows hold.
+ */
+export const CLICKHOUSE_SETUP_ERRORS: Readonly<Record<string, number>> = {
+  THERE_IS_NO_COLUMN: 8,
+  NO_SUCH_COLUMN_IN_TABLE: 16,
+  UNKNOWN_IDENTIFIER: 47,
+  UNKNOWN_TABLE: 60,
+  SYNTAX_ERROR: 62,
+  UNKNOWN_DATABASE: 81,
+  UNKNOWN_SETTING: 115,
+  READONLY: 164,
+  UNKNOWN_USER: 192,
+  WRONG_PASSWORD: 193,
+  REQUIRED_PASSWORD: 194,
+  ACCESS_DENIED: 497,
+  AUTHENTICATION_FAILED: 516,
+};
+
+const TRANSIENT_CODES = new Set(Object.values(CLICKHOUSE_TRANSIENT_ERRORS));
+const SETUP_CODES = new Set(Object.values(CLICKHOUSE_SETUP_ERRORS));
+
+/**
+ * The ClickHouse server error code an error carries, or null when it is not the server's answer.
+ * `@clickhouse/client` (over HTTP) and chDB's connection both throw a ClickHouseError with a
+ * numeric `code` string; a server too old for the client's parser (18.16 says
+ * `Code: 60, e.displayText() = DB::Exception: …`) gives a plain Error whose message starts so.
+ */
+export function clickHouseErrorCode(error: unknown): number | null {
+  for (const e of causeChain(error)) {
+    if (!(e instanceof Error)) continue;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code);
+    const match = /^Code: (\d+)[.,]/.exec(e.message);
+    if (match) return Number(match[1]);
+  }
+  return null;
+}
+
+/** `@clickhouse/client`'s own request timeout: the server did not answer within request_timeout. */
+const CLIENT_TIMEOUT = /^Timeout error\.?$/;
+
+/**
+ * The default retry predicate, "an outage": a connection error, the client's request timeout,
+ * a ClickHouse server error that means "try later" ({@link CLICKHOUSE_TRANSIENT_ERRORS}), or a
+ * {@link StoreRefusingWritesError}.
+ */
 export function isTransientError(error: unknown): boolean {
   for (const e of causeChain(error)) {
     if (e instanceof StoreRefusingWritesError) return true;
+    if (e instanceof Error && CLIENT_TIMEOUT.test(e.message)) return true;
   }
+  const code = clickHouseErrorCode(error);
+  if (code !== null && TRANSIENT_CODES.has(code)) return true;
   return isConnectionError(error);
+}
+
+/**
+ * True when ClickHouse answered and refused what was sent: a server error that is neither an
+ * outage ({@link isTransientError}) nor a store not set up ({@link CLICKHOUSE_SETUP_ERRORS}),
+ * e.g. a value it cannot parse or a row that breaks a constraint. Only then are the rows to
+ * blame, and a writer may split its batch to find them; any other error (an unknown one too)
+ * is the store's, and the write is tried again later.
+ */
+export function isDataRefusal(error: unknown): boolean {
+  const code = clickHouseErrorCode(error);
+  return code !== null && !SETUP_CODES.has(code) && !isTransientError(error);
 }
 
 /** Options of {@link retrying}. */

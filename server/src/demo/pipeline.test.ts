@@ -91,7 +91,7 @@ describe('generated traffic through the aggregator, on chDB', () => {
       }
     }
     await aggregator.handle(batch);
-    expect(aggregator.stats).toEqual({ stored: 20_000, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0 });
+    expect(aggregator.stats).toEqual({ stored: 20_000, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 0 });
 
     const p = { p: 502 };
     const count = async (column: string) =>
