@@ -23,8 +23,8 @@ const MAX_PROJECT = 2_147_483_647;
 /** Characters that stores treat differently: Cyrillic, emoji (surrogate pairs), controls, quotes, backslashes. */
 const storableChar = fc.oneof(
   fc.constantFrom('a', 'Я', 'ё', ' ', '"', '\\', '/', '%', '\u0001', '\u007f', '\u2028', '😀', '𝄞', '\uFEFF', '\uFFFD'),
-  // One code point of any plane (never half a surrogate pair).
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  // One code point of any plane (never half a surrogate pair), but NUL: that one is unstorable.
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => c !== '\u0000'),
 );
 /** Storable text of at most `max` UTF-16 units (the schema's measure), cut between code points. */
 const storableText = (max: number) => fc.string({ unit: storableChar, maxLength: max }).map((s) => fitTo(s, max));
@@ -128,6 +128,8 @@ export interface Sent {
   hitCase: HitCase;
   marker: string;
   status: number;
+  /** the answer's text (the reason of a 400) */
+  answer: string;
 }
 
 /** Sends the cases to the collector, a few at a time, as browsers would. */
@@ -144,8 +146,7 @@ export async function sendCases(collectorUrl: string, cases: readonly HitCase[],
           headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': VISITOR_USER_AGENT },
           body: hitCase.body(marker),
         });
-        await response.arrayBuffer();
-        return { hitCase, marker, status: response.status };
+        return { hitCase, marker, status: response.status, answer: await response.text() };
       }),
     );
     sent.push(...statuses);
@@ -180,7 +181,9 @@ export async function checkRun(clickhouse: ClickHouseClient, sent: readonly Sent
   for (const s of sent) {
     const refused = s.status >= 400 && s.status < 500;
     if (s.status !== 204 && !refused) problems.push(`${s.hitCase.label}: answered ${s.status}`);
-    if (s.hitCase.kind === 'valid' && s.status !== 204) problems.push(`${s.hitCase.label}: a well-formed hit answered ${s.status}`);
+    if (s.hitCase.kind === 'valid' && s.status !== 204) {
+      problems.push(`${s.hitCase.label}: a well-formed hit answered ${s.status} ${s.answer}: ${String(s.hitCase.body(s.marker)).slice(0, 300)}`);
+    }
   }
   const markers = sent.map((s) => s.marker);
   const acknowledged = new Set(sent.filter((s) => s.status === 204).map((s) => s.marker));
