@@ -8,6 +8,7 @@ import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from 
 import { readConfig, type Config } from './config.js';
 import { healthOf, type HealthSources } from './health.js';
 import { Spool } from './spool.js';
+import { stopOnSignals } from './signals.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
 
 /**
@@ -248,30 +249,7 @@ async function run(): Promise<void> {
     process.exit(2);
   }
   const { stop } = await main(config);
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) {
-      // A second signal: the operator will not wait.
-      console.log(`${signal} again: exiting at once`);
-      process.exit(130);
-    }
-    stopping = true;
-    console.log(`${signal}: stopping (at most ${STOP_MS / 1000} s)`);
-    // The last resort: whatever still hangs, the process is gone by the deadline.
-    setTimeout(() => {
-      console.error('stop: deadline passed, exiting');
-      process.exit(1);
-    }, STOP_MS + 1_000).unref();
-    stop(Date.now() + STOP_MS).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('stop failed:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignals({ on: (signal, listener) => process.on(signal, listener), exit: (code) => process.exit(code), log: (line) => console.log(line) }, stop, STOP_MS);
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {

@@ -18,6 +18,7 @@ export function ingestionSuite(title: string, env: Record<string, string>, prope
   const dataDir = mkdtempSync(join(tmpdir(), 'stat-ingest-'));
   let service: RunningService;
   let collectorUrl = '';
+  let apiUrl = '';
   let projects: number[] = [];
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -27,7 +28,7 @@ export function ingestionSuite(title: string, env: Record<string, string>, prope
     const config = readConfig({ ...env, DATA_DIR: dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'false', ROLES: 'collector,aggregator,api' });
     service = await main(config);
     collectorUrl = `http://127.0.0.1:${collectorPort}`;
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    apiUrl = `http://127.0.0.1:${apiPort}`;
     projects = [(await createProject(apiUrl)).projectId, (await createProject(apiUrl)).projectId];
   });
 
@@ -80,6 +81,10 @@ export function ingestionSuite(title: string, env: Record<string, string>, prope
       expect(await send(JSON.stringify({ p: projects[1], u: 'https://e2e-site.example/fresh', v: `fresh-${run}` }))).toBe(204);
       expect(await storedEvents(`fresh-${run}`)).toBe(1);
       expect(service.health()).toMatchObject({ status: 'ok', unstored: 0 });
+      // The same report on the collector's port and on the api's.
+      for (const url of [collectorUrl, apiUrl]) {
+        expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null });
+      }
     });
   });
 }
