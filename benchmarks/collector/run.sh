@@ -16,6 +16,8 @@
 #   BENCH_KAFKA_TOPIC=stat-bench-hits      topic the collector writes to (kept apart from the app's)
 #   PIN_CPUS=0                             1: run the server on core 0 and k6 on core 1 (on 2 cores
 #                                          this starves k6, which then measures itself; off by default)
+#   REFERENCE_ROOT=                        another built checkout (e.g. a git worktree of main) whose
+#                                          collector is measured too, in the same run, as `reference`
 # Results (k6 summaries, server logs): benchmarks/.results/<time>/
 set -euo pipefail
 
@@ -96,8 +98,8 @@ measure() {
   local name="$1" port="$2" cpu0 cpu1 kcpu0 kcpu1 started elapsed
   say "$name: warm-up $WARMUP"
   load "http://127.0.0.1:$port" "$WARMUP" "$out/$name-warmup.json"
-  [[ "$name" == collector ]] && drain_collector
-  [[ "$name" == collector ]] && kafka_before="$(KAFKA_BROKERS="$KAFKA_BROKERS" node "$here/kafka-offsets.mjs" "$BENCH_KAFKA_TOPIC")"
+  [[ "$name" != bare ]] && drain_collector
+  [[ "$name" != bare ]] && kafka_before="$(KAFKA_BROKERS="$KAFKA_BROKERS" node "$here/kafka-offsets.mjs" "$BENCH_KAFKA_TOPIC")"
   say "$name: $VUS VUs for $DURATION"
   cpu0="$(cpu_seconds "$server_pid")"
   kcpu0="$(cpu_seconds "$kafka_pid")"
@@ -119,7 +121,8 @@ measure() {
 # Waits until the collector's buffer is empty (everything accepted is on the bus).
 drain_collector() {
   for _ in $(seq 300); do
-    [[ "$(curl -fsS "http://127.0.0.1:$COLLECTOR_PORT/health" | jq -r '.buffered')" == 0 ]] && return 0
+    # .unstored since the health report of issue 9; .buffered before it (a REFERENCE_ROOT).
+    [[ "$(curl -fsS "http://127.0.0.1:$COLLECTOR_PORT/health" | jq -r '.unstored // .buffered')" == 0 ]] && return 0
     sleep 0.1
   done
   die "collector buffer did not drain in 30 s"
@@ -137,24 +140,36 @@ wait_port "$BARE_PORT" || { cat "$out/bare-server.log" >&2; die "bare server did
 measure bare "$BARE_PORT"
 stop_server
 
-# 2. The collector, feeding Kafka.
-(cd "$root" && ROLES=collector COLLECTOR_PORT="$COLLECTOR_PORT" KAFKA_BROKERS="$KAFKA_BROKERS" \
-  KAFKA_TOPIC="$BENCH_KAFKA_TOPIC" exec "${server_cpu[@]}" node server/dist/main.js) >"$out/collector.log" 2>&1 &
-server_pid=$!
-wait_port "$COLLECTOR_PORT" || { cat "$out/collector.log" >&2; die "collector did not start"; }
-curl -fsS "http://127.0.0.1:$COLLECTOR_PORT/health" >/dev/null || die "collector /health does not answer"
-kafka_before=0
-measure collector "$COLLECTOR_PORT"
-drain_collector
-kafka_after="$(KAFKA_BROKERS="$KAFKA_BROKERS" node "$here/kafka-offsets.mjs" "$BENCH_KAFKA_TOPIC")"
-stop_server
-in_kafka=$((kafka_after - kafka_before))
+# 2. The collector, feeding Kafka (and the reference checkout's, when given). Fills in_kafka_<name>.
+run_collector() {
+  local name="$1" checkout="$2" after
+  (cd "$checkout" && ROLES=collector COLLECTOR_PORT="$COLLECTOR_PORT" KAFKA_BROKERS="$KAFKA_BROKERS" \
+    KAFKA_TOPIC="$BENCH_KAFKA_TOPIC" exec "${server_cpu[@]}" node server/dist/main.js) >"$out/$name.log" 2>&1 &
+  server_pid=$!
+  wait_port "$COLLECTOR_PORT" || { cat "$out/$name.log" >&2; die "$name did not start"; }
+  curl -fsS "http://127.0.0.1:$COLLECTOR_PORT/health" >/dev/null || die "$name /health does not answer"
+  kafka_before=0
+  measure "$name" "$COLLECTOR_PORT"
+  drain_collector
+  after="$(KAFKA_BROKERS="$KAFKA_BROKERS" node "$here/kafka-offsets.mjs" "$BENCH_KAFKA_TOPIC")"
+  stop_server
+  printf -v "in_kafka_$name" '%s' "$((after - kafka_before))"
+}
+run_collector collector "$root"
+in_kafka="$in_kafka_collector"
+if [[ -n "${REFERENCE_ROOT:-}" ]]; then
+  [[ -f "$REFERENCE_ROOT/server/dist/main.js" ]] || die "REFERENCE_ROOT has no server/dist/main.js: build it first"
+  run_collector reference "$REFERENCE_ROOT"
+fi
 
 ratio="$(echo "scale=2; $R_collector_rate / $R_bare_rate" | bc -l)"
 {
   printf '\n%-10s %8s %7s %7s %11s %13s %7s %10s\n' target hits/s 'med ms' 'p99 ms' 'server CPU' 'CPU µs / hit' 'k6 CPU' 'Kafka CPU'
   printf '%-10s %8s %7s %7s %10s%% %13s %6s%% %9s%%\n' bare "$R_bare_rate" "$R_bare_med" "$R_bare_p99" "$R_bare_cpu" "$R_bare_us" "$R_bare_k6" "$R_bare_kafka"
   printf '%-10s %8s %7s %7s %10s%% %13s %6s%% %9s%%\n' collector "$R_collector_rate" "$R_collector_med" "$R_collector_p99" "$R_collector_cpu" "$R_collector_us" "$R_collector_k6" "$R_collector_kafka"
+  if [[ -n "${REFERENCE_ROOT:-}" ]]; then
+    printf '%-10s %8s %7s %7s %10s%% %13s %6s%% %9s%%\n' reference "$R_reference_rate" "$R_reference_med" "$R_reference_p99" "$R_reference_cpu" "$R_reference_us" "$R_reference_k6" "$R_reference_kafka"
+  fi
   printf '(CPU %% is of one core; this machine has %s)\n' "$(nproc)"
   printf '\ncollector / bare = %s   (target: >= 0.5 while feeding Kafka)\n' "$ratio"
   printf 'hits answered 204 in the measured run: %s; new messages in Kafka topic %s: %s\n' \
@@ -163,3 +178,7 @@ ratio="$(echo "scale=2; $R_collector_rate / $R_bare_rate" | bc -l)"
 } | tee "$out/summary.txt"
 
 ((in_kafka == R_collector_count)) || die "Kafka got $in_kafka messages for $R_collector_count accepted hits"
+if [[ -n "${REFERENCE_ROOT:-}" ]]; then
+  ((in_kafka_reference == R_reference_count)) || die "Kafka got $in_kafka_reference messages for $R_reference_count hits the reference accepted"
+  printf 'collector CPU per hit / reference = %s\n' "$(echo "scale=3; $R_collector_us / $R_reference_us" | bc -l)" | tee -a "$out/summary.txt"
+fi

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { moscowDate } from '@stat/schemas';
 import { VISITOR_USER_AGENT, launchChromium } from './testing/browser.js';
-import { createProject, eventually, summaryTotals } from './testing/api-client.js';
+import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { browseThreePages, startTestSite } from './testing/site.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 
@@ -43,6 +42,7 @@ afterAll(async () => {
 
 describe('cluster mode: collector → Kafka → aggregator and api', () => {
   it('counts exactly the three page views of a real page', async () => {
+    const started = Date.now();
     const { projectId, cookie } = await createProject(apiUrl);
     const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
     try {
@@ -50,8 +50,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     } finally {
       await site.close();
     }
-    const today = moscowDate(Date.now());
-    const body = { date_start: today, date_end: today, group: 'five_minute', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'five_minute', metrics: ['page_views', 'visits', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 3, 30_000);
     expect(totals).toEqual([3, 1, 1]);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -59,6 +58,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
   });
 
   it('a graceful stop of the collector delivers every hit it acknowledged', async () => {
+    const started = Date.now();
     const { projectId, cookie } = await createProject(apiUrl);
     const hits = 200;
     for (let i = 0; i < hits; i++) {
@@ -70,8 +70,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
       expect(response.status).toBe(204);
     }
     expect(await collector.stop()).toBe(0);
-    const today = moscowDate(Date.now());
-    const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visitors'] };
+    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === hits, 30_000);
     expect(totals).toEqual([hits, 20]);
   });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { moscowDate } from '@stat/schemas';
 import { launchChromium } from './testing/browser.js';
-import { createProject, eventually, summaryTotals } from './testing/api-client.js';
+import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { COUNTER_LOADED, browseThreePages, startTestSite } from './testing/site.js';
 import { freePort } from './testing/service.js';
 
@@ -34,6 +33,7 @@ afterAll(async () => {
 
 describe('embedded mode: a page with the counter to a report', () => {
   it('counts exactly the three page views, one visit and one visitor, today in Moscow time', async () => {
+    const started = Date.now();
     const { projectId, cookie } = await createProject(apiUrl);
     const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
     try {
@@ -42,8 +42,7 @@ describe('embedded mode: a page with the counter to a report', () => {
     } finally {
       await site.close();
     }
-    const today = moscowDate(Date.now());
-    const body = { date_start: today, date_end: today, group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 3);
     expect(totals).toEqual([3, 1, 1]);
 
@@ -66,6 +65,7 @@ describe('embedded mode: a page with the counter to a report', () => {
   });
 
   it("applies the counter settings saved through the api: a blacklisted copy and pages off the whitelist are not counted", async () => {
+    const started = Date.now();
     const { projectId, cookie } = await createProject(apiUrl);
     const saved = await fetch(`${apiUrl}/top100/api/v1.0/project/${projectId}`, {
       method: 'PUT',
@@ -84,8 +84,7 @@ describe('embedded mode: a page with the counter to a report', () => {
     ];
     // The collector accepts them all: the settings are applied where hits are stored.
     expect(statuses).toEqual([204, 204, 204, 204]);
-    const today = moscowDate(Date.now());
-    const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 2);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual(totals);
@@ -93,6 +92,7 @@ describe('embedded mode: a page with the counter to a report', () => {
   });
 
   it('collects nothing for a deleted counter', async () => {
+    const started = Date.now();
     const deleted = await createProject(apiUrl);
     const live = await createProject(apiUrl);
     const headers = { 'x-requested-with': 'XMLHttpRequest', cookie: deleted.cookie };
@@ -100,8 +100,7 @@ describe('embedded mode: a page with the counter to a report', () => {
     expect(await sendPageView(deleted.projectId, 'https://e2e-site.example/while-deleted', 'visitor-of-deleted')).toBe(204);
     // A later hit of a live project: once it is counted, the earlier one has been handled too.
     expect(await sendPageView(live.projectId, 'https://e2e-site.example/live', 'visitor-of-live')).toBe(204);
-    const today = moscowDate(Date.now());
-    const body = { date_start: today, date_end: today, group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
     expect(await eventually(() => summaryTotals(apiUrl, live.projectId, body, live.cookie), (t) => t[0] === 1)).toEqual([1, 1, 1]);
     expect((await fetch(`${apiUrl}/top100/api/v1.0/project/${deleted.projectId}/restore`, { method: 'POST', headers })).status).toBe(204);
     expect(await summaryTotals(apiUrl, deleted.projectId, body, deleted.cookie)).toEqual([0, 0, 0]);

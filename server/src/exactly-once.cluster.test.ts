@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moscowDate } from '@stat/schemas';
-import { createProject, eventually, summaryTotals } from './testing/api-client.js';
+import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 
@@ -61,10 +60,10 @@ async function send(projectId: number, from: number, to: number): Promise<void> 
 
 describe('nothing lost, nothing counted twice', () => {
   it(`kill -9 of the aggregator during ${HITS} hits: exactly ${HITS} events and ${VISITORS} visits`, async () => {
+    const started = Date.now();
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const { projectId, cookie } = await createProject(apiUrl);
-    const today = moscowDate(Date.now());
-    const body = { date_start: today, date_end: today, group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
     // The stream runs on while the aggregator is killed: the collector and Kafka keep taking hits.
     const sending = send(projectId, 0, HITS);
     // Killed once it has stored a part of the stream, so it dies between or inside its writes.

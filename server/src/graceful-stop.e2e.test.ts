@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { moscowDate } from '@stat/schemas';
-import { createProject, summaryTotals } from './testing/api-client.js';
+import { createProject, periodSince, summaryTotals } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 
@@ -17,6 +16,7 @@ afterAll(async () => {
 
 describe('embedded mode, graceful stop', () => {
   it('SIGTERM right after a burst of hits loses none that were acknowledged', async () => {
+    const started = Date.now();
     const env = async (): Promise<Record<string, string>> => ({
       DATA_DIR: dataDir,
       API_PORT: String(await freePort()),
@@ -42,10 +42,8 @@ describe('embedded mode, graceful stop', () => {
 
     const second = await env();
     service = await startService(second);
-    const today = moscowDate(Date.now());
-    const totals = await summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, {
-      date_start: today,
-      date_end: today,
+        const totals = await summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, {
+      ...periodSince(started),
       group: 'day',
       metrics: ['page_views', 'visitors'],
     }, cookie);

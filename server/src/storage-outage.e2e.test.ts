@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { moscowDate, type HealthReport } from '@stat/schemas';
-import { createProject, eventually, summaryTotals } from './testing/api-client.js';
+import type { HealthReport } from '@stat/schemas';
+import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 
@@ -59,10 +59,9 @@ async function health(collectorPort: string): Promise<HealthReport> {
   return (await (await fetch(`http://127.0.0.1:${collectorPort}/health`)).json()) as HealthReport;
 }
 
-const today = (): string => moscowDate(Date.now());
-
 describe('embedded mode, storage down (a full disk)', () => {
   it('SIGTERM with ClickHouse refusing writes exits within 15 s, keeps the acknowledged hits on disk and stores them at the next start', async () => {
+    const started = Date.now();
     const disk = smallDisk();
     const first = await env(disk.dataDir);
     service = await startService(first);
@@ -84,7 +83,7 @@ describe('embedded mode, storage down (a full disk)', () => {
     disk.free();
     const second = await env(disk.dataDir);
     service = await startService(second);
-    const body = { date_start: today(), date_end: today(), group: 'day', metrics: ['page_views', 'visitors'] };
+    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visitors'] };
     const totals = await eventually(() => summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, body, cookie), (t) => t[0] === 300);
     expect(totals).toEqual([300, 7]);
     // The spool file goes once its hits are stored.
@@ -94,6 +93,7 @@ describe('embedded mode, storage down (a full disk)', () => {
   });
 
   it('answers 503 once the bounded queue is full, never 204 for a hit it then loses', async () => {
+    const started = Date.now();
     const disk = smallDisk();
     const config = await env(disk.dataDir, { COLLECTOR_BUFFER: '20', COLLECTOR_BATCH: '5' });
     service = await startService(config);
@@ -113,7 +113,7 @@ describe('embedded mode, storage down (a full disk)', () => {
     expect((await health(config.COLLECTOR_PORT!)).status).toBe('degraded');
 
     disk.free();
-    const body = { date_start: today(), date_end: today(), group: 'day', metrics: ['page_views'] };
+    const body = { ...periodSince(started), group: 'day', metrics: ['page_views'] };
     const totals = await eventually(() => summaryTotals(`http://127.0.0.1:${config.API_PORT}`, projectId, body, cookie), (t) => t[0] === acknowledged, 30_000);
     expect(totals).toEqual([acknowledged]);
     // With room again, the collector takes hits at once.

@@ -1,3 +1,4 @@
+import { moscowDate } from '@stat/schemas';
 /**
  * A new account and a project of theirs, made through the api as a site owner makes them.
  * Reports are read with the returned session cookie: only the demo project is open to anyone.
@@ -51,4 +52,12 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     value = await read();
   }
   return value;
+}
+
+/**
+ * The report period of a test that began at `startedAt`: its Moscow day and the next, so the
+ * test's hits are all in it even when the test runs across Moscow midnight.
+ */
+export function periodSince(startedAt: number): { date_start: string; date_end: string } {
+  return { date_start: moscowDate(startedAt), date_end: moscowDate(startedAt + 86_400_000) };
 }
