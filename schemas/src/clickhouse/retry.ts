@@ -99,6 +99,12 @@ export const CLICKHOUSE_TRANSIENT_ERRORS: Readonly<Record<string, number>> = {
  */
 export const CLICKHOUSE_SETUP_ERRORS: Readonly<Record<string, number>> = {
   THERE_IS_NO_COLUMN: 8,
+  // The server's own faults: a bug or an internal error says nothing of the rows.
+  NOT_IMPLEMENTED: 48,
+  LOGICAL_ERROR: 49,
+  UNKNOWN_FORMAT: 73,
+  STD_EXCEPTION: 1001,
+  UNKNOWN_EXCEPTION: 1002,
   NO_SUCH_COLUMN_IN_TABLE: 16,
   UNKNOWN_IDENTIFIER: 47,
   UNKNOWN_TABLE: 60,
