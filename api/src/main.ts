@@ -1,9 +1,12 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { AppModule } from './app.module.js';
 import { ApiErrorFilter } from './http/field-errors.js';
+import { guardedJsonParser, registerInputGuard } from './http/input-guard.js';
+import { registerReportLimit, registerSecurityHeaders } from './http/security.js';
 import { PageFetcher } from './net/safe-fetch.js';
 import { registerStatic, type StaticConfig } from './static.js';
 import type { Db, DbTarget } from './db/db.js';
@@ -38,12 +41,25 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   ratingSchedule?: boolean;
   /** The outbound fetcher (default: system DNS, public addresses only); tests give their own resolver. */
   fetcher?: PageFetcher;
+  /** Report calls (`/api/report/…`) one client address may make per minute (default 600). */
+  reportRequestsPerMinute?: number;
+  /** The api's clock, ms since the epoch (default Date.now); tests fix the time of day. */
+  clock?: () => number;
+}
+
+/** A route as the router registered it. */
+export interface RouteEntry {
+  method: string;
+  /** the path pattern, e.g. /top100/api/v1.0/project/:projectId */
+  url: string;
 }
 
 export interface RunningApi {
   url: string;
   /** The api's database, for the composition root and tests. */
   db: Db;
+  /** Every route of the api (its controllers, the web app and the snippet), as registered. */
+  routes: readonly RouteEntry[];
   close(): Promise<void>;
 }
 
@@ -79,21 +95,34 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       refreshTtlS: config.refreshTtlS ?? 30 * 86_400,
       registrationOpen: config.registrationOpen ?? true,
       ratingSchedule: config.ratingSchedule ?? true,
+      reportRequestsPerMinute: config.reportRequestsPerMinute ?? 600,
     };
+    const clock = config.clock ?? Date.now;
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher() }),
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT, trustProxy: config.trustProxy ?? false }),
+      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock }),
+      new FastifyAdapter({ bodyLimit: BODY_LIMIT, trustProxy: config.trustProxy ?? false, genReqId: () => randomUUID() }),
       { logger: ['error', 'warn'] },
     );
     app.setGlobalPrefix(config.prefix);
     app.useGlobalFilters(new ApiErrorFilter());
-    await registerStatic(app.getHttpAdapter().getInstance(), { ...config, apiPrefix: config.prefix });
+    const fastify = app.getHttpAdapter().getInstance();
+    // Before any route is registered (app.listen registers the controllers' routes).
+    const routes: RouteEntry[] = [];
+    fastify.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+    });
+    app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, guardedJsonParser(fastify));
+    registerSecurityHeaders(fastify, new Set([`/${config.prefix}/api/v1.0/project/:projectId/widget.svg`]));
+    registerReportLimit(fastify, config.prefix, settings.reportRequestsPerMinute, limits);
+    registerInputGuard(fastify);
+    await registerStatic(fastify, { ...config, apiPrefix: config.prefix });
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {
       url: `http://${config.host}:${port}`,
       db,
+      routes,
       close: async () => {
         await app.close();
         for (const store of opened) await store.close();

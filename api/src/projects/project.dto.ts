@@ -18,6 +18,7 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
+import { IsRowId } from '../http/id.pipe.js';
 import { parseSiteUrl, URL_INVALID, URL_TOO_LONG } from './url.js';
 
 export const REQUIRED_ON_CREATE = 'Поле не заполнено';
@@ -97,9 +98,9 @@ export class UpdateProjectDto {
   // so that the error carries the form's text for this field in errors.fields.
   @IsOptional() @IsString() keywords?: string;
   @IsOptional() @IsBoolean({ message: 'Необходимо выбрать один из пунктов' }) public_stats?: boolean;
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) categories?: number[];
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) regions?: number[];
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) types?: number[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsRowId({ each: true }) categories?: number[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsRowId({ each: true }) regions?: number[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsRowId({ each: true }) types?: number[];
 }
 
 export class ProjectListQueryDto {
