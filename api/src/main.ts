@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module.js';
 import { ApiErrorFilter } from './http/field-errors.js';
 import { guardedJsonParser, registerInputGuard } from './http/input-guard.js';
@@ -98,13 +99,21 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       reportRequestsPerMinute: config.reportRequestsPerMinute ?? 600,
     };
     const clock = config.clock ?? Date.now;
+    const errors = new ApiErrorFilter();
     const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock }),
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT, trustProxy: config.trustProxy ?? false, genReqId: () => randomUUID() }),
+      new FastifyAdapter({
+        bodyLimit: BODY_LIMIT,
+        trustProxy: config.trustProxy ?? false,
+        genReqId: () => randomUUID(),
+        // The router's own refusals (a path that is not valid percent-encoded UTF-8, a path
+        // parameter over 100 characters) in the one error shape too.
+        frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => errors.answer(error, request, reply),
+      }),
       { logger: ['error', 'warn'] },
     );
     app.setGlobalPrefix(config.prefix);
-    app.useGlobalFilters(new ApiErrorFilter());
+    app.useGlobalFilters(errors);
     const fastify = app.getHttpAdapter().getInstance();
     // Before any route is registered (app.listen registers the controllers' routes).
     const routes: RouteEntry[] = [];

@@ -7,6 +7,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -91,7 +92,7 @@ export class UpdateProjectDto {
   @MaxLength(255, { message: TOO_LONG })
   title?: string;
 
-  @IsOptional() @ValidateNested() @Type(() => CounterSettingsDto) counter_settings?: CounterSettingsDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CounterSettingsDto) counter_settings?: CounterSettingsDto;
 
   @IsOptional() @IsBoolean() in_rating?: boolean;
   // Its length (3 to 500) is checked with the rest of the rating form in RatingService.saveForm,
