@@ -104,6 +104,19 @@ describe('security headers', () => {
       await page.waitForSelector('[data-testid="summary-graph"] canvas', { timeout: 30_000 });
       await page.waitForTimeout(500);
       expect(problems).toEqual([]);
+      // An ad blocker's styles come from an extension, which the page's policy does not govern
+      // (Playwright: bypassCSP); the app's bait element (set through the CSSOM) still sees them.
+      const blocker = await browser.newContext({ bypassCSP: true });
+      await blocker.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          const style = document.createElement('style');
+          style.textContent = '.adsbox { display: none !important; }';
+          document.head.appendChild(style);
+        });
+      });
+      const blocked = await blocker.newPage();
+      await blocked.goto(`${api.url}/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`);
+      await blocked.waitForSelector('[data-testid=adblock-notice]', { timeout: 30_000 });
     } finally {
       await browser.close();
     }
