@@ -51,8 +51,8 @@ const RAW_BODIES = [
 const HOSTILE_IDS = ['0', '-1', '2147483648', '4294967296', '99999999999999999999', '1e3', '0x10', 'abc', '%00', '%ED%A0%80', '%C0%80', '%25', '__proto__', ' 1', '1.5'];
 
 const QUERY_KEYS = ['url', 'category_id', 'limit', 'offset', 'search', 'geo_ids', 'status', 'deleted', 'expanded', 'use_rating', 'widget', 'track_hashes', 'extra'];
-const QUERY_VALUES = ['%00', '%ED%A0%80', '2147483648', '-1', '1e400', '99999999999999999999', 'a'.repeat(3000), '', '[]', '__proto__', '1,2,99999999999', 'true'];
-const RAW_QUERIES = ['__proto__[admin]=1', 'constructor[prototype][admin]=1', 'limit=1&limit=2', 'url=https%3A%2F%2Fa.ru&url=x', '%00=1', 'category_id=1&category_id=2'];
+const QUERY_VALUES = ['9999999999', '4294967296,1', '%00', '%ED%A0%80', '2147483648', '-1', '1e400', '99999999999999999999', 'a'.repeat(3000), '', '[]', '__proto__', '1,2,99999999999', 'true'];
+const RAW_QUERIES = ['geo_ids=9999999999', 'geo_ids=1,4294967296', 'category_id=2147483648', '__proto__[admin]=1', 'constructor[prototype][admin]=1', 'limit=1&limit=2', 'url=https%3A%2F%2Fa.ru&url=x', '%00=1', 'category_id=1&category_id=2'];
 
 /** Every JSON body the walk sends to a route that reads one. */
 const bodies = (): string[] => {

@@ -85,6 +85,13 @@ export function inputSuite(env: () => TestApi): void {
       expect(await snapshot(env().db)).toBe(before);
     });
 
+    it('place ids beyond the UInt32 of ch_geo are 400', async () => {
+      for (const ids of ['9999999999', '1,4294967296']) {
+        expect((await anonymous().get(`/api/report/v1.0/ch_geo?geo_ids=${ids}`)).status, ids).toBe(400);
+      }
+      expect((await anonymous().get('/api/report/v1.0/ch_geo?geo_ids=1,4294967295')).status).toBe(200);
+    });
+
     it('PATCH access with {} is 400', async () => {
       const owner = await userWithProject(env());
       const before = await snapshot(env().db);
