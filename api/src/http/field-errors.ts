@@ -1,6 +1,7 @@
 import { BadRequestException, Catch, ValidationPipe, type Type, type ValidationError } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorFilter } from '../common/error.filter.js';
+import { RequestValidationPipe } from '../common/validated.js';
 
 /** A 400 that names, besides its message, the texts of each bad field. */
 export class FieldErrorsException extends BadRequestException {
@@ -28,7 +29,7 @@ export function fieldTexts(errors: ValidationError[], parent = ''): Record<strin
  * «Request validation errors» for the create call) with the field texts in `errors.fields`.
  */
 export function validatedFields<T>(dto: Type<T>, message = 'Request validation errors'): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     expectedType: dto,
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -57,8 +57,10 @@ export function inputSuite(env: () => TestApi): void {
         const answer = await anonymous().post(LOGIN, body);
         expect(answer.json, body).toEqual(bad(BODY_NOT_OBJECT));
       }
-      const missing = await anonymous().post(LOGIN);
-      expect(missing.status).toBe(400);
+      // No body at all: 400 too, also where every field is optional (a project's save).
+      expect((await anonymous().post(LOGIN)).json).toEqual(bad(BODY_NOT_OBJECT));
+      const { client, projectId } = await userWithProject(env());
+      expect((await client.put(`/api/v1.0/project/${projectId}`)).json).toEqual(bad(BODY_NOT_OBJECT));
     });
 
     it('a __proto__ or constructor key is 400', async () => {
