@@ -5,6 +5,7 @@ import { projectsSuite } from './projects/projects.suite.js';
 import { accessSuite } from './access/access.suite.js';
 import { ratingSuite } from './projects/rating.suite.js';
 import { authzSuite } from './auth/authz.suite.js';
+import { inputSuite } from './http/input.suite.js';
 
 // Needs: the real PostgreSQL and Redis of infra/up.sh (DATABASE_URL, default
 // postgres://stat:stat@127.0.0.1:5432/stat; REDIS_URL, default redis://127.0.0.1:6379).
@@ -16,7 +17,7 @@ const schema = `test_${run}`;
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi({ postgres: { kind: 'postgres', url: databaseUrl, schema }, redisUrl, redisPrefix: `stat-test-${run}:` });
+  api = await startTestApi({ file: 'api.cluster.test.ts' }, { postgres: { kind: 'postgres', url: databaseUrl, schema }, redisUrl, redisPrefix: `stat-test-${run}:` });
 });
 afterAll(async () => {
   await api?.db.exec(`DROP SCHEMA ${schema} CASCADE`);
@@ -28,3 +29,4 @@ projectsSuite(() => api);
 accessSuite(() => api);
 ratingSuite(() => api);
 authzSuite(() => api);
+inputSuite(() => api);

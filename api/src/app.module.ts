@@ -28,7 +28,7 @@ import { RatingService } from './projects/rating.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
-import { CLICKHOUSE, DB, FETCHER, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings } from './tokens.js';
+import { CLICKHOUSE, CLOCK, DB, FETCHER, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings, type Clock } from './tokens.js';
 
 /** What the composition root gives the api. */
 export interface ApiDeps {
@@ -38,6 +38,7 @@ export interface ApiDeps {
   limits: Kv;
   settings: ApiSettings;
   fetcher: PageFetcher;
+  clock: Clock;
 }
 
 /** Every controller of the api; the authorization test walks their routes. */
@@ -67,6 +68,7 @@ export class AppModule {
       { provide: LIMIT_KV, useValue: deps.limits },
       { provide: SETTINGS, useValue: deps.settings },
       { provide: FETCHER, useValue: deps.fetcher },
+      { provide: CLOCK, useValue: deps.clock },
       { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse) },
       ReportService,
       DictionaryRepository,

@@ -1,9 +1,13 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module.js';
 import { ApiErrorFilter } from './http/field-errors.js';
+import { guardedJsonParser, registerInputGuard } from './http/input-guard.js';
+import { registerReportLimit, registerSecurityHeaders } from './http/security.js';
 import { PageFetcher } from './net/safe-fetch.js';
 import { registerStatic, type StaticConfig } from './static.js';
 import type { Db, DbTarget } from './db/db.js';
@@ -41,12 +45,25 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   fetcher?: PageFetcher;
   /** The process's health for GET /health (outside the prefix); by default just `ok`. */
   health?: () => HealthReport;
+  /** Report calls (`/api/report/…`) one client address may make per minute (default 600). */
+  reportRequestsPerMinute?: number;
+  /** The api's clock, ms since the epoch (default Date.now); tests fix the time of day. */
+  clock?: () => number;
+}
+
+/** A route as the router registered it. */
+export interface RouteEntry {
+  method: string;
+  /** the path pattern, e.g. /top100/api/v1.0/project/:projectId */
+  url: string;
 }
 
 export interface RunningApi {
   url: string;
   /** The api's database, for the composition root and tests. */
   db: Db;
+  /** Every route of the api (its controllers, the web app and the snippet), as registered. */
+  routes: readonly RouteEntry[];
   close(): Promise<void>;
 }
 
@@ -82,15 +99,34 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       refreshTtlS: config.refreshTtlS ?? 30 * 86_400,
       registrationOpen: config.registrationOpen ?? true,
       ratingSchedule: config.ratingSchedule ?? true,
+      reportRequestsPerMinute: config.reportRequestsPerMinute ?? 600,
     };
+    const clock = config.clock ?? Date.now;
+    const errors = new ApiErrorFilter();
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher() }),
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT, trustProxy: config.trustProxy ?? false }),
+      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock }),
+      new FastifyAdapter({
+        bodyLimit: BODY_LIMIT,
+        trustProxy: config.trustProxy ?? false,
+        genReqId: () => randomUUID(),
+        // The router's own refusals (a path that is not valid percent-encoded UTF-8, a path
+        // parameter over 100 characters) in the one error shape too.
+        frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => errors.answer(error, request, reply),
+      }),
       { logger: ['error', 'warn'] },
     );
     app.setGlobalPrefix(config.prefix);
-    app.useGlobalFilters(new ApiErrorFilter());
+    app.useGlobalFilters(errors);
     const fastify = app.getHttpAdapter().getInstance();
+    // Before any route is registered (app.listen registers the controllers' routes).
+    const routes: RouteEntry[] = [];
+    fastify.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+    });
+    app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, guardedJsonParser(fastify));
+    registerSecurityHeaders(fastify, new Set([`/${config.prefix}/api/v1.0/project/:projectId/widget.svg`]));
+    registerReportLimit(fastify, config.prefix, settings.reportRequestsPerMinute, limits);
+    registerInputGuard(fastify);
     const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
     fastify.get('/health', async (_req, reply) => reply.header('Cache-Control', 'no-store').send(health()));
     await registerStatic(fastify, { ...config, apiPrefix: config.prefix });
@@ -100,6 +136,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
     return {
       url: `http://${config.host}:${port}`,
       db,
+      routes,
       close: async () => {
         await app.close();
         for (const store of opened) await store.close();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startService, type ServiceProcess } from '../../server/src/testing/service.js';
 import { openPostgres } from './db/postgres.js';
 import { ApiClient } from './testing/client.js';
-import { uniqueEmail } from './testing/harness.js';
+import { uniqueEmail, useProjectIds } from './testing/harness.js';
 
 // Needs: the real PostgreSQL and Redis of infra/up.sh. Two api processes of the built service
 // (`node server/dist/main.js`, ROLES=api) configured as an operator would, with DATABASE_URL
@@ -26,11 +26,19 @@ beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stat-api-cluster-'));
     dirs.push(dir);
     const port = await freePort();
-    services.push(await startService({ ROLES: 'api', DATA_DIR: dir, API_PORT: String(port), DATABASE_URL: url, REDIS_URL: redisUrl, KAFKA_BROKERS: '' }));
+    // TRUST_PROXY: a test may come from an address of its own (X-Forwarded-For), since the
+    // per-address counters in Redis outlive a run by their 15 minutes.
+    services.push(
+      await startService({ ROLES: 'api', DATA_DIR: dir, API_PORT: String(port), DATABASE_URL: url, REDIS_URL: redisUrl, KAFKA_BROKERS: '', TRUST_PROXY: 'true' }),
+    );
     return `http://127.0.0.1:${port}`;
   };
   a = await start();
   b = await start();
+  // After the services migrated the schema: this file's own range of project ids.
+  const migrated = await openPostgres(databaseUrl, { schema });
+  await useProjectIds(migrated, 'service.cluster.test.ts');
+  await migrated.close();
 });
 
 afterAll(async () => {
@@ -58,6 +66,7 @@ describe('two api processes on PostgreSQL and Redis', () => {
     const created = await onB.post('/api/v1.0/project', { url: 'https://two-processes.example', title: 'Два процесса', agree: true });
     expect(created.status).toBe(200);
     const id = created.json.result.project_id;
+    expect(id).toBeGreaterThanOrEqual(8_500_000);
     expect((await onA.get(`/api/v1.0/project/${id}`)).json.result.title).toBe('Два процесса');
     expect((await onA.post('/logout')).status).toBe(204);
     expect((await onB.get('/api/v1.0/user/current')).status).toBe(401);
@@ -70,6 +79,17 @@ describe('two api processes on PostgreSQL and Redis', () => {
     for (let i = 0; i < 10; i++) expect((await new ApiClient(i % 2 ? a : b).login(email, `wrong ${i}`)).status).toBe(401);
     const blocked = await new ApiClient(b).login(email);
     expect(blocked.status).toBe(429);
+  });
+
+  it('count 80 parallel wrong passwords together: exactly 10 are checked, on either process', async () => {
+    const email = uniqueEmail('svc-parallel');
+    // An address of this run alone: 81 attempts would use up most of 127.0.0.1's 100.
+    const address = `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+    await new ApiClient(a, '/top100', address).register(email);
+    const answers = await Promise.all(Array.from({ length: 80 }, (_, i) => new ApiClient(i % 2 ? a : b, '/top100', address).login(email, `guess ${i}`)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(70);
   });
 
   it('keep the demo project readable by anyone, from the migrations both ran', async () => {

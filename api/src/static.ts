@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { WEB_APP_CSP } from './http/security.js';
 
 export interface StaticConfig {
   /** The built web app (web/dist): index.html and assets/. */
@@ -55,8 +56,8 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
     fastify.get(`/counter/${name}.js`, async (_req, reply) => reply.headers(sendSnippet(3600, false).headers).send(body));
   }
 
-  const sendIndex = async (_req: unknown, reply: { type(t: string): { send(b: Buffer): unknown } }) =>
-    reply.type('text/html; charset=utf-8').send(index);
+  const sendIndex = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', WEB_APP_CSP).send(index);
   for (const path of ['/', '/stat', '/stat/*', '/create', '/login', '/projects', '/projects/*']) {
     fastify.get(path, sendIndex);
   }

@@ -6,6 +6,9 @@ export const SESSION_KV = Symbol('SessionKv');
 /** Rate-limit counters and captcha challenges: Redis, or this process's memory in embedded mode. */
 export const LIMIT_KV = Symbol('LimitKv');
 export const SETTINGS = Symbol('ApiSettings');
+/** The clock (ms since the epoch): Date.now, or a test's. */
+export const CLOCK = Symbol('Clock');
+export type Clock = () => number;
 /** The outbound page fetcher (fetch_metadata, favicons, verify_ownership). */
 export const FETCHER = Symbol('PageFetcher');
 
@@ -27,4 +30,6 @@ export interface ApiSettings {
   registrationOpen: boolean;
   /** Recompute rating positions after start and daily (off in tests, which call it). */
   ratingSchedule: boolean;
+  /** Report calls (`/api/report/…`) one client address may make per minute. */
+  reportRequestsPerMinute: number;
 }

@@ -52,6 +52,7 @@ const envSchema = z.object({
   SESSION_TTL_S: positive.max(86_400).default(900),
   REFRESH_TTL_S: positive.max(400 * 86_400).default(30 * 86_400),
   REGISTRATION_OPEN: bool.default(true),
+  REPORT_REQUESTS_PER_MINUTE: positive.default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -124,6 +124,7 @@ export async function main(config: Config): Promise<RunningService> {
         registrationOpen: config.REGISTRATION_OPEN,
         trustProxy: config.TRUST_PROXY,
         health: healthReport,
+        reportRequestsPerMinute: config.REPORT_REQUESTS_PER_MINUTE,
       },
       clickhouse,
     );

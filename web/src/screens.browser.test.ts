@@ -35,8 +35,8 @@ interface Actor {
   problems: string[];
 }
 
-async function newActor(browser: Browser): Promise<Actor> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+async function newActor(browser: Browser, options: { bypassCSP?: boolean } = {}): Promise<Actor> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', ...options });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -230,8 +230,9 @@ describe('screens of spec 000 §2 in a browser', () => {
     expect(await page.textContent('[data-testid=profile-modal]')).toContain(owner.email);
     await page.keyboard.press('Escape');
 
-    // A blocker hides elements with ad-like classes; the notice says so until dismissed.
-    const visitor = await newActor(browser);
+    // A blocker hides elements with ad-like classes; the notice says so until dismissed. An
+    // extension's styles are not subject to the page's CSP; this stand-in's inline style is.
+    const visitor = await newActor(browser, { bypassCSP: true });
     try {
       await visitor.context.addInitScript(() => {
         document.addEventListener('DOMContentLoaded', () => {

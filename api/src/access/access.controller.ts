@@ -57,7 +57,7 @@ export class AccessController {
   async decide(
     @Project() project: ProjectRights,
     @User() user: Principal,
-    @Param('requestId', IdPipe) requestId: number,
+    @Param('requestId', new IdPipe('requestId')) requestId: number,
     @Body(validated(AccessDecisionDto)) body: AccessDecisionDto,
   ) {
     return ok(await this.access.decide(project, user, requestId, body));

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsOptional, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsObject, IsBoolean, IsEmail, IsIn, IsOptional, MaxLength, ValidateNested } from 'class-validator';
 
 export const ACCESS_EMAIL_INVALID = 'Введен неправильный email';
 
@@ -15,7 +15,7 @@ export class AccessListDto {
 
 /** PATCH /project/{id}/access: `{data: {users: [...]}}`. */
 export class UpdateAccessDto {
-  @ValidateNested() @Type(() => AccessListDto) data!: AccessListDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => AccessListDto) data!: AccessListDto;
 }
 
 export class UserExistsDto {

@@ -1,5 +1,4 @@
 import {
-  BadRequestException,
   ForbiddenException,
   Inject,
   Injectable,
@@ -12,6 +11,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { parseRowId } from '../http/id.pipe.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { parseCookies, SESSION_COOKIE } from './cookies.js';
 import { POLICY, READ_ONLY, type Policy } from './policy.js';
@@ -95,13 +95,9 @@ export class AccessGuard implements CanActivate {
   }
 }
 
-/** A project id from the path: a positive 32-bit integer, written in digits. */
+/** A project id from the path: a whole number from 1 to 2 147 483 647, written in digits. */
 export function parseProjectId(value: string | undefined): number {
-  const id = value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(id) || id < 1 || id > 4_294_967_295) {
-    throw new BadRequestException('projectId must be a positive 32-bit integer');
-  }
-  return id;
+  return parseRowId(value, 'projectId');
 }
 
 /** The logged-in user, or null (on public routes). */

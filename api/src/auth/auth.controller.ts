@@ -46,24 +46,37 @@ export class AuthController {
     return ok(userView(user));
   }
 
-  /** A new session token for the refresh cookie; the client calls it once on a 401. */
+  /**
+   * Exchanges the refresh cookie for a new session cookie and a new refresh cookie; the client
+   * calls it once on a 401. A refresh cookie that was exchanged before ends its login (401).
+   */
   @Post('api/v1.0/auth/refresh')
   @Public()
   @HttpCode(204)
   async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const refresh = parseCookies(request.headers.cookie).get(REFRESH_COOKIE);
     const renewed = refresh ? await this.sessions.refresh(refresh) : null;
-    if (!renewed) throw new UnauthorizedException(SESSION_EXPIRED);
-    void reply.header('set-cookie', [this.cookie(SESSION_COOKIE, renewed.session, this.settings.sessionTtlS)]);
+    if (!renewed) {
+      void reply.header('set-cookie', this.clearedCookies());
+      throw new UnauthorizedException(SESSION_EXPIRED);
+    }
+    const cookies = [this.cookie(SESSION_COOKIE, renewed.session, this.settings.sessionTtlS)];
+    if (renewed.refresh) cookies.push(this.cookie(REFRESH_COOKIE, renewed.refresh, this.settings.refreshTtlS));
+    void reply.header('set-cookie', cookies);
   }
 
+  /** Ends the login of either cookie (one is enough): all of its session and refresh tokens. */
   @Post('logout')
   @Public()
   @HttpCode(204)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const cookies = parseCookies(request.headers.cookie);
     await this.sessions.end(cookies.get(SESSION_COOKIE), cookies.get(REFRESH_COOKIE));
-    void reply.header('set-cookie', [this.cookie(SESSION_COOKIE, '', 0), this.cookie(REFRESH_COOKIE, '', 0)]);
+    void reply.header('set-cookie', this.clearedCookies());
+  }
+
+  private clearedCookies(): string[] {
+    return [this.cookie(SESSION_COOKIE, '', 0), this.cookie(REFRESH_COOKIE, '', 0)];
   }
 
   private setCookies(reply: FastifyReply, tokens: SessionTokens): void {

@@ -44,10 +44,12 @@ export class AuthService {
   async login(body: { email: string; password: string }, address: string): Promise<{ user: Principal; tokens: SessionTokens }> {
     const email = normalizeEmail(body.email);
     await this.limiter.consume(`auth:ip:${address}`, AUTH_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
-    await this.limiter.check(`login:fail:${email}`, LOGIN_FAILURES_PER_EMAIL, TOO_MANY_LOGINS);
+    // Each attempt is counted before its password is checked, in one atomic step of the shared
+    // store: of any number of parallel attempts, only LOGIN_FAILURES_PER_EMAIL are checked.
+    // A correct password clears the count, so it counts the failures of the window.
+    await this.limiter.consume(`login:fail:${email}`, LOGIN_FAILURES_PER_EMAIL, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
     const account = await this.users.credentials(email);
     if (!(await verifyPassword(account?.passwordHash ?? null, body.password)) || !account) {
-      await this.limiter.consume(`login:fail:${email}`, Number.MAX_SAFE_INTEGER, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
       throw new UnauthorizedException(BAD_CREDENTIALS);
     }
     await this.limiter.reset(`login:fail:${email}`);

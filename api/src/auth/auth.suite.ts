@@ -1,10 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ApiClient } from '../testing/client.js';
+import { clientFromNewAddress } from '../testing/fixtures.js';
 import { uniqueEmail, type TestApi } from '../testing/harness.js';
+import { REFRESH_REUSE_GRACE_MS } from './sessions.js';
 
 /** Accounts and sessions, run on PGlite (api.test.ts) and on PostgreSQL and Redis (api.cluster.test.ts). */
 export function authSuite(env: () => TestApi): void {
   const client = (): ApiClient => new ApiClient(env().url);
+  /** A client holding only the given cookies. */
+  const withCookies = (cookies: Record<string, string>): ApiClient => {
+    const c = client();
+    for (const [name, value] of Object.entries(cookies)) c.cookies.set(name, value);
+    return c;
+  };
   const count = async (sql: string, params: unknown[] = []): Promise<number> =>
     Number((await env().db.query<{ n: number }>(`SELECT count(*) AS n FROM ${sql}`, params))[0]?.n);
 
@@ -113,7 +121,10 @@ export function authSuite(env: () => TestApi): void {
       expect((await c.get('/api/v1.0/user/current')).status).toBe(401);
       const refreshed = await c.post('/api/v1.0/auth/refresh');
       expect(refreshed.status).toBe(204);
-      expect(refreshed.headers.getSetCookie()).toEqual([expect.stringMatching(/^stat_session=[\w-]{43}; Path=\/top100; Max-Age=900;/)]);
+      expect(refreshed.headers.getSetCookie()).toEqual([
+        expect.stringMatching(/^stat_session=[\w-]{43}; Path=\/top100; Max-Age=900;/),
+        expect.stringMatching(/^stat_refresh=[\w-]{43}; Path=\/top100; Max-Age=2592000;/),
+      ]);
       expect((await c.get('/api/v1.0/user/current')).status).toBe(200);
       const none = await client().post('/api/v1.0/auth/refresh');
       expect(none.status).toBe(401);
@@ -132,6 +143,97 @@ export function authSuite(env: () => TestApi): void {
       for (const [k, v] of kept) replay.cookies.set(k, v);
       expect((await replay.get('/api/v1.0/user/current')).status).toBe(401);
       expect((await replay.post('/api/v1.0/auth/refresh')).status).toBe(401);
+    });
+
+    it('logout ends every token of the login: both session tokens it minted and its refresh token', async () => {
+      const c = client();
+      await c.register(uniqueEmail('logout-all'));
+      const first = c.cookies.get('stat_session');
+      // A second session token of the same login (after a refresh), held by another tab.
+      expect((await c.post('/api/v1.0/auth/refresh')).status).toBe(204);
+      const second = c.cookies.get('stat_session');
+      expect(second).not.toBe(first);
+      const firstTab = withCookies({ stat_session: first as string });
+      expect((await firstTab.get('/api/v1.0/user/current')).status).toBe(200);
+      const refresh = c.cookies.get('stat_refresh') as string;
+      expect((await c.post('/logout')).status).toBe(204);
+      expect((await firstTab.get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await withCookies({ stat_session: second as string }).get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await withCookies({ stat_refresh: refresh }).post('/api/v1.0/auth/refresh')).status).toBe(401);
+    });
+
+    it('logout with only the refresh cookie ends the session token too', async () => {
+      const c = client();
+      await c.register(uniqueEmail('logout-refresh'));
+      const session = c.cookies.get('stat_session') as string;
+      const refresh = c.cookies.get('stat_refresh') as string;
+      expect((await withCookies({ stat_refresh: refresh }).post('/logout')).status).toBe(204);
+      expect((await withCookies({ stat_session: session }).get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await withCookies({ stat_refresh: refresh }).post('/api/v1.0/auth/refresh')).status).toBe(401);
+    });
+
+    it('logout with only the session cookie ends the refresh token too', async () => {
+      const c = client();
+      await c.register(uniqueEmail('logout-session'));
+      const refresh = c.cookies.get('stat_refresh') as string;
+      expect((await withCookies({ stat_session: c.cookies.get('stat_session') as string }).post('/logout')).status).toBe(204);
+      expect((await withCookies({ stat_refresh: refresh }).post('/api/v1.0/auth/refresh')).status).toBe(401);
+    });
+
+    it('refresh rotates the refresh token: a new cookie each time, the old one no longer exchanged', async () => {
+      const c = client();
+      await c.register(uniqueEmail('rotate'));
+      const seen = new Set([c.cookies.get('stat_refresh')]);
+      for (let i = 0; i < 3; i++) {
+        expect((await c.post('/api/v1.0/auth/refresh')).status).toBe(204);
+        seen.add(c.cookies.get('stat_refresh'));
+      }
+      expect(seen.size).toBe(4);
+      expect((await c.get('/api/v1.0/user/current')).status).toBe(200);
+    });
+
+    it('a refresh token presented again after it was exchanged ends the whole login (reuse detection)', async () => {
+      const c = client();
+      await c.register(uniqueEmail('reuse'));
+      const stolen = c.cookies.get('stat_refresh') as string;
+      const firstSession = c.cookies.get('stat_session') as string;
+      expect((await c.post('/api/v1.0/auth/refresh')).status).toBe(204);
+      expect((await c.post('/api/v1.0/auth/refresh')).status).toBe(204);
+      expect((await c.get('/api/v1.0/user/current')).status).toBe(200);
+      // Past the grace of parallel tabs, the first refresh token comes back.
+      env().setNow(Date.now() + REFRESH_REUSE_GRACE_MS + 1000);
+      onTestFinished(() => env().setNow(null));
+      const thief = withCookies({ stat_refresh: stolen });
+      const reused = await thief.post('/api/v1.0/auth/refresh');
+      expect(reused.status).toBe(401);
+      expect(reused.json).toEqual({ responseStatus: 401, errors: { message: 'Сессия истекла, войдите снова' } });
+      // Every token of that login stops: the user's current ones and the first session token.
+      expect((await c.get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await withCookies({ stat_session: firstSession }).get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await c.post('/api/v1.0/auth/refresh')).status).toBe(401);
+    });
+
+    it('two tabs that refresh with the same token at once both keep the session (grace of parallel refreshes)', async () => {
+      const c = client();
+      await c.register(uniqueEmail('tabs'));
+      const refresh = c.cookies.get('stat_refresh') as string;
+      const tabs = [withCookies({ stat_refresh: refresh }), withCookies({ stat_refresh: refresh })];
+      const answers = await Promise.all(tabs.map((tab) => tab.post('/api/v1.0/auth/refresh')));
+      expect(answers.map((a) => a.status)).toEqual([204, 204]);
+      // One of them got the next refresh token; the other only a session token.
+      const rotated = answers.filter((a) => a.headers.getSetCookie().some((cookie) => cookie.startsWith('stat_refresh=')));
+      expect(rotated).toHaveLength(1);
+      for (const tab of tabs) expect((await tab.get('/api/v1.0/user/current')).status).toBe(200);
+    });
+
+    it('80 concurrent wrong passwords for one e-mail: exactly 10 are checked, the other 70 are 429', async () => {
+      const email = uniqueEmail('parallel-brute');
+      const from = clientFromNewAddress(env());
+      await from.register(email);
+      const answers = await Promise.all(Array.from({ length: 80 }, (_, i) => new ApiClient(env().url, '/top100', from.address).login(email, `guess ${i}`)));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(70);
     });
 
     it('429 after 10 failed logins for one e-mail, even with the right password then', async () => {

@@ -20,12 +20,6 @@ export class RateLimiter {
     if (count > limit) throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
   }
 
-  /** Throws 429 when the counter already reached `limit`, without counting. */
-  async check(key: string, limit: number, message: string): Promise<void> {
-    const count = Number((await this.kv.get(`rl:${key}`)) ?? 0);
-    if (count >= limit) throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
-  }
-
   async reset(key: string): Promise<void> {
     await this.kv.del(`rl:${key}`);
   }

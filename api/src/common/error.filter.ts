@@ -1,19 +1,43 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The text the web app recognises as an unexpected server failure (specification 001, §8). */
 export const SERVER_ERROR_MESSAGE = 'Oops... Something went terribly wrong.';
 
-/** Shapes every error the same way: `{ responseStatus, errors: { message } }`. */
+/** The one error shape; `request_id` only on a 500, to find the logged fault. */
+export interface ErrorBody {
+  responseStatus: number;
+  errors: { message: string; request_id?: string; [more: string]: unknown };
+}
+
+/**
+ * Shapes every error the same way: `{ responseStatus, errors: { message } }`. Also Fastify's
+ * error handler (errors of body parsing and hooks, before Nest runs), through `answer`.
+ */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('api');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const http = host.switchToHttp();
+    this.answer(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Sends the error answer of `exception`; a 500 is logged with the request id it carries. */
+  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const { status, message } = describe(exception);
-    if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    void reply.status(status).send({ responseStatus: status, errors: { message } });
+    const body: ErrorBody = { responseStatus: status, errors: { message } };
+    if (status >= 500) {
+      body.errors.request_id = request.id;
+      const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+      this.logger.error(`request ${request.id} ${request.method} ${request.url.split('?')[0]}: ${detail}`);
+    }
+    this.send(reply, status, body);
+  }
+
+  protected send(reply: FastifyReply, status: number, body: ErrorBody): void {
+    if (reply.sent) return;
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }
 
@@ -25,7 +49,7 @@ function describe(exception: unknown): { status: number; message: string } {
     const message = Array.isArray(raw) ? raw.join('; ') : String(raw);
     return { status, message: status >= 500 ? SERVER_ERROR_MESSAGE : message };
   }
-  // Fastify's own errors (malformed JSON, body too large) carry a statusCode.
+  // Fastify's own errors (malformed JSON, body too large, unsupported media type) carry a statusCode.
   if (typeof exception === 'object' && exception !== null && 'statusCode' in exception) {
     const status = Number(exception.statusCode);
     if (status >= 400 && status < 500) {

@@ -1,13 +1,10 @@
-import { BadRequestException, Injectable, type PipeTransform } from '@nestjs/common';
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { parseRowId } from '../http/id.pipe.js';
 
-/** A project id from the path: a positive 32-bit integer, written in digits. */
+/** A project id from the path: a whole number from 1 to 2 147 483 647, written in digits. */
 @Injectable()
 export class ProjectIdPipe implements PipeTransform<string, number> {
   transform(value: string): number {
-    const id = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-    if (!Number.isInteger(id) || id < 1 || id > 4_294_967_295) {
-      throw new BadRequestException('projectId must be a positive 32-bit integer');
-    }
-    return id;
+    return parseRowId(value, 'projectId');
   }
 }

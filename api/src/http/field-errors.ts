@@ -1,6 +1,7 @@
-import { BadRequestException, Catch, ValidationPipe, type ArgumentsHost, type Type, type ValidationError } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { BadRequestException, Catch, ValidationPipe, type Type, type ValidationError } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorFilter } from '../common/error.filter.js';
+import { RequestValidationPipe } from '../common/validated.js';
 
 /** A 400 that names, besides its message, the texts of each bad field. */
 export class FieldErrorsException extends BadRequestException {
@@ -28,7 +29,7 @@ export function fieldTexts(errors: ValidationError[], parent = ''): Record<strin
  * «Request validation errors» for the create call) with the field texts in `errors.fields`.
  */
 export function validatedFields<T>(dto: Type<T>, message = 'Request validation errors'): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     expectedType: dto,
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -41,12 +42,11 @@ export function validatedFields<T>(dto: Type<T>, message = 'Request validation e
 /** The api's error filter: the common one, plus `errors.fields` for field errors. */
 @Catch()
 export class ApiErrorFilter extends ErrorFilter {
-  override catch(exception: unknown, host: ArgumentsHost): void {
+  override answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     if (exception instanceof FieldErrorsException) {
-      const reply = host.switchToHttp().getResponse<FastifyReply>();
-      void reply.status(400).send({ responseStatus: 400, errors: { message: exception.message, fields: exception.fields } });
+      this.send(reply, 400, { responseStatus: 400, errors: { message: exception.message, fields: exception.fields } });
       return;
     }
-    super.catch(exception, host);
+    super.answer(exception, request, reply);
   }
 }

@@ -37,13 +37,22 @@ const resolver: Resolver = async (host) => {
 };
 
 describe('isPublicAddress', () => {
-  it.each(['93.184.216.34', '8.8.8.8', '2606:2800:220:1:248:1893:25c8:1946'])('%s is public', (a) => {
+  it.each([
+    '93.184.216.34', '8.8.8.8', '2606:2800:220:1:248:1893:25c8:1946',
+    // IPv6 forms that carry a public IPv4 address are as public as it is.
+    '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '::8.8.8.8',
+  ])('%s is public', (a) => {
     expect(isPublicAddress(a)).toBe(true);
   });
   it.each([
     '127.0.0.1', '127.8.9.10', '0.0.0.0', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1',
     '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1',
     '2002:7f00:1::1', 'not an address',
+    // IPv4-compatible, mapped, translated, NAT64 and 6to4 forms of private IPv4 addresses.
+    '::127.0.0.1', '::7f00:1', '::a00:1', '::169.254.169.254', '::ffff:7f00:1', '::ffff:0:127.0.0.1', '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe', '2002:a00:1::', '2002:c0a8:101::1',
+    // Teredo and local-use NAT64: the far end is not in the address.
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', '64:ff9b:1::808:808',
   ])('%s is not', (a) => {
     expect(isPublicAddress(a)).toBe(false);
   });

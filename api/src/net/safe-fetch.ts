@@ -17,14 +17,43 @@ export const systemResolver: Resolver = async (host) => {
 
 /**
  * True only for a public unicast address. Loopback, private, link-local, unique-local,
- * carrier-grade NAT, multicast, reserved, documentation and the IPv6 forms that embed an IPv4
- * address (mapped, 6to4, Teredo, NAT64) are all refused; a mapped IPv4 is judged as IPv4.
+ * carrier-grade NAT, multicast, reserved and documentation addresses are refused. An IPv6
+ * address that carries an IPv4 one (IPv4-compatible `::a.b.c.d`, IPv4-mapped, IPv4-translated,
+ * NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged by that IPv4 address, so `::127.0.0.1` and
+ * `2002:7f00:1::` are loopback; Teredo and local-use NAT64 (`64:ff9b:1::/48`), whose far end
+ * cannot be told from the address alone, are refused.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'unicast';
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6.toByteArray());
+  if (embedded === 'refused') return false;
+  if (embedded) return ipaddr.fromByteArray(embedded).range() === 'unicast';
+  return v6.range() === 'unicast';
+}
+
+/** The IPv4 address an IPv6 address carries (16 bytes in), 'refused' for the forms refused whole. */
+function embeddedIPv4(b: number[]): number[] | 'refused' | null {
+  const zero = (from: number, to: number): boolean => b.slice(from, to).every((x) => x === 0);
+  const last4 = b.slice(12, 16);
+  // ::a.b.c.d (IPv4-compatible, :: and ::1 included: 0.0.0.0 and 0.0.0.1 are not public either)
+  if (zero(0, 12)) return last4;
+  // ::ffff:a.b.c.d (IPv4-mapped)
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return last4;
+  // ::ffff:0:a.b.c.d (IPv4-translated, RFC 6145)
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return last4;
+  // 64:ff9b::a.b.c.d (NAT64 well-known prefix, RFC 6052); 64:ff9b:1::/48 local use (RFC 8215)
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
+    if (zero(4, 12)) return last4;
+    if (b[4] === 0x00 && b[5] === 0x01) return 'refused';
+  }
+  // 2002:aabb:ccdd::/48 (6to4)
+  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6);
+  // 2001::/32 (Teredo)
+  if (b[0] === 0x20 && b[1] === 0x01 && zero(2, 4)) return 'refused';
+  return null;
 }
 
 export class FetchRefused extends Error {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { CLICKHOUSE } from '../tokens.js';
+import { CLICKHOUSE, CLOCK, type Clock } from '../tokens.js';
 
 /** The five columns of the sites list. */
 export const LIST_METRICS = ['page_views', 'visits', 'visitors', 'events', 'depth'] as const;
@@ -30,9 +30,12 @@ interface Row {
 /** Today's traffic of projects against the same hours of the day before, from the hour rollup. */
 @Injectable()
 export class MetricsRepository {
-  constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient) {}
+  constructor(
+    @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  async todayAndYesterday(ids: readonly number[], nowMs = Date.now()): Promise<Map<number, ProjectMetrics>> {
+  async todayAndYesterday(ids: readonly number[], nowMs = this.clock()): Promise<Map<number, ProjectMetrics>> {
     const result = new Map<number, ProjectMetrics>();
     if (ids.length === 0) return result;
     const now = Math.floor(nowMs / 1000);
@@ -88,7 +91,7 @@ export class MetricsRepository {
   }
 
   /** Today's page views (Moscow day), for the widget. */
-  async todayViews(id: number, nowMs = Date.now()): Promise<number> {
+  async todayViews(id: number, nowMs = this.clock()): Promise<number> {
     return (await this.todayAndYesterday([id], nowMs)).get(id)?.page_views.today ?? 0;
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { validatedFields } from '../http/field-errors.js';
@@ -78,11 +79,13 @@ export class ProjectController {
     return ok(await this.projects.code(project, query));
   }
 
+  /** The badge: shared caches may keep it only when the project shows it publicly. */
   @Get(':projectId/widget.svg')
   @ProjectWidget()
   @Header('content-type', 'image/svg+xml; charset=utf-8')
-  @Header('cache-control', 'public, max-age=300')
-  async widget(@Project() project: ProjectRights): Promise<string> {
+  @Header('content-security-policy', "default-src 'none'")
+  async widget(@Project() project: ProjectRights, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    void reply.header('cache-control', `${project.widget ? 'public' : 'private'}, max-age=300`);
     return this.projects.widget(project);
   }
 }

@@ -7,6 +7,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -18,6 +19,7 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
+import { IsRowId } from '../http/id.pipe.js';
 import { parseSiteUrl, URL_INVALID, URL_TOO_LONG } from './url.js';
 
 export const REQUIRED_ON_CREATE = 'Поле не заполнено';
@@ -90,16 +92,16 @@ export class UpdateProjectDto {
   @MaxLength(255, { message: TOO_LONG })
   title?: string;
 
-  @IsOptional() @ValidateNested() @Type(() => CounterSettingsDto) counter_settings?: CounterSettingsDto;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CounterSettingsDto) counter_settings?: CounterSettingsDto;
 
   @IsOptional() @IsBoolean() in_rating?: boolean;
   // Its length (3 to 500) is checked with the rest of the rating form in RatingService.saveForm,
   // so that the error carries the form's text for this field in errors.fields.
   @IsOptional() @IsString() keywords?: string;
   @IsOptional() @IsBoolean({ message: 'Необходимо выбрать один из пунктов' }) public_stats?: boolean;
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) categories?: number[];
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) regions?: number[];
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) types?: number[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsRowId({ each: true }) categories?: number[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsRowId({ each: true }) regions?: number[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsRowId({ each: true }) types?: number[];
 }
 
 export class ProjectListQueryDto {

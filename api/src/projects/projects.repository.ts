@@ -139,7 +139,9 @@ export class ProjectsRepository {
     await sql.query(
       `UPDATE projects SET title = coalesce($2, title), counter_settings = counter_settings || coalesce($3::jsonb, '{}'::jsonb),
               updated_at = now()
-       WHERE id = $1`,
+       WHERE id = $1
+         -- a save that changes nothing writes nothing (updated_at included)
+         AND (title IS DISTINCT FROM coalesce($2, title) OR counter_settings IS DISTINCT FROM counter_settings || coalesce($3::jsonb, '{}'::jsonb))`,
       [id, title, settings === null ? null : JSON.stringify(settings)],
     );
   }

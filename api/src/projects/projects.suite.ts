@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { solve } from '../captcha/pow.js';
 import { ApiClient } from '../testing/client.js';
-import { addTraffic, eventually, newUser, snapshot, startSite, uniqueSite, userWithProject } from '../testing/fixtures.js';
+import { addTraffic, eventually, newUser, noonOfToday, snapshot, startSite, uniqueSite, userWithProject } from '../testing/fixtures.js';
 import { PRETEND_PUBLIC, type TestApi } from '../testing/harness.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -96,7 +96,7 @@ export function projectsSuite(env: () => TestApi): void {
     it('answers 404 «Счётчик не найден» for a project that does not exist', async () => {
       const { client } = await newUser(env());
       for (const caller of [client, new ApiClient(env().url)]) {
-        const missing = await caller.get('/api/v1.0/project/4294967295');
+        const missing = await caller.get('/api/v1.0/project/2147483647');
         expect(missing.status).toBe(404);
         expect(missing.json).toEqual({ responseStatus: 404, errors: { message: 'Счётчик не найден' } });
       }
@@ -224,12 +224,14 @@ export function projectsSuite(env: () => TestApi): void {
 
     it('rows carry today against the same hours of yesterday for the five metrics, and counter_is_set', async () => {
       const { client, projectId } = await userWithProject(env());
-      const now = Date.now();
-      // Today's traffic an hour ago when the Moscow day is older than an hour, else now.
-      const moscowMidnight = Math.floor((now + 3 * 3_600_000) / 86_400_000) * 86_400_000 - 3 * 3_600_000;
-      const todayAt = Math.max(moscowMidnight, now - 3_600_000);
-      await addTraffic(env().clickhouse, projectId, todayAt, 30, 10);
-      await addTraffic(env().clickhouse, projectId, todayAt - 86_400_000, 20, 8);
+      // The api's clock at 12:30 Moscow time: an hour ago, the same hour yesterday and two hours
+      // later yesterday are the hours meant whenever the suite runs (at 23:30 "two hours later
+      // yesterday" would be today, at 00:30 "an hour ago" yesterday).
+      const now = noonOfToday();
+      env().setNow(now);
+      onTestFinished(() => env().setNow(null));
+      await addTraffic(env().clickhouse, projectId, now - 3_600_000, 30, 10);
+      await addTraffic(env().clickhouse, projectId, now - 3_600_000 - 86_400_000, 20, 8);
       // Later yesterday than now: not part of the comparison.
       await addTraffic(env().clickhouse, projectId, now - 86_400_000 + 2 * 3_600_000, 1000, 500);
       const list = await client.get('/api/report/v1.0/project/list');
@@ -329,10 +331,20 @@ export function projectsSuite(env: () => TestApi): void {
       const { client, projectId } = await userWithProject(env());
       const anonymous = new ApiClient(env().url);
       expect((await anonymous.get(`/api/v1.0/project/${projectId}/widget.svg`)).status).toBe(401);
+      // Before widget mode only its owner sees it: no shared cache may keep that answer.
+      const own = await client.get(`/api/v1.0/project/${projectId}/widget.svg`);
+      expect(own.status).toBe(200);
+      expect(own.headers.get('cache-control')).toBe('private, max-age=300');
       await client.put(`/api/v1.0/project/${projectId}`, { counter_settings: { counter_type: 1, color: '#00AA11' } });
-      await addTraffic(env().clickhouse, projectId, Date.now(), 1234, 5);
+      // Today's views at a fixed time of day, so that no midnight falls between write and read.
+      const now = noonOfToday();
+      env().setNow(now);
+      onTestFinished(() => env().setNow(null));
+      await addTraffic(env().clickhouse, projectId, now - 60_000, 1234, 5);
       const svg = await anonymous.get(`/api/v1.0/project/${projectId}/widget.svg`);
       expect(svg.status).toBe(200);
+      expect(svg.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(svg.headers.get('x-frame-options')).toBeNull();
       expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
       expect(svg.json).toContain('fill="#00AA11"');
       expect(svg.json).toContain('>1 234<');

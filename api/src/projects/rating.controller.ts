@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsRowId } from '../http/id.pipe.js';
 import { ok } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { Project, User } from '../auth/access.guard.js';
@@ -12,7 +13,7 @@ import { RatingService, TRANSITIONS, type ModerationAction } from './rating.serv
 const queryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
 
 export class CatalogueQueryDto {
-  @queryInt() @IsInt() @Min(1) category_id!: number;
+  @queryInt() @IsRowId() category_id!: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
 }

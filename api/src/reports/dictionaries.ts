@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Injectable, Query } from '@nestjs/common';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { Matches } from 'class-validator';
+import { Matches, ValidateBy } from 'class-validator';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { CLICKHOUSE } from '../tokens.js';
@@ -9,10 +9,13 @@ import { Public } from '../auth/policy.js';
 /** Ids asked for at once: a report page names at most a few hundred places. */
 export const MAX_GEO_IDS = 500;
 
+/** Largest place id: the `UInt32` ids of `ch_geo`. */
+const GEO_ID_MAX = 4_294_967_295;
+const GEO_IDS_MESSAGE = `geo_ids must be 1 to ${MAX_GEO_IDS} comma-separated place ids, each at most ${GEO_ID_MAX}`;
+
 export class GeoIdsQueryDto {
-  @Matches(new RegExp(`^\\d{1,10}(,\\d{1,10}){0,${MAX_GEO_IDS - 1}}$`), {
-    message: `geo_ids must be 1 to ${MAX_GEO_IDS} comma-separated place ids`,
-  })
+  @Matches(new RegExp(`^\\d{1,10}(,\\d{1,10}){0,${MAX_GEO_IDS - 1}}$`), { message: GEO_IDS_MESSAGE })
+  @ValidateBy({ name: 'geoIdsInRange', validator: { validate: (value) => typeof value === 'string' && value.split(',').every((id) => Number(id) <= GEO_ID_MAX) } }, { message: GEO_IDS_MESSAGE })
   geo_ids!: string;
 }
 

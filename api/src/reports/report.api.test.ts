@@ -74,10 +74,10 @@ describe('summary report api', () => {
     expect(json.errors.message).toMatch(/JSON/);
   });
 
-  it.each(['0', 'abc', '99999999999', '-5', '1e3'])('400 for project id %s', async (id) => {
+  it.each(['0', 'abc', '99999999999', '-5', '1e3', '2147483648', '4294967295'])('400 for project id %s', async (id) => {
     const { status, json } = await post(`${id}/summary/table`, body);
     expect(status).toBe(400);
-    expect(json.errors.message).toBe('projectId must be a positive 32-bit integer');
+    expect(json.errors.message).toBe('projectId must be a whole number from 1 to 2147483647');
   });
 
   it('404 for a report that does not exist', async () => {

@@ -46,6 +46,16 @@ export async function setRole(db: Db, userId: number, role: number): Promise<voi
 }
 
 /**
+ * 12:30 Moscow time of the current Moscow day, in ms: a time of day for a test that fixes the
+ * api's clock (TestApi.setNow), far from both midnights, so that "an hour ago", "the same hour
+ * yesterday" and "later yesterday than now" mean the same hours whenever the test runs.
+ */
+export function noonOfToday(realNow = Date.now()): number {
+  const moscowMidnight = Math.floor((realNow + 3 * 3_600_000) / 86_400_000) * 86_400_000 - 3 * 3_600_000;
+  return moscowMidnight + 12.5 * 3_600_000;
+}
+
+/**
  * Puts traffic straight into the rollups (what the materialized views would write): `views`
  * page views by `visitors` visitors in one visit each, in the hour and the Moscow day of `atMs`.
  */

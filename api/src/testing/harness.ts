@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/schemas';
 import type { Db, DbTarget } from '../db/db.js';
-import { startApi } from '../main.js';
+import { startApi, type RouteEntry } from '../main.js';
 import { isPublicAddress, PageFetcher } from '../net/safe-fetch.js';
 
 /**
@@ -22,6 +22,28 @@ export interface TestBackends {
   redisPrefix?: string;
 }
 
+/**
+ * The first project id of each test file that starts an api or a service of its own: every
+ * file creates its projects in a range of 100 000 ids that no other file uses (the sequence
+ * is moved there at start), so traffic written for one file's project can never be counted in
+ * another's, whatever shares a store. 8 000 000 to 8 099 999 stay with the migration's own
+ * start, which the shared service of the global setup (server/src/testing) and the web and
+ * server tests that create projects through it use. A new file takes the next free range here.
+ */
+export const PROJECT_ID_RANGES = {
+  'api.test.ts': 8_100_000,
+  'api.cluster.test.ts': 8_200_000,
+  'fuzz.test.ts': 8_300_000,
+  'headers.test.ts': 8_400_000,
+  'service.cluster.test.ts': 8_500_000,
+} as const satisfies Record<string, number>;
+export type TestFile = keyof typeof PROJECT_ID_RANGES;
+
+/** Moves the project id sequence of `db` to the range of `file`. */
+export async function useProjectIds(db: Db, file: TestFile): Promise<void> {
+  await db.query("SELECT setval('project_ids', $1, false)", [PROJECT_ID_RANGES[file]]);
+}
+
 /** The api started in this process, with its own chDB and database, for one test file. */
 export interface TestApi {
   url: string;
@@ -30,7 +52,18 @@ export interface TestApi {
   backends: string;
   /** Names the api's outbound fetches resolve (nothing else resolves; no real DNS). */
   hosts: Map<string, string[]>;
+  /** Every route the api registered (from its router, not a list kept by hand). */
+  routes: readonly RouteEntry[];
+  /** Fixes the api's clock at `ms` (null: the real time again). */
+  setNow(ms: number | null): void;
   close(): Promise<void>;
+}
+
+export interface TestApiOptions {
+  /** The test file: where its project ids start (PROJECT_ID_RANGES). */
+  file: TestFile;
+  /** Report calls one address may make per minute (default: the api's). */
+  reportRequestsPerMinute?: number;
 }
 
 export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
@@ -40,7 +73,7 @@ export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir
  * given Postgres and Redis (PGlite in memory and memory keys by default). The built web app
  * and snippet must exist (`npm run build`).
  */
-export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Promise<TestApi> {
+export async function startTestApi(options: TestApiOptions, backends: TestBackends = PGLITE_MEMORY): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'stat-api-test-'));
   const clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
@@ -53,6 +86,7 @@ export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Prom
     },
     (address) => isPublicAddress(address) || address === PRETEND_PUBLIC,
   );
+  let fixedNow: number | null = null;
   const api = await startApi(
     {
       host: '127.0.0.1',
@@ -70,11 +104,18 @@ export async function startTestApi(backends: TestBackends = PGLITE_MEMORY): Prom
       // run registers more accounts than the limit of one address allows.
       trustProxy: true,
       fetcher,
+      clock: () => fixedNow ?? Date.now(),
+      ...(options.reportRequestsPerMinute === undefined ? {} : { reportRequestsPerMinute: options.reportRequestsPerMinute }),
     },
     clickhouse,
   );
+  await useProjectIds(api.db, options.file);
   return {
     url: api.url,
+    routes: api.routes,
+    setNow: (ms) => {
+      fixedNow = ms;
+    },
     db: api.db,
     clickhouse,
     backends: `${backends.postgres.kind}${backends.redisUrl ? ' + redis' : ''}`,
