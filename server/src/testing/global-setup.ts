@@ -20,6 +20,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     KAFKA_BROKERS: '',
     CLICKHOUSE_URL: '',
     ROLES: 'collector,aggregator,api',
+    // Every test of the suite calls reports from 127.0.0.1: one address, many users.
+    REPORT_REQUESTS_PER_MINUTE: '100000',
   });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const collectorUrl = `http://127.0.0.1:${collectorPort}`;
