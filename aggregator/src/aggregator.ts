@@ -1,5 +1,5 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import type { AcceptedHit, BatchHandler, BatchPosition, BusPosition, DeadLetterPublisher, EventRow } from '@stat/schemas';
+import type { ClickHouseClient } from '@stat/storage';
 import { VISIT_RETAIN_MS, VisitCutter, visitorKey } from './sessions.js';
 import type { BusPlace } from './rows.js';
 import { EventStore, type DroppedHit, type SetAside } from './storage.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type AcceptedHit, type ClickHouseClient } from '@stat/schemas';
+import type { AcceptedHit } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { KafkaConsumer, KafkaDeadLetters, committedMessages, deadLetterTopic, ensureTopic, type KafkaBusConfig } from '@stat/bus';
 import { createAggregator } from './aggregator.js';
 

@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type AcceptedHit, type ClickHouseClient, type DeadLetter, type DeadLetterPublisher } from '@stat/schemas';
+import type { AcceptedHit, DeadLetter, DeadLetterPublisher } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator } from './aggregator.js';
 
 // Needs: chDB (in-process), one data directory for the file, with a CHECK constraint of its own

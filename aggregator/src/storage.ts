@@ -1,5 +1,5 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { EVENT_COLUMNS, moscowDate, type AcceptedHit, type DeadLetter, type EventRow } from '@stat/schemas';
+import type { ClickHouseClient } from '@stat/storage';
 import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
 import { clickhouseTime } from './rows.js';
 import { SOURCE_FIELDS, type VisitSource } from './source.js';

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@stat/storage';
 import { ReportController } from './reports/report.controller.js';
 import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';

@@ -7,7 +7,7 @@
 //
 // chDB allows one process per data directory: run it after the generator has exited.
 import { writeFileSync } from 'node:fs';
-import { createClickHouse } from '@stat/schemas';
+import { createClickHouse } from '@stat/storage';
 
 const path = process.argv[2];
 if (!path) {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClickHouse, migrateClickHouse, type AcceptedHit, type ClickHouseClient, type HealthReport, type HitConsumer, type HitPublisher } from '@stat/schemas';
+import type { AcceptedHit, HealthReport, HitConsumer, HitPublisher } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { KafkaConsumer, KafkaDeadLetters, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
 import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, type SiteRulesLoader } from '@stat/aggregator';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { KafkaConsumer, committedMessages, type KafkaBusConfig } from '@stat/bus';
 import { createAggregator } from '@stat/aggregator';
 import { eventually } from './testing/api-client.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { sharedGeoLocator } from './geo.js';
 import { storeGeoDictionary } from './geo-dictionary.js';
 

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@stat/storage';
 import { sharedGeoLocator, type GeoLocator } from './geo.js';
 
 /**

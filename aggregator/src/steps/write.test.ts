@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, type ClickHouseClient } from '@stat/schemas';
+import { createClickHouse, type ClickHouseClient } from '@stat/storage';
 import { writeSplitting, type WriteOutcome } from './write.js';
 
 // Needs: chDB (in-process), one data directory for the file; a closed 127.0.0.1 port for the outage.

@@ -1,4 +1,4 @@
-import { isDataRefusal } from '@stat/schemas';
+import { isDataRefusal } from '@stat/storage';
 
 /** What a batch write reports of its items. */
 export interface WriteOutcome<T> {

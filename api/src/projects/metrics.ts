@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@stat/storage';
 import { CLICKHOUSE, CLOCK, type Clock } from '../tokens.js';
 
 /** The five columns of the sites list. */

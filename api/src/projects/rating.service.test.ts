@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@stat/storage';
 import { describe, expect, it } from 'vitest';
 import type { Db, Sql } from '../db/db.js';
 import type { ApiSettings } from '../tokens.js';

@@ -1,6 +1,6 @@
 import { BadRequestException, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { ClickHouseClient } from '@clickhouse/client';
 import { moscowDate } from '@stat/schemas';
+import type { ClickHouseClient } from '@stat/storage';
 import type { Db } from '../db/db.js';
 import { FieldErrorsException } from '../http/field-errors.js';
 import { CLICKHOUSE, DB, SETTINGS, type ApiSettings } from '../tokens.js';

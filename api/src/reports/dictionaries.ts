@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Injectable, Query } from '@nestjs/common';
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@stat/storage';
 import { Matches, ValidateBy } from 'class-validator';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';

@@ -1,5 +1,5 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { REPORT_TIME_ZONE, type Group, type Metric } from '@stat/schemas';
+import type { ClickHouseClient } from '@stat/storage';
 
 /**
  * The SQL of each catalogue metric over a rollup table (see migration 0003). Identifiers come

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@stat/storage';
 import type { Db } from '../db/db.js';
 import { ApiClient } from './client.js';
 import { uniqueEmail, type TestApi } from './harness.js';

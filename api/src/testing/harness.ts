@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import type { Db, DbTarget } from '../db/db.js';
 import { startApi, type RouteEntry } from '../main.js';
 import { isPublicAddress, PageFetcher } from '../net/safe-fetch.js';

@@ -3,7 +3,8 @@ import { Agent, request } from 'node:http';
 import { request as requestTls, Agent as TlsAgent } from 'node:https';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createClickHouse, migrateClickHouse, moscowDate, moscowDayStart, type AcceptedHit, type ClickHouseClient } from '@stat/schemas';
+import { moscowDate, moscowDayStart, type AcceptedHit } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { readConfig } from '../config.js';
 import { generateTraffic, wireHit, type TrafficStats } from './traffic.js';
 

@@ -1,5 +1,5 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { moscowDate, moscowDayStart, type AcceptedHit } from '@stat/schemas';
+import type { ClickHouseClient } from '@stat/storage';
 import { generateTraffic } from './traffic.js';
 
 /** The demo project of the specification, read-only for all but administrators. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ClickHouseClient } from '@stat/schemas';
+import type { ClickHouseClient } from '@stat/storage';
 import { VISITOR_USER_AGENT } from './browser.js';
 
 /**

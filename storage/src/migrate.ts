@@ -1,8 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
-
-/** The folder of numbered, append-only migration files, beside src/ and dist/. */
-const MIGRATIONS_DIR = new URL('../../migrations/clickhouse/', import.meta.url);
+import { CLICKHOUSE_MIGRATIONS_DIR } from '@stat/schemas/migrations';
 
 export interface Migration {
   version: number;
@@ -10,8 +8,11 @@ export interface Migration {
   statements: string[];
 }
 
-/** Reads `NNNN_name.sql` files in version order; a file may hold several statements. */
-export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+/**
+ * Reads `NNNN_name.sql` files in version order; a file may hold several statements. By default
+ * the contract's folder, `schemas/migrations/clickhouse/`.
+ */
+export async function loadMigrations(dir: URL = CLICKHOUSE_MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort();
   const migrations: Migration[] = [];
   for (const file of files) {

@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, type ClickHouseClient } from './clickhouse/client.js';
-import { migrateClickHouse } from './clickhouse/migrate.js';
-import { DIMENSIONS } from './dimensions.js';
+import { DIMENSIONS } from '@stat/schemas';
+import { createClickHouse, type ClickHouseClient } from './client.js';
+import { migrateClickHouse } from './migrate.js';
 
 // Needs: chDB (in-process), one data directory for the file.
 let clickhouse: ClickHouseClient;
