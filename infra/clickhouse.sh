@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Debian's clickhouse-server (18.16, the only ClickHouse that Debian ships) as our own instance,
 # config and data under .infra/clickhouse, listening on 127.0.0.1 only.
-# It serves the HTTP transport test (schemas/src/clickhouse/client.cluster.test.ts) and nothing
+# It serves the HTTP transport test (storage/src/client.cluster.test.ts) and nothing
 # else: the project's SQL targets modern ClickHouse and is tested on chDB. See infra/README.md.
 #
 #   infra/clickhouse.sh start|stop|status|restart
