@@ -1,28 +1,8 @@
+import { VISIT_SOURCE_COLUMNS } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
 
 /** The fields of a visit's source: taken from its first hit and stamped on all its events. */
-export const SOURCE_FIELDS = [
-  'traffic_type',
-  'traffic_system',
-  'search_system',
-  'search_phrase',
-  'social_network',
-  'message_system',
-  'recom_system',
-  'aggrnews_system',
-  'exchange_system',
-  'ad_system',
-  'qr_system',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'openstat_service',
-  'openstat_campaign',
-  'openstat_ad',
-  'openstat_source',
-] as const satisfies readonly (keyof Enrichment)[];
+export const SOURCE_FIELDS = VISIT_SOURCE_COLUMNS satisfies readonly (keyof Enrichment)[];
 
 export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
 

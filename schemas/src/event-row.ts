@@ -88,6 +88,33 @@ export interface EventRow extends EventEnrichment {
   bus_offset: number;
 }
 
+/**
+ * The columns of a visit's source: taken from the visit's first hit and stamped on all its
+ * events (the aggregator's visit cutter keeps them per visit).
+ */
+export const VISIT_SOURCE_COLUMNS = [
+  'traffic_type',
+  'traffic_system',
+  'search_system',
+  'search_phrase',
+  'social_network',
+  'message_system',
+  'recom_system',
+  'aggrnews_system',
+  'exchange_system',
+  'ad_system',
+  'qr_system',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'openstat_service',
+  'openstat_campaign',
+  'openstat_ad',
+  'openstat_source',
+] as const satisfies readonly (keyof EventEnrichment)[];
+
 /** The columns of an event row, in the order of the compact insert format (JSONCompactEachRow). */
 export const EVENT_COLUMNS = [
   'event_id',
@@ -137,26 +164,7 @@ export const EVENT_COLUMNS = [
   'url_no_args',
   'url_args_key',
   'page_format',
-  'traffic_type',
-  'traffic_system',
-  'search_system',
-  'search_phrase',
-  'social_network',
-  'message_system',
-  'recom_system',
-  'aggrnews_system',
-  'exchange_system',
-  'ad_system',
-  'qr_system',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'openstat_service',
-  'openstat_campaign',
-  'openstat_ad',
-  'openstat_source',
+  ...VISIT_SOURCE_COLUMNS,
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A column of the events table that the aggregator writes. */
