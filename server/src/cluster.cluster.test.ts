@@ -74,4 +74,28 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === hits, 30_000);
     expect(totals).toEqual([hits, 20]);
   });
+
+  it('an aggregator alone answers /health on HEALTH_PORT, with the report of its writes', async () => {
+    const ownDir = mkdtempSync(join(tmpdir(), 'stat-cluster-agg-'));
+    const healthPort = await freePort();
+    const alone = await startService({
+      KAFKA_BROKERS: brokers,
+      KAFKA_TOPIC: `stat-hits-alone-${run}`,
+      KAFKA_GROUP: `stat-aggregator-alone-${run}`,
+      KAFKA_PARTITIONS: '1',
+      ROLES: 'aggregator',
+      DATA_DIR: ownDir,
+      HEALTH_PORT: String(healthPort),
+      DEMO_SEED: 'false',
+    });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${healthPort}/health`);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null });
+      expect((await fetch(`http://127.0.0.1:${healthPort}/other`)).status).toBe(404);
+    } finally {
+      expect(await alone.stop()).toBe(0);
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
 });

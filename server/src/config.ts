@@ -25,6 +25,7 @@ const envSchema = z.object({
   API_PORT: port.default(8080),
   COLLECTOR_PORT: port.default(8081),
   COLLECTOR_COMPAT_PORT: port.optional(),
+  HEALTH_PORT: port.default(8082),
   API_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('top100'),
   DATA_DIR: z.string().default(resolve(repoRoot, 'data')),
   CLICKHOUSE_URL: z.url().optional(),

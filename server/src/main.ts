@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { AcceptedHit, HealthReport, HitConsumer, HitPublisher } from '@stat/schemas';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
@@ -182,6 +183,22 @@ export async function main(config: Config): Promise<RunningService> {
       spool.remove(file);
       log(`${hits.length} hits kept at the last stop published from ${file}`);
     }
+  }
+
+  // A process with neither the api nor the collector (an aggregator alone) has no port of its
+  // own: /health gets one, so that every process can say how it is.
+  if (!roles.has('api') && !roles.has('collector')) {
+    const server = createServer((req, res) => {
+      const found = req.url === '/health' && req.method === 'GET';
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(found ? JSON.stringify(healthReport()) : '{"error":"not found"}');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.HEALTH_PORT, config.HOST, resolve);
+    });
+    stops.push(() => new Promise((resolve) => server.close(() => resolve())));
+    log(`health:    http://${config.HOST}:${config.HEALTH_PORT}/health`);
   }
 
   log(`ready (${[...roles].join(', ')})`);
