@@ -1,4 +1,4 @@
-import type { AcceptedHit, BatchHandler, BatchPosition, BusPosition, DeadLetterPublisher, EventRow } from '@stat/schemas';
+import type { AcceptedHit, BatchHandler, BatchPosition, BusPosition, DeadLetterPublisher, EventRow, WriterHealth } from '@stat/schemas';
 import type { ClickHouseClient } from '@stat/storage';
 import { VISIT_RETAIN_MS, VisitCutter, visitorKey } from './sessions.js';
 import type { BusPlace } from './rows.js';
@@ -59,15 +59,8 @@ export interface AggregatorStats {
   deadLettered: number;
 }
 
-/** Whether the aggregator keeps up, for a health check. */
-export interface AggregatorHealth {
-  /** the last outage's message while a batch is being tried again; null once a write succeeds */
-  failing: string | null;
-  /** when the current streak of failures began, epoch ms; null when not failing */
-  failingSince: number | null;
-  /** the earliest server time (`at`, epoch ms) of the hits of the batch in hand while it is not stored; null when idle */
-  oldestUnstoredAt: number | null;
-}
+/** Whether the aggregator keeps up, for a health check: the writer of the health report. */
+export type AggregatorHealth = WriterHealth;
 
 /** The aggregator: the bus's batch handler and what it tells the operator. */
 export interface Aggregator {

@@ -80,10 +80,3 @@ export class HitAnswers {
     return { status: '204 No Content', headers: [CORS] };
   }
 }
-
-/** The buffer's own health, for a collector run on its own (tests). */
-export function bufferHealth(buffer: HitBuffer): HealthReport {
-  const oldest = buffer.oldestAt;
-  const reasons = buffer.error ? [`the bus refuses hits: ${String(buffer.error)}`] : [];
-  return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons, unstored: buffer.size, oldest_unstored_ms: oldest === null ? null : Date.now() - oldest };
-}

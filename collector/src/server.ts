@@ -1,7 +1,7 @@
 import { App, us_listen_socket_close, type HttpRequest, type HttpResponse, type us_listen_socket } from 'uws-pack';
-import { MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
+import { healthOf, MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
 import type { RequestFacts } from './accept.js';
-import { bufferHealth, HitAnswers, type Answer } from './answers.js';
+import { HitAnswers, type Answer } from './answers.js';
 import { startCompatServer } from './compat.js';
 import type { HitBuffer } from './buffer.js';
 
@@ -10,7 +10,7 @@ export interface CollectorConfig {
   port: number;
   /** Take the client address from X-Forwarded-For (behind a trusted proxy). */
   trustProxy: boolean;
-  /** The process's health for GET /health; by default the buffer's own. */
+  /** The process's health for GET /health; by default the buffer's own (a collector alone). */
   health?: () => HealthReport;
   /** A second port, served by Node's HTTP server, for proxies that speak HTTP/1.0 (see compat.ts). */
   compatPort?: number | undefined;
@@ -24,7 +24,7 @@ export interface RunningCollector {
 
 /** Starts the collector's HTTP server (uWebSockets.js, HTTP/1.1); every valid hit goes into the buffer. */
 export async function startCollector(config: CollectorConfig, buffer: HitBuffer): Promise<RunningCollector> {
-  const answers = new HitAnswers(buffer, config.health ?? (() => bufferHealth(buffer)));
+  const answers = new HitAnswers(buffer, config.health ?? (() => healthOf({ buffer })));
   const facts = (res: HttpResponse, req: HttpRequest): RequestFacts => ({
     ip: clientAddress(res, req, config.trustProxy),
     userAgent: req.getHeader('user-agent'),

@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import type { AcceptedHit, HealthReport, HitConsumer, HitPublisher } from '@stat/schemas';
+import { healthOf, type AcceptedHit, type HealthReport, type HealthSources, type HitConsumer, type HitPublisher } from '@stat/schemas';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { KafkaConsumer, KafkaDeadLetters, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
 import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, type SiteRulesLoader } from '@stat/aggregator';
 import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
 import { readConfig, type Config } from './config.js';
-import { healthOf, type HealthSources } from './health.js';
 import { Spool } from './spool.js';
 import { stopOnSignals } from './signals.js';
 import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
