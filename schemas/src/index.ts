@@ -5,3 +5,4 @@ export * from './catalogue.js';
 export * from './dimensions.js';
 export * from './health.js';
 export * from './event-row.js';
+export * from './filters.js';

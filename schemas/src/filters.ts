@@ -1,0 +1,88 @@
+/**
+ * Report filters (specification 001, §3 "Filter rule", §5 "Validation rules"): the shapes the
+ * report calls, the saved filters and the web app share. A rule names a catalogue dimension (or,
+ * in metric filters, a catalogue metric), an operator and a value; rules combine with AND.
+ */
+
+/** Operators of a dimension filter rule. */
+export const DIMENSION_OPERATORS = [
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '=',
+  '!=',
+  'include',
+  'exclude',
+  'like',
+  'multilike',
+  'multilikeand',
+  'nlike',
+  'nmultilike',
+  'range',
+] as const;
+export type DimensionOperator = (typeof DIMENSION_OPERATORS)[number];
+
+/** Operators of a metric filter (§5: "greater than, less than, equal"). */
+export const METRIC_OPERATORS = ['>', '<', '='] as const;
+export type MetricOperator = (typeof METRIC_OPERATORS)[number];
+
+/** Operators whose value is a list of values (at least one). */
+export const LIST_OPERATORS = ['include', 'exclude', 'multilike', 'multilikeand', 'nmultilike'] as const satisfies readonly DimensionOperator[];
+
+/** Operators whose value is a pattern: `*` stands for any characters; a leading `@` ignores case. */
+export const PATTERN_OPERATORS = ['like', 'nlike', 'multilike', 'multilikeand', 'nmultilike'] as const satisfies readonly DimensionOperator[];
+
+/** The range operator's value: [from, to], both included. */
+export type RangeValue = readonly [number | string, number | string];
+
+/** A value of a rule: one value, a list (list operators) or a range. */
+export type FilterValue = string | number | readonly (string | number)[];
+
+/** One rule of a dimension filter. `extra.eventClass` narrows an event filter to one class. */
+export interface DimensionFilterRule {
+  key: string;
+  op: DimensionOperator;
+  value: FilterValue;
+  extra?: { eventClass?: string };
+}
+
+/** One rule of a metric filter: applied to the report's rows after grouping (HAVING). */
+export interface MetricFilterRule {
+  key: string;
+  op: MetricOperator;
+  value: number;
+}
+
+/** Limits of a filter, so that no request can make a query of unbounded size. */
+export const FILTER_LIMITS = {
+  /** rules in one filter list */
+  rules: 20,
+  /** values in one list rule */
+  values: 100,
+  /** characters of one value */
+  valueLength: 1000,
+} as const;
+
+/** A saved filter template (§3 "Saved filter", §6): private to its author or shared with everyone with access. */
+export const SAVED_FILTER_TYPES = ['private', 'shared'] as const;
+export type SavedFilterType = (typeof SAVED_FILTER_TYPES)[number];
+
+/** The title rules of a saved filter (§5). */
+export const SAVED_FILTER_TITLE_MAX = 255;
+
+/** What a saved filter keeps: the filters it applies. */
+export interface SavedFilterBody {
+  dimension_filters?: DimensionFilterRule[];
+  metric_filters?: MetricFilterRule[];
+}
+
+/** A saved filter as the api answers it. */
+export interface SavedFilter {
+  id: number;
+  title: string;
+  type: SavedFilterType;
+  body: SavedFilterBody;
+  /** whether the caller may change or delete it */
+  editable: boolean;
+}
