@@ -69,7 +69,7 @@ export class AppModule {
       { provide: SETTINGS, useValue: deps.settings },
       { provide: FETCHER, useValue: deps.fetcher },
       { provide: CLOCK, useValue: deps.clock },
-      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse) },
+      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings) },
       ReportService,
       DictionaryRepository,
       UsersRepository,

@@ -49,6 +49,10 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   reportRequestsPerMinute?: number;
   /** The api's clock, ms since the epoch (default Date.now); tests fix the time of day. */
   clock?: () => number;
+  /** Memory one report query may use, bytes (default 0: ClickHouse's own limit); more answers 507. */
+  reportMaxMemoryBytes?: number;
+  /** Rows one report query may read (default 0: no limit); more answers 507. */
+  reportMaxRowsToRead?: number;
 }
 
 /** A route as the router registered it. */
@@ -100,6 +104,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       registrationOpen: config.registrationOpen ?? true,
       ratingSchedule: config.ratingSchedule ?? true,
       reportRequestsPerMinute: config.reportRequestsPerMinute ?? 600,
+      reportQuerySettings: { max_memory_usage: config.reportMaxMemoryBytes ?? 0, max_rows_to_read: config.reportMaxRowsToRead ?? 0 },
     };
     const clock = config.clock ?? Date.now;
     const errors = new ApiErrorFilter();

@@ -32,4 +32,6 @@ export interface ApiSettings {
   ratingSchedule: boolean;
   /** Report calls (`/api/report/…`) one client address may make per minute. */
   reportRequestsPerMinute: number;
+  /** ClickHouse settings of every report query: the memory and scan limits (0: none) */
+  reportQuerySettings: { max_memory_usage: number; max_rows_to_read: number };
 }

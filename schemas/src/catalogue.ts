@@ -1,27 +1,58 @@
 /**
  * The metric and grouping catalogues shared by the api and the web app. Names are the wire
- * names of the specification; each service maps them to its own work (SQL, titles).
+ * names of the specification (001, §3 "Metrics"); each service maps them to its own work (SQL in
+ * the api's report engine, titles and formats in the web). Only metrics the stored data can
+ * answer are here: popularity and position (the rating), the media and funnel metrics come with
+ * the reports that own them. README ("Metric definitions") defines each one.
  */
-export const METRICS = ['page_views', 'visits', 'visitors', 'bounces', 'avg_view_depth', 'avg_sessions_duration'] as const;
+export const METRICS = [
+  'page_views',
+  'visits',
+  'visitors',
+  'bounces',
+  'avg_view_depth',
+  'avg_sessions_duration',
+  'avg_view_duration',
+  'events_count',
+  'uid',
+  'usability_views',
+  'usability_clicks',
+  'usability_ctr',
+] as const;
 export type Metric = (typeof METRICS)[number];
 
-/**
- * What each metric counts. bounces: the share of visits with a single page view, in percent;
- * avg_view_depth: page views per visit; avg_sessions_duration: seconds per visit.
- */
-export const METRIC_UNITS: Record<Metric, 'count' | 'percent' | 'ratio' | 'seconds'> = {
-  page_views: 'count',
-  visits: 'count',
-  visitors: 'count',
-  bounces: 'percent',
-  avg_view_depth: 'ratio',
-  avg_sessions_duration: 'seconds',
+/** What a metric's number is: how the web formats it and how sampling scales it. */
+export type MetricUnit = 'count' | 'percent' | 'ratio' | 'seconds';
+
+/** A metric as users meet it. */
+export interface MetricInfo {
+  /** column and legend title */
+  title: string;
+  unit: MetricUnit;
+  /** direction of the first click on its column (§4 "Sorting": metrics default to descending) */
+  order: 'asc' | 'desc';
+}
+
+export const METRIC_INFO: Record<Metric, MetricInfo> = {
+  page_views: { title: 'Просмотры', unit: 'count', order: 'desc' },
+  visits: { title: 'Визиты', unit: 'count', order: 'desc' },
+  visitors: { title: 'Посетители', unit: 'count', order: 'desc' },
+  bounces: { title: 'Отказы', unit: 'percent', order: 'desc' },
+  avg_view_depth: { title: 'Глубина просмотра', unit: 'ratio', order: 'desc' },
+  avg_sessions_duration: { title: 'Время на сайте', unit: 'seconds', order: 'desc' },
+  avg_view_duration: { title: 'Время просмотра страницы', unit: 'seconds', order: 'desc' },
+  events_count: { title: 'События', unit: 'count', order: 'desc' },
+  uid: { title: 'Авторизованные посетители', unit: 'count', order: 'desc' },
+  usability_views: { title: 'Показы блока', unit: 'count', order: 'desc' },
+  usability_clicks: { title: 'Клики по блоку', unit: 'count', order: 'desc' },
+  usability_ctr: { title: 'CTR блока', unit: 'percent', order: 'desc' },
 };
 
-/** Time buckets of a report graph, finest first. */
-export const GROUPS = ['five_minute', 'hour', 'day', 'week', 'month'] as const;
-export type Group = (typeof GROUPS)[number];
+/** What each metric counts (kept for the callers that need the unit only). */
+export const METRIC_UNITS: Record<Metric, MetricUnit> = Object.fromEntries(
+  METRICS.map((m) => [m, METRIC_INFO[m].unit]),
+) as Record<Metric, MetricUnit>;
 
-/** Reports the api answers so far. */
-export const REPORTS = ['summary'] as const;
-export type ReportName = (typeof REPORTS)[number];
+/** Time buckets of a report graph, finest first (§3 "groupBy values"). */
+export const GROUPS = ['minute', 'five_minute', 'hour', 'day', 'week', 'month'] as const;
+export type Group = (typeof GROUPS)[number];

@@ -20,7 +20,7 @@ export type DimensionStorage =
 
 const event = (column: string, rollup = false): DimensionStorage => ({ table: 'events', column, rollup });
 const visit = (column: string): DimensionStorage => ({ table: 'visits', column, rollup: false });
-const missing = (reason: string): DimensionStorage => ({ table: null, reason });
+const missing = (reason: string): Extract<DimensionStorage, { table: null }> => ({ table: null, reason });
 
 const PANEL = 'demographics and interests come from an audience panel or an ad network profile; a self-hosted counter has neither';
 const APP = 'only a mobile app SDK reports it; the service has a web counter only';
@@ -103,6 +103,13 @@ export const DIMENSIONS = {
   auth_rambler: missing("a login with the original's single sign-on; a self-hosted service has none"),
   split: missing('experiments (split tests) are not built yet'),
   user_cv_key: event('customer_params_key'),
+  // Dimensions of base reports beyond the catalogue's list.
+  /** a visit's duration, in the «Время на сайте» report's ranges */
+  visit_time: visit('duration'),
+  /** the site section of a page: its first path segment */
+  url_chapter: event('url_chapter'),
+  /** the value of a custom event's parameter, under its key (custom_vars) */
+  customer_params_value: event('event_params'),
 } as const satisfies Record<string, DimensionStorage>;
 
 export type Dimension = keyof typeof DIMENSIONS;

@@ -6,3 +6,5 @@ export * from './dimensions.js';
 export * from './health.js';
 export * from './event-row.js';
 export * from './filters.js';
+export * from './traffic.js';
+export * from './reports/index.js';

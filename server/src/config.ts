@@ -54,6 +54,8 @@ const envSchema = z.object({
   REFRESH_TTL_S: positive.max(400 * 86_400).default(30 * 86_400),
   REGISTRATION_OPEN: bool.default(true),
   REPORT_REQUESTS_PER_MINUTE: positive.default(600),
+  REPORT_MAX_MEMORY_BYTES: z.coerce.number().int().min(0).default(0),
+  REPORT_MAX_ROWS_TO_READ: z.coerce.number().int().min(0).default(0),
 });
 
 export type Env = z.infer<typeof envSchema>;

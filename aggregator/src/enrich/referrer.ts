@@ -10,23 +10,8 @@ import { pageFacts, type PageFacts } from './url.js';
  * other site; the rest from the tables of `aggregator/data/referrers/` (ad and qr are decided by
  * the page address's tags before the referrer is looked at).
  */
-export const TRAFFIC_TYPES = ['direct', 'internal', 'search', 'social', 'messenger', 'recommend', 'aggrnews', 'exchange', 'ad', 'qr', 'link'] as const;
-export type TrafficType = (typeof TRAFFIC_TYPES)[number];
-
-/** Russian titles of the traffic types, as the reports show them. */
-export const TRAFFIC_TYPE_TITLES: Readonly<Record<TrafficType, string>> = {
-  direct: 'Прямые заходы',
-  internal: 'Внутренние переходы',
-  search: 'Поисковые системы',
-  social: 'Социальные сети',
-  messenger: 'Мессенджеры',
-  recommend: 'Рекомендательные системы',
-  aggrnews: 'Новостные агрегаторы',
-  exchange: 'Обменные сети',
-  ad: 'Рекламные системы',
-  qr: 'QR-коды',
-  link: 'Переходы по ссылкам на сайтах',
-};
+import type { TrafficType } from '@stat/schemas';
+export { TRAFFIC_TYPES, TRAFFIC_TYPE_TITLES, type TrafficType } from '@stat/schemas';
 
 /**
  * The source dimensions of a hit. Every *_system field is a system id from the tables ('yandex',

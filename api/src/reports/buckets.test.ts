@@ -26,14 +26,14 @@ describe('bucketStarts in Moscow time', () => {
     ]);
   });
 
-  it('starts weeks on Monday, the week holding the first day included', () => {
-    // 2026-11-21 is a Saturday; its week began on Monday 2026-11-16.
-    expect(label(bucketStarts('2026-11-21', '2026-11-24', 'week'))).toEqual(['2026-11-16 00:00:00', '2026-11-23 00:00:00']);
+  it('starts weeks on Monday, a week cut by the period at its first day', () => {
+    // 2026-11-21 is a Saturday: its week is the 21st and 22nd only, the next begins on Monday the 23rd.
+    expect(label(bucketStarts('2026-11-21', '2026-11-24', 'week'))).toEqual(['2026-11-21 00:00:00', '2026-11-23 00:00:00']);
   });
 
-  it('starts months on the first, across a year end', () => {
+  it('starts months on the first, a month cut by the period at its first day, across a year end', () => {
     expect(label(bucketStarts('2026-11-15', '2027-01-03', 'month'))).toEqual([
-      '2026-11-01 00:00:00',
+      '2026-11-15 00:00:00',
       '2026-12-01 00:00:00',
       '2027-01-01 00:00:00',
     ]);

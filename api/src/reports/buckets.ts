@@ -11,7 +11,8 @@ export function bucketStarts(dateStart: string, dateEnd: string, group: Group): 
   const from = moscowDayStart(dateStart);
   const until = moscowDayStart(dateEnd) + DAY;
   const starts: number[] = [];
-  for (let t = firstBucket(from, group); t < until; t = nextBucket(t, group)) starts.push(t / 1000);
+  // A week or month cut by the period's first day starts there (the SQL clamps the same way).
+  for (let t = firstBucket(from, group); t < until; t = nextBucket(t, group)) starts.push(Math.max(t, from) / 1000);
   return starts;
 }
 
@@ -19,6 +20,8 @@ export function bucketStarts(dateStart: string, dateEnd: string, group: Group): 
 export function bucketCount(dateStart: string, dateEnd: string, group: Group): number {
   const days = (moscowDayStart(dateEnd) - moscowDayStart(dateStart)) / DAY + 1;
   switch (group) {
+    case 'minute':
+      return days * 1440;
     case 'five_minute':
       return days * 288;
     case 'hour':
@@ -46,6 +49,8 @@ function firstBucket(dayStart: number, group: Group): number {
 
 function nextBucket(t: number, group: Group): number {
   switch (group) {
+    case 'minute':
+      return t + MINUTE;
     case 'five_minute':
       return t + 5 * MINUTE;
     case 'hour':

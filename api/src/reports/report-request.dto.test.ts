@@ -30,7 +30,7 @@ describe('ReportRequestDto', () => {
     expect(failures({ ...valid, date_start: '2026-11-21', date_end: '2026-11-21' })).toEqual([]);
   });
 
-  it.each(['minute', 'year', 'DAY', ''])('refuses group %s', (group) => {
+  it.each(['year', 'DAY', 'second', ''])('refuses group %s', (group) => {
     expect(failures({ ...valid, group })).toEqual(['group']);
   });
 
@@ -38,7 +38,7 @@ describe('ReportRequestDto', () => {
     expect(failures({ ...valid, metrics })).toEqual(['metrics']);
   });
 
-  it.each([0, 101, 1.5, '10'])('refuses limit %s', (limit) => {
+  it.each([-1, 101, 1.5, '10'])('refuses limit %s', (limit) => {
     expect(failures({ ...valid, limit })).toEqual(['limit']);
   });
 
@@ -51,7 +51,54 @@ describe('ReportRequestDto', () => {
   });
 
   it('refuses unknown fields', () => {
-    expect(failures({ ...valid, filters: [] })).toEqual(['filters']);
+    expect(failures({ ...valid, where: '1=1' })).toEqual(['where']);
+  });
+
+  it('accepts the whole body of the specification', () => {
+    expect(
+      failures({
+        ...valid,
+        group: 'minute',
+        metrics: ['visits'],
+        sort: { name: 'title' },
+        selected_lines: ['["search"]', '["search","yandex"]'],
+        need_all_total: true,
+        split: [],
+        dimensions: ['traffic_type'],
+        filters: [{ key: 'traffic_type', op: '=', value: 'search' }],
+        dimension_filters: [{ key: 'url', op: 'multilike', value: ['*news*', '@*NEWS*'] }, { key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }],
+        metric_filters: [{ key: 'visits', op: '>', value: 10 }],
+        sample: 0.1,
+        limit: 0,
+        offset: 50,
+        empty_dates: false,
+        parents: ['search', 'yandex'],
+      }),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown dimension', { dimension_filters: [{ key: 'password', op: '=', value: 'x' }] }, 'dimension_filters'],
+    ['a dimension the service does not collect', { dimension_filters: [{ key: 'gender', op: '=', value: 'm' }] }, 'dimension_filters'],
+    ['an unknown operator', { dimension_filters: [{ key: 'url', op: 'regexp', value: '.*' }] }, 'dimension_filters'],
+    ['a list for a one-value operator', { dimension_filters: [{ key: 'url', op: '=', value: ['a', 'b'] }] }, 'dimension_filters'],
+    ['one value for a list operator', { dimension_filters: [{ key: 'url', op: 'include', value: 'a' }] }, 'dimension_filters'],
+    ['a range of three', { dimension_filters: [{ key: 'geo_city', op: 'range', value: [1, 2, 3] }] }, 'dimension_filters'],
+    ['a list over the limit', { dimension_filters: [{ key: 'url', op: 'include', value: Array.from({ length: 101 }, (_, i) => `u${i}`) }] }, 'dimension_filters'],
+    ['too many rules', { filters: Array.from({ length: 21 }, () => ({ key: 'url', op: '=', value: 'a' })) }, 'filters'],
+    ['a nested object as a value', { dimension_filters: [{ key: 'url', op: '=', value: { $ne: 1 } }] }, 'dimension_filters'],
+    ['a metric filter on a dimension', { metric_filters: [{ key: 'url', op: '>', value: 1 }] }, 'metric_filters'],
+    ['a metric filter with like', { metric_filters: [{ key: 'visits', op: 'like', value: 1 }] }, 'metric_filters'],
+    ['a text metric filter value', { metric_filters: [{ key: 'visits', op: '>', value: '1; DROP TABLE events' }] }, 'metric_filters'],
+    ['a sample of 0', { sample: 0 }, 'sample'],
+    ['a sample over 1', { sample: 1.5 }, 'sample'],
+    ['a split', { split: ['a'] }, 'split'],
+    ['a selected line that is not a row id', { selected_lines: ['search'] }, 'selected_lines'],
+    ['eleven selected lines', { selected_lines: Array.from({ length: 11 }, (_, i) => `["${i}"]`) }, 'selected_lines'],
+    ['parents that are objects', { parents: [{ a: 1 }] }, 'parents'],
+    ['parents deeper than any report', { parents: ['a', 'b', 'c', 'd', 'e', 'f'] }, 'parents'],
+  ])('refuses %s', (_, more, property) => {
+    expect(failures({ ...valid, ...more })).toContain(property);
   });
 });
 

@@ -4,7 +4,11 @@ import {
   ArrayNotEmpty,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
+  IsNumber,
+  IsString,
+  ValidateBy,
   IsInt,
   IsOptional,
   Max,
@@ -13,10 +17,11 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
+import { FILTER_LIMITS, GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
+import { DimensionFilterRuleDto, MetricFilterRuleDto } from './filter.dto.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const SORT_NAMES = ['date', ...METRICS] as const;
+const SORT_NAMES = ['date', 'title', ...METRICS] as const;
 export type SortName = (typeof SORT_NAMES)[number];
 
 /** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
@@ -58,11 +63,55 @@ function IsNotBefore(field: string): PropertyDecorator {
 }
 
 export class ReportSortDto {
+  /** a metric, `date` (rows of time buckets) or `title` (the rows' values) */
   @IsIn(SORT_NAMES)
   name!: SortName;
 
+  /** missing: the column's default direction (metrics descending, titles ascending, dates descending) */
+  @IsOptional()
   @IsIn(['asc', 'desc'])
-  order!: 'asc' | 'desc';
+  order?: 'asc' | 'desc';
+}
+
+/** Values of a drill-down path or a selected line: one per level, at most the deepest report's. */
+const PATH_MAX = 5;
+const PATH_VALUE_MAX = 2000;
+/** Lines one graph draws at most (spec §9: max selected rows 10). */
+export const MAX_SELECTED_LINES = 10;
+
+const isPathValue = (v: unknown): boolean =>
+  (typeof v === 'string' && v.length <= PATH_VALUE_MAX) || (typeof v === 'number' && Number.isFinite(v));
+
+/** A list of 0 to PATH_MAX strings or numbers: a row's path from the top of its report. */
+function IsPath(): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isPath', validator: { validate: (value: unknown) => Array.isArray(value) && value.length <= PATH_MAX && value.every(isPathValue) } },
+    { message: (args) => `${args.property} must be a list of at most ${PATH_MAX} values (strings of at most ${PATH_VALUE_MAX} characters or numbers)` },
+  );
+}
+
+/** Row ids of the table (each the JSON text of its path), at most MAX_SELECTED_LINES. */
+function IsLineIds(): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isLineIds',
+      validator: {
+        validate: (value: unknown) =>
+          Array.isArray(value) &&
+          value.length <= MAX_SELECTED_LINES &&
+          value.every((id) => {
+            if (typeof id !== 'string' || id.length > PATH_MAX * (PATH_VALUE_MAX + 8)) return false;
+            try {
+              const path: unknown = JSON.parse(id);
+              return Array.isArray(path) && path.length >= 1 && path.length <= PATH_MAX && path.every(isPathValue);
+            } catch {
+              return false;
+            }
+          }),
+      },
+    },
+    { message: `selected_lines must be at most ${MAX_SELECTED_LINES} row ids of the table` },
+  );
 }
 
 /** The body of a report graph or table call (specification 001, section 7). */
@@ -77,26 +126,91 @@ export class ReportRequestDto {
   @IsIn(GROUPS)
   group!: Group;
 
+  /** missing: the report's default metrics */
+  @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(METRICS.length)
   @ArrayUnique()
   @IsIn(METRICS, { each: true })
-  metrics!: Metric[];
+  metrics?: Metric[];
 
   @IsOptional()
   @ValidateNested()
   @Type(() => ReportSortDto)
   sort?: ReportSortDto;
 
+  /** graph: the rows drawn as lines (ids of table rows); missing: the table's first rows */
+  @IsOptional()
+  @IsLineIds()
+  selected_lines?: string[];
+
+  /** graph: add the line of the whole report */
+  @IsOptional()
+  @IsBoolean()
+  need_all_total?: boolean;
+
+  /** experiments: the service runs none, so only an empty list is accepted */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(0, { message: 'split tests are not collected by this service: split must be empty' })
+  split?: string[];
+
+  /** the report's drill-down dimensions, or the first of them (the constructor sends its own) */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(PATH_MAX)
+  @IsString({ each: true })
+  dimensions?: string[];
+
+  /** the spec's older name of dimension_filters */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FILTER_LIMITS.rules)
+  @ValidateNested({ each: true })
+  @Type(() => DimensionFilterRuleDto)
+  filters?: DimensionFilterRuleDto[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FILTER_LIMITS.rules)
+  @ValidateNested({ each: true })
+  @Type(() => DimensionFilterRuleDto)
+  dimension_filters?: DimensionFilterRuleDto[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FILTER_LIMITS.rules)
+  @ValidateNested({ each: true })
+  @Type(() => MetricFilterRuleDto)
+  metric_filters?: MetricFilterRuleDto[];
+
+  /** share of visitors to read, (0, 1]; the answer says the sample used */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1)
+  sample?: number;
+
   @IsOptional()
   @IsInt()
-  @Min(1)
+  @Min(0)
   @Max(100)
   limit?: number;
 
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(1_000_000)
   offset?: number;
+
+  /** table of time buckets: include the buckets without traffic (default true) */
+  @IsOptional()
+  @IsBoolean()
+  empty_dates?: boolean;
+
+  /** table: the path of the row being expanded; its children are answered */
+  @IsOptional()
+  @IsPath()
+  parents?: (string | number)[];
 }

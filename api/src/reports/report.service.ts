@@ -1,12 +1,21 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { REPORTS, type Metric } from '@stat/schemas';
+import { moscowDate, reportDefinition, TRAFFIC_TYPE_TITLES, type Dimension, type Metric } from '@stat/schemas';
 import { bucketCount, bucketStarts, moscowDateTime } from './buckets.js';
-import { ReportEngine, type MetricValues, type PeriodQuery } from './engine.js';
+import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, ReportQueryError, type LinePath, type Plan, type Sql } from './compile.js';
+import { ReportEngine, type ResultRow } from './engine.js';
+import { DEFAULT_LINES, planReport, ReportRequestError, type ReportPlan } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
+import { DictionaryRepository } from './dictionaries.js';
+import { CLOCK, type Clock } from '../tokens.js';
 
 /** More points than this is no graph anyone can read; the client should pick a coarser group. */
 export const MAX_BUCKETS = 10_000;
-const DEFAULT_TABLE_LIMIT = 90;
+
+/** §2: the title of an empty value. */
+export const EMPTY_TITLE = 'Не определено';
+
+/** Metric values in the order of the request's metrics. */
+export type MetricValues = number[];
 
 export interface GraphPoint {
   ts: number;
@@ -14,19 +23,32 @@ export interface GraphPoint {
   metrics: MetricValues;
 }
 
+export interface GraphLine {
+  /** the table row's id, or `total` for the line of the whole report */
+  id: string;
+  title: string;
+  points: GraphPoint[];
+}
+
 export interface GraphResult {
   metrics: Metric[];
-  data: { id: string; title: string; points: GraphPoint[] }[];
+  data: GraphLine[];
   totals: MetricValues;
+  /** the share of visitors the numbers were read from (1: all) */
+  sample: number;
 }
 
 export interface TableRow {
+  /** the JSON text of the row's path (its values from the top level down); a date for time rows */
   id: string;
-  parent_id: null;
+  parent_id: string | null;
   level: number;
   can_be_expanded: boolean;
+  /** kept for the time-series view; equal to extra.title */
   title: string;
-  ts: number;
+  extra: { title: string; value?: string | number };
+  /** time rows: the bucket's start, epoch seconds */
+  ts?: number;
   metrics: MetricValues;
 }
 
@@ -36,67 +58,188 @@ export interface TableResult {
   all_metrics: Metric[];
   totals: MetricValues;
   sort: { name: string; order: 'asc' | 'desc' };
-  meta: { total: number; offset: number };
+  meta: { total: number; offset: number; sample: number; not_collected?: string };
 }
+
+const values = (row: ResultRow | undefined, count: number): MetricValues =>
+  Array.from({ length: count }, (_, i) => Number(row?.[metricAlias(i)] ?? 0));
+
+const VISIT_TIME_TITLES: Readonly<Record<number, string>> = {
+  0: 'Менее 15 секунд',
+  15: '15–30 секунд',
+  30: '30–60 секунд',
+  60: '1–3 минуты',
+  180: '3–10 минут',
+  600: '10–30 минут',
+  1800: 'Более 30 минут',
+};
 
 @Injectable()
 export class ReportService {
-  constructor(@Inject(ReportEngine) private readonly engine: ReportEngine) {}
+  constructor(
+    @Inject(ReportEngine) private readonly engine: ReportEngine,
+    @Inject(DictionaryRepository) private readonly dictionaries: DictionaryRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
-    const { points, totals } = await this.series(projectId, reportName, body);
+  async table(projectId: number, reportName: string, body: ReportRequestDto): Promise<TableResult> {
+    const planned = this.plan(projectId, reportName, body, 'table');
+    const { definition, plan, sort } = planned;
+    const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
+    if (definition.notCollected !== undefined) {
+      return { ...head, data: [], totals: values(undefined, plan.metrics.length), meta: { total: 0, offset: planned.offset, sample: plan.sample, not_collected: definition.notCollected } };
+    }
+    if (plan.path.length === 0) return { ...head, ...(await this.timeTable(planned, body)) };
+    const [rows, totals] = await Promise.all([
+      this.run(compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset })),
+      this.run(compileTotals(plan)),
+    ]);
+    const level = plan.parents.length;
+    const dimension = plan.path[level]!;
+    const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
     return {
-      metrics: body.metrics,
-      data: [{ id: 'total', title: 'Итого', points }],
-      totals,
+      ...head,
+      data: rows.map((row) => {
+        const value = normalValue(row.value, dimension);
+        const title = titles.get(String(value)) ?? EMPTY_TITLE;
+        return {
+          id: JSON.stringify([...plan.parents, value]),
+          parent_id: level === 0 ? null : JSON.stringify(plan.parents),
+          level,
+          can_be_expanded: level < definition.drilldown.length - 1,
+          title,
+          extra: { title, value },
+          metrics: values(row, plan.metrics.length),
+        };
+      }),
+      totals: values(totals[0], plan.metrics.length),
+      meta: { total: Number(rows[0]?.total_rows ?? (planned.offset > 0 ? await this.countRows(planned) : 0)), offset: planned.offset, sample: plan.sample },
     };
   }
 
-  async table(projectId: number, reportName: string, body: ReportRequestDto): Promise<TableResult> {
-    const { points, totals } = await this.series(projectId, reportName, body);
-    const sort = body.sort ?? { name: 'date', order: 'desc' };
-    const column = sort.name === 'date' ? -1 : body.metrics.indexOf(sort.name);
-    if (sort.name !== 'date' && column < 0) throw new BadRequestException(`sort.name ${sort.name} is not among metrics`);
+  async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
+    const planned = this.plan(projectId, reportName, body, 'graph');
+    const { definition, plan } = planned;
+    const starts = this.bucketsUpToNow(body);
+    const head = { metrics: [...plan.metrics], sample: plan.sample };
+    if (definition.notCollected !== undefined) return { ...head, data: [], totals: values(undefined, plan.metrics.length) };
+    if (plan.path.length === 0) {
+      const [series, totals] = await Promise.all([this.run(compileSeries(plan, planned.group)), this.run(compileTotals(plan))]);
+      const points = fill(starts, series, plan.metrics.length);
+      return { ...head, data: [{ id: 'total', title: 'Итого', points }], totals: values(totals[0], plan.metrics.length) };
+    }
+    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned));
+    const [lineRows, totals, whole] = await Promise.all([
+      lines.length > 0 ? this.run(compileSeries(plan, planned.group, lines)) : Promise.resolve([]),
+      this.run(compileTotals(plan)),
+      body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
+    ]);
+    const data: GraphLine[] = [];
+    if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
+    for (const [n, path] of lines.entries()) {
+      const own = lineRows.filter((r) => Number(r.line) === n + 1);
+      const dimension = plan.path[path.length - 1]!;
+      const value = path[path.length - 1]!;
+      const title = (await this.titles(dimension, [value])).get(String(value)) ?? EMPTY_TITLE;
+      data.push({ id: JSON.stringify(path), title, points: fill(starts, own, plan.metrics.length) });
+    }
+    return { ...head, data, totals: values(totals[0], plan.metrics.length) };
+  }
+
+  private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
+    const definition = reportDefinition(reportName);
+    if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
+    if (bucketCount(body.date_start, body.date_end, body.group) > MAX_BUCKETS) {
+      throw new BadRequestException(`the period has more than ${MAX_BUCKETS} ${body.group} buckets: choose a coarser group`);
+    }
+    try {
+      return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
+    } catch (error) {
+      if (error instanceof ReportRequestError || error instanceof ReportQueryError) throw new BadRequestException(error.message);
+      throw error;
+    }
+  }
+
+  private async run(sql: Sql): Promise<ResultRow[]> {
+    return this.engine.rows(sql);
+  }
+
+  /** The rows of the report's top level that a graph draws when none are selected. */
+  private async defaultLines(planned: ReportPlan): Promise<LinePath[]> {
+    const top: Plan = { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] };
+    const sortBy = planned.sort.name === 'date' ? 'title' : planned.sort.name;
+    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: DEFAULT_LINES, offset: 0 }));
+    return rows.map((r) => [normalValue(r.value, top.path[0]!)]);
+  }
+
+  /** A page past the last row has no row to carry the count: ask for it alone. */
+  private async countRows(planned: ReportPlan): Promise<number> {
+    const rows = await this.run(compileTable(planned.plan, { sortBy: 'title', order: 'asc', limit: 1, offset: 0 }));
+    return Number(rows[0]?.total_rows ?? 0);
+  }
+
+  /** The rows of a report of time buckets: every bucket of the period up to now, sorted and paged. */
+  private async timeTable(planned: ReportPlan, body: ReportRequestDto): Promise<Pick<TableResult, 'data' | 'totals' | 'meta'>> {
+    const { plan, sort } = planned;
+    const [series, totals] = await Promise.all([this.run(compileSeries(plan, planned.group)), this.run(compileTotals(plan))]);
+    let points = fill(this.bucketsUpToNow(body), series, plan.metrics.length);
+    if (body.empty_dates === false) points = points.filter((p) => p.metrics.some((v) => v !== 0));
+    const column = sort.name === 'date' || sort.name === 'title' ? -1 : plan.metrics.indexOf(sort.name);
     const key = (p: GraphPoint): number => (column < 0 ? p.ts : (p.metrics[column] ?? 0));
     const direction = sort.order === 'asc' ? 1 : -1;
     const sorted = [...points].sort((a, b) => (key(a) - key(b)) * direction || (a.ts - b.ts) * direction);
-    const offset = body.offset ?? 0;
-    const limit = body.limit ?? DEFAULT_TABLE_LIMIT;
     return {
-      data: sorted.slice(offset, offset + limit).map((p) => ({
+      data: sorted.slice(planned.offset, planned.offset + planned.limit).map((p) => ({
         id: p.date,
         parent_id: null,
         level: 0,
         can_be_expanded: false,
         title: p.date,
+        extra: { title: p.date },
         ts: p.ts,
         metrics: p.metrics,
       })),
-      metrics: body.metrics,
-      all_metrics: [...body.metrics],
-      totals,
-      sort,
-      meta: { total: points.length, offset },
+      totals: values(totals[0], plan.metrics.length),
+      meta: { total: points.length, offset: planned.offset, sample: plan.sample },
     };
   }
 
-  private async series(
-    projectId: number,
-    reportName: string,
-    body: ReportRequestDto,
-  ): Promise<{ points: GraphPoint[]; totals: MetricValues }> {
-    if (!(REPORTS as readonly string[]).includes(reportName)) throw new NotFoundException(`report ${reportName} not found`);
-    if (bucketCount(body.date_start, body.date_end, body.group) > MAX_BUCKETS) {
-      throw new BadRequestException(`the period has more than ${MAX_BUCKETS} ${body.group} buckets: choose a coarser group`);
-    }
-    const query: PeriodQuery = { projectId, dateStart: body.date_start, dateEnd: body.date_end, metrics: body.metrics };
-    const { buckets: filled, totals } = await this.engine.series(query, body.group);
-    const zeros = body.metrics.map(() => 0);
-    // Buckets that have not begun yet are not zeros, they are the future: leave them out.
-    const now = Date.now() / 1000;
-    const points = bucketStarts(body.date_start, body.date_end, body.group)
-      .filter((ts) => ts <= now)
-      .map((ts) => ({ ts, date: moscowDateTime(ts), metrics: filled.get(ts) ?? zeros }));
-    return { points, totals };
+  /** Bucket starts of the period; the ones that have not begun yet are the future, left out. */
+  private bucketsUpToNow(body: ReportRequestDto): number[] {
+    const now = this.clock() / 1000;
+    return bucketStarts(body.date_start, body.date_end, body.group).filter((ts) => ts <= now);
   }
+
+  /** What users read for each value of a dimension: place names, traffic types, ranges. */
+  private async titles(dimension: Dimension, rowValues: readonly (string | number)[]): Promise<Map<string, string>> {
+    const titles = new Map<string, string>();
+    if (dimension === 'geo_country' || dimension === 'geo_area' || dimension === 'geo_city') {
+      const ids = rowValues.map(Number).filter((id) => id > 0);
+      for (const place of ids.length > 0 ? await this.dictionaries.geo(ids) : []) titles.set(String(place.id), place.name);
+    }
+    for (const raw of rowValues) {
+      const value = normalValue(raw, dimension);
+      const key = String(value);
+      if (titles.has(key)) continue;
+      if (value === '' || value === 0) continue;
+      if (dimension === 'traffic_type') titles.set(key, TRAFFIC_TYPE_TITLES[key as keyof typeof TRAFFIC_TYPE_TITLES] ?? key);
+      else if (dimension === 'visit_time') titles.set(key, VISIT_TIME_TITLES[Number(value)] ?? key);
+      else titles.set(key, key);
+    }
+    // The first range of visit time starts at 0, which is a value, not "not determined".
+    if (dimension === 'visit_time') titles.set('0', VISIT_TIME_TITLES[0]!);
+    return titles;
+  }
+}
+
+/** ClickHouse writes 64-bit numbers as strings: a row's value as the number or text its dimension holds. */
+function normalValue(value: unknown, dimension: Dimension): string | number {
+  if (isNumericDimension(dimension)) return Number(value ?? 0);
+  return typeof value === 'string' ? value : String(value ?? '');
+}
+
+/** Points for every bucket start, with the rows' metrics where the bucket has traffic and zeros elsewhere. */
+function fill(starts: readonly number[], rows: readonly ResultRow[], count: number): GraphPoint[] {
+  const byStart = new Map(rows.map((r) => [Number(r.bucket_start), r]));
+  return starts.map((ts) => ({ ts, date: moscowDateTime(ts), metrics: values(byStart.get(ts), count) }));
 }

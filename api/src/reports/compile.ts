@@ -1,0 +1,518 @@
+import {
+  DIMENSIONS,
+  LIST_OPERATORS,
+  REPORT_TIME_ZONE,
+  type Dimension,
+  type DimensionFilterRule,
+  type Group,
+  type Metric,
+  type MetricFilterRule,
+} from '@stat/schemas';
+
+/**
+ * The report engine's SQL compiler: pure functions from a plan to ClickHouse SQL and its
+ * parameters. Identifiers come only from the allow-lists of this file and the catalogue
+ * (`DIMENSIONS`); every value of a request travels as a typed query parameter.
+ */
+
+/** Where a report's numbers are read: a time rollup, the raw events, or the visits. */
+export type Source = 'rollup' | 'events' | 'visits';
+
+/**
+ * What the rows of a report are: `visit`, rows whose every event of a visit has the same value
+ * (a source, a place, a device), so a visit is counted once where it starts; `hit`, rows of pages
+ * or events, where a visit is counted in every row it touched.
+ */
+export type Scope = 'visit' | 'hit';
+
+/** Everything the compiler needs: decided by the planner from a definition and a request. */
+export interface Plan {
+  projectId: number;
+  /** first and last Moscow day of the period, YYYY-MM-DD */
+  dateStart: string;
+  dateEnd: string;
+  source: Source;
+  scope: Scope;
+  /** share of visitors read, (0, 1]; 1 reads all */
+  sample: number;
+  metrics: readonly Metric[];
+  /** the drill-down dimensions from the top to the rows' level; empty: rows are time buckets */
+  path: readonly Dimension[];
+  /** the values of the path's dimensions above the rows' level */
+  parents: readonly (string | number)[];
+  filters: readonly DimensionFilterRule[];
+  metricFilters: readonly MetricFilterRule[];
+  /** leave out rows whose value is empty */
+  skipEmpty: boolean;
+}
+
+export interface Sql {
+  query: string;
+  params: Record<string, unknown>;
+}
+
+/** A request the compiler refuses (a filter value of the wrong kind): the api answers 400. */
+export class ReportQueryError extends Error {}
+
+const TZ = `'${REPORT_TIME_ZONE}'`;
+
+/** Dimensions whose value can differ between the events of one visit. */
+const HIT_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
+  'url',
+  'url_no_args',
+  'url_args_key',
+  'url_chapter',
+  'title',
+  'external_url',
+  'page_format',
+  'event_class',
+  'event_name',
+  'ub_block_list',
+  'customer_params_key',
+  'customer_params_value',
+  'user_cv_key',
+]);
+
+/** Dimensions kept as numbers: compared as numbers, matched by patterns as text. */
+const NUMERIC_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
+  'geo_country',
+  'geo_area',
+  'geo_city',
+  'screen_width',
+  'screen_height',
+  'session_number',
+  'view_depth',
+  'visit_time',
+  'native_mobile',
+  'auth_top100',
+]);
+
+/** The lower bounds (seconds) of the «Время на сайте» ranges. */
+export const VISIT_TIME_BOUNDS = [0, 15, 30, 60, 180, 600, 1800] as const;
+
+/** Dimensions answered by the visits (one row a visit), with their SQL over the per-visit rows. */
+const VISIT_TABLE_SQL: Partial<Record<Dimension, string>> = {
+  entry_page: 'entry_url',
+  exit_page: 'exit_url',
+  view_depth: 'page_views',
+  visit_time: `multiIf(${VISIT_TIME_BOUNDS.slice(1)
+    .map((bound, i) => `duration_ms < ${bound * 1000}, ${VISIT_TIME_BOUNDS[i]}`)
+    .join(', ')}, ${VISIT_TIME_BOUNDS.at(-1)})`,
+};
+
+export const isHitDimension = (d: Dimension): boolean => HIT_DIMENSIONS.has(d);
+export const isVisitTableDimension = (d: Dimension): boolean => d in VISIT_TABLE_SQL;
+export const isNumericDimension = (d: Dimension): boolean => NUMERIC_DIMENSIONS.has(d);
+
+/** Collects the typed parameters of one query under generated names. */
+class Params {
+  readonly values: Record<string, unknown> = {};
+  private next = 0;
+
+  add(value: unknown, type: string): string {
+    const name = `p${this.next++}`;
+    this.values[name] = value;
+    return `{${name}:${type}}`;
+  }
+}
+
+/** The events' column (or ALIAS column) of a dimension; never a request's text. */
+function eventColumn(d: Dimension): string {
+  const storage = DIMENSIONS[d];
+  if (storage.table !== 'events') throw new ReportQueryError(`${d} cannot be read from events`);
+  return storage.column;
+}
+
+/** The SQL of a dimension's value on a row of the source. `keyParam`: the custom parameter key above (custom_vars). */
+function dimensionSql(d: Dimension, source: Source, keyParam?: string): string {
+  if (source === 'visits') {
+    const sql = VISIT_TABLE_SQL[d];
+    if (sql === undefined) throw new ReportQueryError(`${d} cannot be read from visits`);
+    return sql;
+  }
+  if (d === 'customer_params_key' || d === 'user_cv_key') return 'arrayJoin(mapKeys(event_params))';
+  if (d === 'customer_params_value') return keyParam ? `event_params[${keyParam}]` : 'arrayJoin(mapValues(event_params))';
+  return eventColumn(d);
+}
+
+const emptyValue = (d: Dimension): string => (NUMERIC_DIMENSIONS.has(d) ? '0' : "''");
+
+/** A scalar of a filter or a parent as the parameter type of its dimension. */
+function typedValue(d: Dimension, value: string | number, p: Params): string {
+  if (NUMERIC_DIMENSIONS.has(d)) {
+    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+    if (!Number.isFinite(n)) throw new ReportQueryError(`${d} takes numbers: ${JSON.stringify(value)} is not one`);
+    return p.add(n, 'Float64');
+  }
+  return p.add(String(value), 'String');
+}
+
+/**
+ * A filter pattern as a LIKE pattern: `*` stands for any characters, every other character is
+ * itself (so `%`, `_` and `\` are escaped); a leading `@` makes the match ignore case.
+ */
+export function likePattern(pattern: string): { like: string; ignoreCase: boolean } {
+  const ignoreCase = pattern.startsWith('@');
+  const body = ignoreCase ? pattern.slice(1) : pattern;
+  return { like: body.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'), ignoreCase };
+}
+
+function likeSql(expr: string, pattern: string | number, p: Params): string {
+  const { like, ignoreCase } = likePattern(String(pattern));
+  return `${ignoreCase ? 'ilike' : 'like'}(${expr}, ${p.add(like, 'String')})`;
+}
+
+const asList = (value: DimensionFilterRule['value']): readonly (string | number)[] => (Array.isArray(value) ? value : [value as string | number]);
+
+/** The condition of one rule on an expression of dimension `d`. */
+function ruleSql(d: Dimension, expr: string, rule: DimensionFilterRule, p: Params): string {
+  const text = NUMERIC_DIMENSIONS.has(d) ? `toString(${expr})` : expr;
+  const values = asList(rule.value);
+  const isList = (LIST_OPERATORS as readonly string[]).includes(rule.op);
+  const first = values[0];
+  if (first === undefined) throw new ReportQueryError(`${rule.key}: a filter needs a value`);
+  if (!isList && rule.op !== 'range' && Array.isArray(rule.value)) throw new ReportQueryError(`${rule.key}: ${rule.op} takes one value`);
+  switch (rule.op) {
+    case '=':
+    case '!=':
+    case '>':
+    case '>=':
+    case '<':
+    case '<=':
+      return `${expr} ${rule.op} ${typedValue(d, first, p)}`;
+    case 'range': {
+      const last = values[1];
+      if (values.length !== 2 || last === undefined) throw new ReportQueryError(`${rule.key}: range takes [from, to]`);
+      return `${expr} BETWEEN ${typedValue(d, first, p)} AND ${typedValue(d, last, p)}`;
+    }
+    case 'include':
+    case 'exclude': {
+      const list = values.map((v) => typedValue(d, v, p));
+      return `${expr} ${rule.op === 'include' ? 'IN' : 'NOT IN'} (${list.join(', ')})`;
+    }
+    case 'like':
+      return likeSql(text, first, p);
+    case 'nlike':
+      return `NOT ${likeSql(text, first, p)}`;
+    case 'multilike':
+      return `(${values.map((v) => likeSql(text, v, p)).join(' OR ')})`;
+    case 'multilikeand':
+      return `(${values.map((v) => likeSql(text, v, p)).join(' AND ')})`;
+    case 'nmultilike':
+      return `NOT (${values.map((v) => likeSql(text, v, p)).join(' OR ')})`;
+  }
+}
+
+/** A rule on an event dimension, as a condition on events (custom parameters by key). */
+function eventRuleSql(rule: DimensionFilterRule, p: Params): string {
+  const d = rule.key as Dimension;
+  if (d === 'customer_params_key' || d === 'user_cv_key') return `arrayExists(k -> ${ruleSql(d, 'k', rule, p)}, mapKeys(event_params))`;
+  if (d === 'customer_params_value') return `arrayExists(v -> ${ruleSql(d, 'v', rule, p)}, mapValues(event_params))`;
+  const condition = ruleSql(d, eventColumn(d), rule, p);
+  const eventClass = rule.extra?.eventClass;
+  return eventClass === undefined ? condition : `(${condition} AND event_class = ${p.add(eventClass, 'String')})`;
+}
+
+function periodOfEvents(plan: Plan, p: Params): string {
+  return `project_id = ${p.add(plan.projectId, 'UInt32')} AND event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`;
+}
+
+/** The visits of the period that have an event matching the rules. */
+function visitsWithEvents(plan: Plan, rules: readonly DimensionFilterRule[], p: Params): string {
+  const conditions = rules.map((r) => eventRuleSql(r, p)).join(' AND ');
+  return `session_id IN (SELECT session_id FROM events WHERE ${periodOfEvents(plan, p)} AND ${conditions})`;
+}
+
+const sampleClause = (plan: Plan, p: Params): string => (plan.sample < 1 ? ` SAMPLE ${p.add(plan.sample, 'Float64')}` : '');
+
+/** Scales a count read from a sample back to the whole. */
+function scaled(sql: string, plan: Plan, p: Params): string {
+  return plan.sample < 1 ? `round(${sql} * ${p.add(1 / plan.sample, 'Float64')})` : sql;
+}
+
+const ratio = (num: string, den: string, factor: number, digits: number): string =>
+  `round(if(${den} = 0, 0, ${factor === 1 ? '' : `${factor} * `}${num} / ${den}), ${digits})`;
+
+/** The SQL of each metric over each source, or undefined where that source cannot answer it. */
+function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
+  const s = (sql: string): string => scaled(sql, plan, p);
+  if (plan.source === 'rollup') {
+    const visits = 'sum(visit_starts)';
+    switch (m) {
+      case 'page_views':
+        return 'sum(page_views)';
+      case 'visits':
+        return visits;
+      case 'visitors':
+        return 'uniqMerge(visitors)';
+      case 'bounces':
+        return ratio('sum(bounces)', visits, 100, 2);
+      case 'avg_view_depth':
+        return ratio('sum(page_views)', visits, 1, 2);
+      case 'avg_sessions_duration':
+        return ratio('sum(duration_ms)', visits, 0.001, 1);
+      default:
+        return undefined;
+    }
+  }
+  if (plan.source === 'visits') {
+    switch (m) {
+      case 'visits':
+        return s('count()');
+      case 'visitors':
+        return s('uniq(visitor_id)');
+      case 'page_views':
+        return s('sum(page_views)');
+      case 'bounces':
+        return ratio('countIf(page_views <= 1 AND duration_ms < 15000)', 'count()', 100, 2);
+      case 'avg_view_depth':
+        return ratio('sum(page_views)', 'count()', 1, 2);
+      case 'avg_sessions_duration':
+        return ratio('sum(duration_ms)', 'count()', 0.001, 1);
+      default:
+        return undefined;
+    }
+  }
+  const pageViews = "countIf(event_type = 'pageview')";
+  const visitStarts = 'countIf(event_number = 1)';
+  const views = "countIf(event_type = 'show')";
+  const clicks = "countIf(event_type = 'click')";
+  const visitScope = plan.scope === 'visit';
+  switch (m) {
+    case 'page_views':
+      return s(pageViews);
+    case 'visits':
+      return s(visitScope ? visitStarts : 'uniq(session_id)');
+    case 'visitors':
+      return s('uniq(visitor_id)');
+    case 'bounces':
+      return visitScope ? ratio('sum(bounce_delta)', visitStarts, 100, 2) : undefined;
+    case 'avg_view_depth':
+      return visitScope ? ratio(pageViews, visitStarts, 1, 2) : undefined;
+    case 'avg_sessions_duration':
+      return visitScope ? ratio('sum(duration_delta)', visitStarts, 0.001, 1) : undefined;
+    case 'avg_view_duration':
+      return ratio("sumIf(engaged_ms, event_type = 'engagement')", pageViews, 0.001, 1);
+    case 'events_count':
+      return s("countIf(event_type = 'event')");
+    case 'uid':
+      return s("uniqIf(user_id, user_id != '')");
+    case 'usability_views':
+      return s(views);
+    case 'usability_clicks':
+      return s(clicks);
+    case 'usability_ctr':
+      return ratio(clicks, views, 100, 2);
+  }
+}
+
+/** Whether the plan's source can answer the metric. */
+export function canAnswer(m: Metric, plan: Omit<Plan, 'metrics'>): boolean {
+  return metricSql(m, { ...plan, metrics: [] }, new Params()) !== undefined;
+}
+
+/** The result column of the i-th metric (named apart from the source's columns). */
+export const metricAlias = (i: number): string => `m${i}`;
+
+function selectMetrics(plan: Plan, p: Params): string {
+  return plan.metrics
+    .map((m, i) => {
+      const sql = metricSql(m, plan, p);
+      if (sql === undefined) throw new ReportQueryError(`${m} cannot be computed for these rows`);
+      return `${sql} AS ${metricAlias(i)}`;
+    })
+    .join(', ');
+}
+
+/** The rows a query reads: the FROM clause with its sample and the WHERE conditions. */
+interface Rows {
+  from: string;
+  where: string[];
+}
+
+const whereSql = (rows: Rows): string => (rows.where.length > 0 ? rows.where.join(' AND ') : '1');
+
+/** The per-visit rows of the period: one a visit, merged from the visits table's parts. */
+function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRule[]): string {
+  const where = [`project_id = ${p.add(plan.projectId, 'UInt32')}`, `start_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`];
+  if (eventRules.length > 0) where.push(visitsWithEvents(plan, eventRules, p));
+  return `(SELECT session_id, any(visitor_id) AS visitor_id, min(start_ts) AS visit_start, any(start_date) AS visit_date,
+                 sum(page_views) AS page_views,
+                 toUnixTimestamp64Milli(max(end_ts)) - toUnixTimestamp64Milli(min(start_ts)) AS duration_ms,
+                 argMinMerge(entry_url) AS entry_url, argMaxMerge(exit_url) AS exit_url
+          FROM visits${sampleClause(plan, p)} WHERE ${where.join(' AND ')}
+          GROUP BY visitor_hash, session_id)`;
+}
+
+/** The rollup table of a grouping: the coarsest whose buckets are fine enough. */
+export function rollupTable(group: Group): string | undefined {
+  switch (group) {
+    case 'minute':
+      return undefined;
+    case 'five_minute':
+      return 'rollup_5m';
+    case 'hour':
+      return 'rollup_hour';
+    default:
+      return 'rollup_day';
+  }
+}
+
+function rollupRows(plan: Plan, group: Group, p: Params): Rows {
+  const table = rollupTable(group);
+  if (table === undefined) throw new ReportQueryError(`no rollup answers ${group}`);
+  const project = `project_id = ${p.add(plan.projectId, 'UInt32')}`;
+  const from = p.add(plan.dateStart, 'Date');
+  const to = p.add(plan.dateEnd, 'Date');
+  if (table === 'rollup_day') return { from: table, where: [project, `event_date BETWEEN ${from} AND ${to}`] };
+  return { from: table, where: [project, `bucket >= toDateTime(${from}, ${TZ})`, `bucket < toDateTime(${to}, ${TZ}) + INTERVAL 1 DAY`] };
+}
+
+/** The path's conditions above the rows' level, the filters, and the report's fixed rules. */
+function rowsOf(plan: Plan, group: Group, p: Params): Rows {
+  if (plan.source === 'rollup') return rollupRows(plan, group, p);
+  const visitTableRules = plan.filters.filter((r) => isVisitTableDimension(r.key as Dimension));
+  const eventRules = plan.filters.filter((r) => !isVisitTableDimension(r.key as Dimension));
+  if (plan.source === 'visits') {
+    return {
+      from: visitRows(plan, p, eventRules),
+      where: [...pathConditions(plan, p), ...visitTableRules.map((r) => ruleSql(r.key as Dimension, dimensionSql(r.key as Dimension, 'visits'), r, p))],
+    };
+  }
+  if (visitTableRules.length > 0) throw new ReportQueryError(`${visitTableRules[0]!.key} filters reports of visits only`);
+  // In a report of visits, a rule on pages keeps the visits that have such a page, whole.
+  const direct = plan.scope === 'hit' ? eventRules : eventRules.filter((r) => !isHitDimension(r.key as Dimension));
+  const byVisit = plan.scope === 'hit' ? [] : eventRules.filter((r) => isHitDimension(r.key as Dimension));
+  const where = [periodOfEvents(plan, p), ...pathConditions(plan, p), ...direct.map((r) => eventRuleSql(r, p))];
+  if (byVisit.length > 0) where.push(visitsWithEvents(plan, byVisit, p));
+  return { from: `events${sampleClause(plan, p)}`, where };
+}
+
+/** The custom parameter key above the rows (custom_vars: event → key → value), as a parameter. */
+function keyParamOf(plan: Plan, p: Params): string | undefined {
+  const at = plan.path.findIndex((d) => d === 'customer_params_key' || d === 'user_cv_key');
+  const key = at >= 0 ? plan.parents[at] : undefined;
+  return key === undefined ? undefined : p.add(String(key), 'String');
+}
+
+/** The condition that the path's i-th dimension has `value` (a custom parameter key: the event has it). */
+function equalsSql(plan: Plan, i: number, value: string | number, p: Params, keyParam: string | undefined): string {
+  const d = plan.path[i];
+  if (d === undefined) throw new ReportQueryError('a path is deeper than the report');
+  if (plan.source !== 'visits' && (d === 'customer_params_key' || d === 'user_cv_key')) return `mapContains(event_params, ${p.add(String(value), 'String')})`;
+  return `${dimensionSql(d, plan.source, d === 'customer_params_value' ? keyParam : undefined)} = ${typedValue(d, value, p)}`;
+}
+
+function pathConditions(plan: Plan, p: Params): string[] {
+  const keyParam = keyParamOf(plan, p);
+  return plan.parents.map((value, i) => equalsSql(plan, i, value, p, keyParam));
+}
+
+/** The dimension of the rows' level and its SQL. */
+function rowDimension(plan: Plan, p: Params): { d: Dimension; sql: string } {
+  const d = plan.path[plan.parents.length];
+  if (d === undefined) throw new ReportQueryError('the rows have no dimension');
+  return { d, sql: dimensionSql(d, plan.source, d === 'customer_params_value' ? keyParamOf(plan, p) : undefined) };
+}
+
+function havingSql(plan: Plan, p: Params): string {
+  if (plan.metricFilters.length === 0) return '';
+  const conditions = plan.metricFilters.map((rule) => {
+    const i = plan.metrics.indexOf(rule.key as Metric);
+    if (i < 0) throw new ReportQueryError(`metric_filters: ${rule.key} is not among the metrics`);
+    return `${metricAlias(i)} ${rule.op} ${p.add(rule.value, 'Float64')}`;
+  });
+  return ` HAVING ${conditions.join(' AND ')}`;
+}
+
+export interface TableQuery {
+  /** sort by a metric of the plan, or by the row's value */
+  sortBy: Metric | 'title';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of rows of the plan's level: each row's value, its metrics, and how many rows the
+ * level has (`total_rows`); sorted, paged and filtered by metrics in ClickHouse.
+ */
+export function compileTable(plan: Plan, q: TableQuery): Sql {
+  const p = new Params();
+  const rows = rowsOf(plan, 'day', p);
+  const { d, sql } = rowDimension(plan, p);
+  if (plan.skipEmpty) rows.where.push(`${sql} != ${emptyValue(d)}`);
+  const i = q.sortBy === 'title' ? -1 : plan.metrics.indexOf(q.sortBy);
+  const direction = q.order === 'asc' ? 'ASC' : 'DESC';
+  const order = i < 0 ? `value ${direction}` : `${metricAlias(i)} ${direction}, value ASC`;
+  const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}, count() OVER () AS total_rows
+    FROM ${rows.from} WHERE ${whereSql(rows)}
+    GROUP BY value${havingSql(plan, p)}
+    ORDER BY ${order}
+    LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}`;
+  return { query, params: p.values };
+}
+
+/** The plan's metrics over all its rows (the table's totals line). */
+export function compileTotals(plan: Plan): Sql {
+  const p = new Params();
+  const rows = rowsOf(plan, 'day', p);
+  if (plan.path.length > plan.parents.length && plan.skipEmpty) {
+    const { d, sql } = rowDimension(plan, p);
+    rows.where.push(`${sql} != ${emptyValue(d)}`);
+  }
+  return { query: `SELECT ${selectMetrics(plan, p)} FROM ${rows.from} WHERE ${whereSql(rows)}`, params: p.values };
+}
+
+/**
+ * The Moscow start (epoch seconds) of the bucket of each row. Weeks and months cut by the
+ * period's first day start there (buckets never reach outside the period; see buckets.ts).
+ */
+function bucketSql(plan: Plan, group: Group, p: Params): string {
+  const instant = plan.source === 'rollup' ? 'bucket' : plan.source === 'visits' ? 'visit_start' : 'ts';
+  const day = plan.source === 'visits' ? 'visit_date' : 'event_date';
+  const first = (): string => p.add(plan.dateStart, 'Date');
+  // Moscow is UTC+3 all year, so its minute, five-minute and hour buckets are UTC's.
+  switch (group) {
+    case 'minute':
+      return `toUnixTimestamp(toStartOfMinute(${instant}))`;
+    case 'five_minute':
+      return `toUnixTimestamp(toStartOfFiveMinutes(${instant}))`;
+    case 'hour':
+      return `toUnixTimestamp(toStartOfHour(${instant}))`;
+    case 'day':
+      return `toUnixTimestamp(toDateTime(${day}, ${TZ}))`;
+    case 'week':
+      return `toUnixTimestamp(toDateTime(greatest(toMonday(${day}), ${first()}), ${TZ}))`;
+    case 'month':
+      return `toUnixTimestamp(toDateTime(greatest(toStartOfMonth(${day}), ${first()}), ${TZ}))`;
+  }
+}
+
+/** A graph line: rows whose path starts with these values (a row of the table and all under it). */
+export type LinePath = readonly (string | number)[];
+
+/**
+ * The plan's metrics per time bucket: for the whole (no lines), or for each line, keyed by the
+ * line's index (a row can be under several selected lines, so lines are an array joined).
+ */
+export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePath[]): Sql {
+  const p = new Params();
+  const rows = rowsOf(plan, group, p);
+  let line = '';
+  if (lines !== undefined) {
+    const keyParam = keyParamOf(plan, p);
+    const matches = lines.map((values, n) => {
+      // A line's own key is the parameter key of its value (custom_vars), not the rows' parent's.
+      const at = plan.path.findIndex((d) => d === 'customer_params_key' || d === 'user_cv_key');
+      const ownKey = at >= 0 && values[at] !== undefined ? p.add(String(values[at]), 'String') : keyParam;
+      const conditions = values.map((value, i) => equalsSql(plan, i, value, p, ownKey));
+      return `if(${conditions.join(' AND ') || '1'}, ${n + 1}, 0)`;
+    });
+    line = `, arrayJoin(arrayFilter(x -> x != 0, [${matches.join(', ')}])) AS line`;
+  }
+  const query = `SELECT ${bucketSql(plan, group, p)} AS bucket_start${line}, ${selectMetrics(plan, p)}
+    FROM ${rows.from} WHERE ${whereSql(rows)}
+    GROUP BY bucket_start${line ? ', line' : ''} ORDER BY bucket_start`;
+  return { query, params: p.values };
+}

@@ -1,0 +1,108 @@
+import { METRIC_INFO, type Dimension, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
+import { canAnswer, isHitDimension, isVisitTableDimension, rollupTable, type Plan, type Scope, type Source } from './compile.js';
+import type { ReportRequestDto } from './report-request.dto.js';
+
+/** A request the planner refuses: the api answers 400 with this message. */
+export class ReportRequestError extends Error {}
+
+/** Rows of a table page when the request names no limit (§9: summary report rows 90, tables 10). */
+export const DEFAULT_LIMIT = { summary: 90, table: 10 } as const;
+
+/** Graph lines drawn when the request selects none (§9: default lines 5). */
+export const DEFAULT_LINES = 5;
+
+/** What the planner decided for one report call. */
+export interface ReportPlan {
+  definition: ReportDefinition;
+  plan: Plan;
+  group: Group;
+  sort: { name: Metric | 'date' | 'title'; order: 'asc' | 'desc' };
+  limit: number;
+  offset: number;
+}
+
+const sourceOf = (path: readonly Dimension[]): Source => (path.some(isVisitTableDimension) ? 'visits' : 'events');
+const scopeOf = (path: readonly Dimension[]): Scope => (path.some(isHitDimension) ? 'hit' : 'visit');
+
+/** The metrics asked for, each offered by the report. */
+function metricsOf(definition: ReportDefinition, body: ReportRequestDto): Metric[] {
+  const metrics = body.metrics ?? [...definition.defaultMetrics];
+  const foreign = metrics.find((m) => !definition.metrics.includes(m));
+  if (foreign !== undefined) throw new ReportRequestError(`metrics: ${foreign} is not a metric of the report ${definition.name} (it has ${definition.metrics.join(', ')})`);
+  return metrics;
+}
+
+/** The sort asked for, with the column's default direction; it must name a shown column. */
+function sortOf(definition: ReportDefinition, body: ReportRequestDto, metrics: readonly Metric[]): ReportPlan['sort'] {
+  const rowsAreBuckets = definition.drilldown.length === 0;
+  // The report's default sort falls to the first metric asked for when that one is not shown.
+  const fallback = definition.defaultSort.name === 'date' || metrics.includes(definition.defaultSort.name) ? definition.defaultSort.name : metrics[0]!;
+  const wanted = body.sort?.name ?? fallback;
+  const name = wanted === 'date' && !rowsAreBuckets ? 'title' : wanted === 'title' && rowsAreBuckets ? 'date' : wanted;
+  if (name !== 'date' && name !== 'title' && !metrics.includes(name)) {
+    throw new ReportRequestError(`sort.name: ${name} is not among the requested metrics`);
+  }
+  const defaultOrder = name === 'date' ? 'desc' : name === 'title' ? 'asc' : METRIC_INFO[name].order;
+  const order = body.sort?.order ?? (body.sort === undefined && name === definition.defaultSort.name ? definition.defaultSort.order : defaultOrder);
+  return { name, order };
+}
+
+/** The path of the rows being expanded: at most one level above the report's last. */
+function parentsOf(definition: ReportDefinition, body: ReportRequestDto): (string | number)[] {
+  const parents = body.parents ?? [];
+  if (parents.length > 0 && parents.length >= definition.drilldown.length) {
+    throw new ReportRequestError(`parents: the report ${definition.name} has ${Math.max(definition.drilldown.length - 1, 0)} levels to expand`);
+  }
+  return parents;
+}
+
+/** The constructor's `dimensions`, accepted by a base report only when they are its own drill-down. */
+function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): void {
+  const asked = body.dimensions;
+  if (asked === undefined || asked.length === 0) return;
+  const own = definition.drilldown.slice(0, asked.length);
+  if (asked.length > definition.drilldown.length || asked.some((d, i) => d !== own[i])) {
+    throw new ReportRequestError(`dimensions: the report ${definition.name} reads ${definition.drilldown.join(', ') || 'no dimension'}`);
+  }
+}
+
+/**
+ * The share of visitors read: 1 when the report does not sample, for a period of today only
+ * (§4: "Sample is forced to 1 for today's period"), and when the rollups answer (they are exact
+ * and cheaper than any sample).
+ */
+function sampleOf(definition: ReportDefinition, body: ReportRequestDto, today: string, source: Source): number {
+  if (!definition.sampling || source === 'rollup') return 1;
+  if (body.date_start === today && body.date_end === today) return 1;
+  return body.sample ?? 1;
+}
+
+/**
+ * Plans a report call: which rows (the level of the drill-down), which storage (a rollup when
+ * it answers every metric exactly, the visits for reports of entry and exit pages, depth and
+ * time, otherwise the events), which sample, and how the rows are sorted and paged. Pure.
+ */
+export function planReport(definition: ReportDefinition, projectId: number, body: ReportRequestDto, today: string, kind: 'table' | 'graph'): ReportPlan {
+  checkDimensions(definition, body);
+  const metrics = metricsOf(definition, body);
+  const sort = sortOf(definition, body, metrics);
+  const parents = kind === 'table' ? parentsOf(definition, body) : [];
+  const path = kind === 'table' ? definition.drilldown.slice(0, parents.length + 1) : definition.drilldown;
+  const filters: DimensionFilterRule[] = [...definition.where, ...(body.dimension_filters ?? []), ...(body.filters ?? [])];
+  const metricFilters = body.metric_filters ?? [];
+  const unknownMetricFilter = metricFilters.find((rule) => !metrics.includes(rule.key as Metric));
+  if (unknownMetricFilter !== undefined) throw new ReportRequestError(`metric_filters: ${unknownMetricFilter.key} is not among the requested metrics`);
+
+  const base = { projectId, dateStart: body.date_start, dateEnd: body.date_end, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty };
+  let source = sourceOf(definition.drilldown);
+  const rollupAnswers =
+    path.length === 0 && filters.length === 0 && metricFilters.length === 0 && rollupTable(body.group) !== undefined &&
+    metrics.every((m) => canAnswer(m, { ...base, source: 'rollup', sample: 1 }));
+  if (rollupAnswers) source = 'rollup';
+  const sample = sampleOf(definition, body, today, source);
+  const plan: Plan = { ...base, source, sample, metrics };
+  const unanswerable = metrics.find((m) => !canAnswer(m, plan));
+  if (unanswerable !== undefined) throw new ReportRequestError(`metrics: ${unanswerable} cannot be computed for the rows of ${definition.name}`);
+  const limit = body.limit ?? (path.length === 0 ? DEFAULT_LIMIT.summary : DEFAULT_LIMIT.table);
+  return { definition, plan, group: body.group, sort, limit, offset: body.offset ?? 0 };
+}

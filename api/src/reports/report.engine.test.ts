@@ -1,0 +1,292 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { DictionaryRepository } from './dictionaries.js';
+import { ReportEngine } from './engine.js';
+import type { ReportRequestDto } from './report-request.dto.js';
+import { ReportService, type TableResult } from './report.service.js';
+
+// Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
+const PROJECT = 42;
+const D1 = '2026-11-10';
+const D2 = '2026-11-11';
+/** The api's clock: the day after the data, so no bucket is in the future and none is "today". */
+const NOW = Date.parse('2026-11-12T12:00:00Z');
+
+/** A stored event: what the aggregator would write, the rest left at the columns' defaults. */
+interface Fixture {
+  type: 'pageview' | 'event' | 'show' | 'click' | 'engagement';
+  /** Moscow wall-clock time, YYYY-MM-DD HH:mm:ss */
+  at: string;
+  visitor: string;
+  session: number;
+  /** Moscow wall-clock time the visit began */
+  start: string;
+  n: number;
+  bounce?: number;
+  durationMs?: number;
+  path: string;
+  source?: Record<string, string>;
+  more?: Record<string, unknown>;
+}
+
+const utc = (moscow: string): string => new Date(Date.parse(`${moscow.replace(' ', 'T')}+03:00`)).toISOString().replace('T', ' ').replace('Z', '');
+
+const SEARCH = { traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex', search_phrase: 'купить слона' };
+const SOCIAL = { traffic_type: 'social', traffic_system: 'vk', social_network: 'vk' };
+const DIRECT = { traffic_type: 'direct' };
+const DESKTOP = { device_type: 'desktop', browser_family: 'Chrome', geo_country: 2017370 };
+const PHONE = { device_type: 'smartphone', browser_family: 'Mobile Safari', geo_country: 630336 };
+
+/**
+ * Visit 1 (visitor a, 10 Nov, from a Yandex search): two pages and a custom event, 3 minutes.
+ * Visit 2 (visitor b, 10 Nov, direct, phone): one page, a block shown and clicked, 6 seconds: a bounce.
+ * Visit 3 (visitor a again, 11 Nov, from VK): one page: a bounce.
+ */
+const EVENTS: Fixture[] = [
+  { type: 'pageview', at: `${D1} 10:00:00`, visitor: 'a', session: 1, start: `${D1} 10:00:00`, n: 1, bounce: 1, path: '/news/1', source: SEARCH, more: DESKTOP },
+  { type: 'pageview', at: `${D1} 10:02:00`, visitor: 'a', session: 1, start: `${D1} 10:00:00`, n: 2, bounce: -1, durationMs: 120_000, path: '/news/2', source: SEARCH, more: DESKTOP },
+  {
+    type: 'event', at: `${D1} 10:03:00`, visitor: 'a', session: 1, start: `${D1} 10:00:00`, n: 3, durationMs: 60_000, path: '/news/2', source: SEARCH,
+    more: { ...DESKTOP, event_class: 'cv', event_name: 'subscribe', event_params: { plan: 'pro' } },
+  },
+  { type: 'pageview', at: `${D1} 10:07:00`, visitor: 'b', session: 2, start: `${D1} 10:07:00`, n: 1, bounce: 1, path: '/', source: DIRECT, more: PHONE },
+  { type: 'show', at: `${D1} 10:07:05`, visitor: 'b', session: 2, start: `${D1} 10:07:00`, n: 2, durationMs: 5000, path: '/', source: DIRECT, more: { ...PHONE, block_name: 'hero' } },
+  { type: 'click', at: `${D1} 10:07:06`, visitor: 'b', session: 2, start: `${D1} 10:07:00`, n: 3, durationMs: 1000, path: '/', source: DIRECT, more: { ...PHONE, block_name: 'hero' } },
+  { type: 'pageview', at: `${D2} 11:00:00`, visitor: 'a', session: 3, start: `${D2} 11:00:00`, n: 1, bounce: 1, path: '/news/1?from=vk', source: SOCIAL, more: DESKTOP },
+];
+
+function row(f: Fixture): Record<string, unknown> {
+  const url = `https://site.example${f.path}`;
+  return {
+    event_id: crypto.randomUUID(),
+    project_id: PROJECT,
+    event_type: f.type,
+    ts: utc(f.at),
+    event_date: f.at.slice(0, 10),
+    visitor_id: f.visitor,
+    session_id: f.session,
+    session_start: utc(f.start),
+    event_number: f.n,
+    bounce_delta: f.bounce ?? 0,
+    duration_delta: f.durationMs ?? 0,
+    url,
+    url_no_args: url.split('?')[0],
+    url_args_key: url.includes('?') ? 'from' : '',
+    ...f.source,
+    ...f.more,
+  };
+}
+
+let dir: string;
+let clickhouse: ClickHouseClient;
+let service: ReportService;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'stat-report-engine-'));
+  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
+  await migrateClickHouse(clickhouse);
+  await clickhouse.insert({ table: 'events', values: EVENTS.map(row), format: 'JSONEachRow' });
+  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+});
+
+afterAll(async () => {
+  await clickhouse.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const twoDays = { date_start: D1, date_end: D2, group: 'day' } as const;
+const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto => ({ ...twoDays, ...more }) as ReportRequestDto;
+
+/** Rows as [title, ...metrics]: what a reader of the table sees. */
+const shown = (t: TableResult): (string | number)[][] => t.data.map((r) => [r.extra.title, ...r.metrics]);
+
+describe('the report engine, on a traffic counted by hand', () => {
+  const VISIT_METRICS = ['visits', 'visitors', 'page_views', 'bounces', 'avg_view_depth', 'avg_sessions_duration'] as const;
+
+  it('traffic_sources: a row per traffic type, visits counted where they start, and the totals', async () => {
+    const t = await service.table(PROJECT, 'traffic_sources', request({ metrics: [...VISIT_METRICS] }));
+    expect(shown(t)).toEqual([
+      // visits, visitors, page views, bounce %, depth, seconds per visit
+      ['Прямые заходы', 1, 1, 1, 100, 1, 6],
+      ['Поисковые системы', 1, 1, 2, 0, 2, 180],
+      ['Социальные сети', 1, 1, 1, 100, 1, 0],
+    ]);
+    expect(t.totals).toEqual([3, 2, 4, 66.67, 1.33, 62]);
+    expect(t.meta).toEqual({ total: 3, offset: 0, sample: 1 });
+    expect(t.data.map((r) => [r.id, r.parent_id, r.level, r.can_be_expanded])).toEqual([
+      ['["direct"]', null, 0, true],
+      ['["search"]', null, 0, true],
+      ['["social"]', null, 0, true],
+    ]);
+  });
+
+  it('traffic_sources: a row expands into its systems, and a system into its phrases', async () => {
+    const systems = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], parents: ['search'] }));
+    expect(systems.data.map((r) => [r.id, r.parent_id, r.level, r.can_be_expanded, ...r.metrics])).toEqual([['["search","yandex"]', '["search"]', 1, true, 1, 2]]);
+    const phrases = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], parents: ['search', 'yandex'] }));
+    expect(phrases.data.map((r) => [r.extra.title, r.level, r.can_be_expanded, ...r.metrics])).toEqual([['купить слона', 2, false, 1, 2]]);
+  });
+
+  it('sorts by a metric in SQL, ties by title, and pages with limit and offset', async () => {
+    const byViews = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'page_views', order: 'desc' }, limit: 2 }));
+    expect(shown(byViews)).toEqual([['Поисковые системы', 2], ['Прямые заходы', 1]]);
+    const next = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'page_views', order: 'desc' }, limit: 2, offset: 2 }));
+    expect(shown(next)).toEqual([['Социальные сети', 1]]);
+    expect(next.meta.total).toBe(3);
+  });
+
+  it('page_urls: pages count every visit that viewed them; a page expands into its addresses with arguments', async () => {
+    const t = await service.table(PROJECT, 'page_urls', request({ metrics: ['page_views', 'visits', 'visitors'] }));
+    expect(shown(t)).toEqual([
+      ['https://site.example/news/1', 2, 2, 1],
+      ['https://site.example/', 1, 1, 1],
+      ['https://site.example/news/2', 1, 1, 1],
+    ]);
+    const urls = await service.table(PROJECT, 'page_urls', request({ metrics: ['page_views'], parents: ['https://site.example/news/1'] }));
+    expect(shown(urls)).toEqual([['https://site.example/news/1', 1], ['https://site.example/news/1?from=vk', 1]]);
+  });
+
+  it('entrance_pages, view_depth and visit_time read the visits', async () => {
+    const entrances = await service.table(PROJECT, 'entrance_pages', request({ metrics: ['visits', 'bounces'] }));
+    // The entry page is the address as visited, arguments included.
+    expect(shown(entrances)).toEqual([
+      ['https://site.example/', 1, 100],
+      ['https://site.example/news/1', 1, 0],
+      ['https://site.example/news/1?from=vk', 1, 100],
+    ]);
+    const depth = await service.table(PROJECT, 'view_depth', request({ metrics: ['visits'], sort: { name: 'title', order: 'asc' } }));
+    expect(shown(depth)).toEqual([['1', 2], ['2', 1]]);
+    const time = await service.table(PROJECT, 'visit_time', request({ metrics: ['visits'], sort: { name: 'title' } }));
+    expect(shown(time)).toEqual([['Менее 15 секунд', 2], ['3–10 минут', 1]]);
+  });
+
+  it('usability and custom_vars: block shows and clicks, events by name, parameter and value', async () => {
+    const blocks = await service.table(PROJECT, 'usability', request());
+    expect(shown(blocks)).toEqual([['hero', 1, 1, 100]]);
+    const events = await service.table(PROJECT, 'custom_vars', request());
+    expect(shown(events)).toEqual([['subscribe', 1, 1, 1]]);
+    const keys = await service.table(PROJECT, 'custom_vars', request({ parents: ['subscribe'] }));
+    expect(shown(keys)).toEqual([['plan', 1, 1, 1]]);
+    const values = await service.table(PROJECT, 'custom_vars', request({ parents: ['subscribe', 'plan'] }));
+    expect(shown(values)).toEqual([['pro', 1, 1, 1]]);
+  });
+
+  it('a report of something the service does not collect answers no rows and says why', async () => {
+    const t = await service.table(PROJECT, 'sex', request());
+    expect(t.data).toEqual([]);
+    expect(t.meta.not_collected).toMatch(/panel/);
+  });
+
+  describe('filters', () => {
+    const sources = async (more: Partial<ReportRequestDto>): Promise<(string | number)[][]> =>
+      shown(await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], ...more })));
+
+    it.each([
+      ['=', 'search', [['Поисковые системы', 1, 2]]],
+      ['!=', 'search', [['Прямые заходы', 1, 1], ['Социальные сети', 1, 1]]],
+      ['include', ['search', 'social'], [['Поисковые системы', 1, 2], ['Социальные сети', 1, 1]]],
+      ['exclude', ['search', 'social'], [['Прямые заходы', 1, 1]]],
+      ['like', 's*', [['Поисковые системы', 1, 2], ['Социальные сети', 1, 1]]],
+      ['like', 'S*', []],
+      ['like', '@S*', [['Поисковые системы', 1, 2], ['Социальные сети', 1, 1]]],
+      ['nlike', '*a*', [['Прямые заходы', 1, 1]]],
+      ['multilike', ['d*', '*l'], [['Прямые заходы', 1, 1], ['Социальные сети', 1, 1]]],
+      ['multilikeand', ['s*', '*h'], [['Поисковые системы', 1, 2]]],
+      ['nmultilike', ['d*', '*l'], [['Поисковые системы', 1, 2]]],
+      ['>', 'r', [['Поисковые системы', 1, 2], ['Социальные сети', 1, 1]]],
+      ['>=', 'social', [['Социальные сети', 1, 1]]],
+      ['<', 'e', [['Прямые заходы', 1, 1]]],
+      ['<=', 'search', [['Прямые заходы', 1, 1], ['Поисковые системы', 1, 2]]],
+      ['range', ['e', 'sz'], [['Поисковые системы', 1, 2], ['Социальные сети', 1, 1]]],
+    ] as const)('traffic_type %s %j', async (op, value, expected) => {
+      expect(await sources({ dimension_filters: [{ key: 'traffic_type', op, value: value as never }] })).toEqual(expected);
+    });
+
+    it('a pattern takes % and _ as themselves', async () => {
+      expect(await sources({ dimension_filters: [{ key: 'traffic_type', op: 'like', value: 'searc_' }] })).toEqual([]);
+    });
+
+    it('numbers compare as numbers', async () => {
+      const t = await service.table(PROJECT, 'geo', request({ metrics: ['visits'], dimension_filters: [{ key: 'geo_country', op: '>', value: 1_000_000 }] }));
+      expect(t.data.map((r) => [r.extra.value, ...r.metrics])).toEqual([[2017370, 2]]);
+    });
+
+    it('a rule on pages keeps the visits that viewed such a page, whole', async () => {
+      expect(await sources({ dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*/news/1' }] })).toEqual([
+        ['Поисковые системы', 1, 2],
+        ['Социальные сети', 1, 1],
+      ]);
+    });
+
+    it('an event rule narrows to its class', async () => {
+      const rule = { key: 'event_name', op: '=', value: 'subscribe' } as const;
+      expect(await sources({ dimension_filters: [{ ...rule, extra: { eventClass: 'cv' } }] })).toEqual([['Поисковые системы', 1, 2]]);
+      expect(await sources({ dimension_filters: [{ ...rule, extra: { eventClass: 'ub' } }] })).toEqual([]);
+    });
+
+    it('rules combine with AND; the legacy `filters` joins `dimension_filters`', async () => {
+      expect(
+        await sources({
+          dimension_filters: [{ key: 'traffic_type', op: '!=', value: 'direct' }],
+          filters: [{ key: 'device_type', op: '=', value: 'desktop' }, { key: 'traffic_type', op: '!=', value: 'social' }],
+        }),
+      ).toEqual([['Поисковые системы', 1, 2]]);
+    });
+
+    it('metric filters keep the rows whose metric passes, and leave the totals whole', async () => {
+      const t = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], metric_filters: [{ key: 'page_views', op: '>', value: 1 }] }));
+      expect(shown(t)).toEqual([['Поисковые системы', 1, 2]]);
+      expect(t.meta.total).toBe(1);
+      expect(t.totals).toEqual([3, 4]);
+    });
+  });
+
+  describe('graphs', () => {
+    it('summary: a point per day of the period with the totals', async () => {
+      const g = await service.graph(PROJECT, 'summary', request({ metrics: ['page_views', 'visits', 'visitors'] }));
+      expect(g.data.map((l) => [l.id, l.points.map((p) => [p.date, ...p.metrics])])).toEqual([
+        ['total', [[`${D1} 00:00:00`, 3, 2, 2], [`${D2} 00:00:00`, 1, 1, 1]]],
+      ]);
+      expect(g.totals).toEqual([4, 3, 2]);
+    });
+
+    it('summary by five minutes: a visit is counted once, in the bucket where it starts', async () => {
+      const g = await service.graph(PROJECT, 'summary', request({ date_end: D1, group: 'five_minute', metrics: ['page_views', 'visits'] }));
+      const busy = g.data[0]!.points.filter((p) => p.metrics.some((v) => v > 0)).map((p) => [p.date, ...p.metrics]);
+      expect(busy).toEqual([[`${D1} 10:00:00`, 2, 1], [`${D1} 10:05:00`, 1, 1]]);
+    });
+
+    it('a line per selected row and the line of the whole report', async () => {
+      const g = await service.graph(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], selected_lines: ['["search"]', '["search","yandex"]'], need_all_total: true }));
+      expect(g.data.map((l) => [l.id, l.title, l.points.map((p) => p.metrics[0])])).toEqual([
+        ['total', 'Итого', [3, 1]],
+        ['["search"]', 'Поисковые системы', [2, 0]],
+        ['["search","yandex"]', 'yandex', [2, 0]],
+      ]);
+    });
+
+    it('without selected lines, the first rows of the table are drawn', async () => {
+      const g = await service.graph(PROJECT, 'traffic_sources', request({ metrics: ['visits'] }));
+      expect(g.data.map((l) => l.id)).toEqual(['["direct"]', '["search"]', '["social"]']);
+    });
+
+    it('a week cut by the period starts at the period', async () => {
+      const g = await service.graph(PROJECT, 'summary', request({ date_start: '2026-11-08', date_end: D2, group: 'week', metrics: ['page_views'] }));
+      expect(g.data[0]!.points.map((p) => [p.date, ...p.metrics])).toEqual([['2026-11-08 00:00:00', 0], ['2026-11-09 00:00:00', 4]]);
+    });
+  });
+
+  it('the rollups and the raw events give the same numbers for the same request', async () => {
+    const metrics = ['page_views', 'visits', 'visitors', 'bounces', 'avg_view_depth', 'avg_sessions_duration'] as const;
+    for (const group of ['five_minute', 'hour', 'day', 'week', 'month'] as const) {
+      const fromRollup = await service.graph(PROJECT, 'summary', request({ group, metrics: [...metrics] }));
+      // A rule every event passes sends the same request to the raw events.
+      const fromEvents = await service.graph(PROJECT, 'summary', request({ group, metrics: [...metrics], dimension_filters: [{ key: 'url', op: 'like', value: '*' }] }));
+      expect(fromEvents).toEqual(fromRollup);
+    }
+  });
+});
