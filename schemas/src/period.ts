@@ -172,3 +172,22 @@ export function bucketCount(dateStart: IsoDate, dateEnd: IsoDate, group: PeriodG
     }
   }
 }
+
+/**
+ * The answer of `GET /api/report/v1.0/service/eventbase_latency` (spec 001 §7: "result start,
+ * end"): the span of the stored events, over every project or over one
+ * (`service/eventbase_latency/{projectId}`). The date picker disables the days outside
+ * `start` … `end`. Days are Moscow dates, as every other date of the reports; the moment is epoch
+ * seconds, as `service/time`'s `timestamp`. All three are null when nothing is stored.
+ */
+export interface EventbaseLatency {
+  /** The first Moscow day holding an event, `YYYY-MM-DD`. */
+  readonly start: IsoDate | null;
+  /** The last Moscow day holding an event, `YYYY-MM-DD`. */
+  readonly end: IsoDate | null;
+  /**
+   * The last moment with data, epoch seconds: the start of the last five-minute bucket holding
+   * an event, so the data reaches this moment and less than five minutes beyond it.
+   */
+  readonly end_timestamp: number | null;
+}
