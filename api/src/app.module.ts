@@ -6,6 +6,7 @@ import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
 import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
 import { ServiceController } from './service/service.controller.js';
+import { LatencyRepository } from './service/latency.repository.js';
 import { AccessGuard } from './auth/access.guard.js';
 import { AuthController } from './auth/auth.controller.js';
 import { AuthService } from './auth/auth.service.js';
@@ -72,6 +73,7 @@ export class AppModule {
       { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings) },
       ReportService,
       DictionaryRepository,
+      LatencyRepository,
       UsersRepository,
       SessionService,
       RateLimiter,

@@ -53,6 +53,5 @@ export const METRIC_UNITS: Record<Metric, MetricUnit> = Object.fromEntries(
   METRICS.map((m) => [m, METRIC_INFO[m].unit]),
 ) as Record<Metric, MetricUnit>;
 
-/** Time buckets of a report graph, finest first (§3 "groupBy values"). */
-export const GROUPS = ['minute', 'five_minute', 'hour', 'day', 'week', 'month'] as const;
-export type Group = (typeof GROUPS)[number];
+/** Time buckets of a report graph, finest first (§3 "groupBy values"): the period rules' groups. */
+export { PERIOD_GROUPS as GROUPS, type PeriodGroup as Group } from './period.js';

@@ -9,7 +9,8 @@
 import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { addDays, moscowToday } from './lib/dates';
+import { addDays } from '@stat/schemas/period';
+import { moscowToday } from './lib/dates';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';

@@ -75,6 +75,8 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'POST /api/report/v1.0/report/:projectId/:reportName/table', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/summary/table`, body: REPORT }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/report/v1.0/service/eventbase_latency/:projectId', call: (t) => ({ path: `/api/report/v1.0/service/eventbase_latency/${t?.id}` }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   // Not scoped to a project.
   { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },
@@ -95,6 +97,8 @@ const TABLE: Entry[] = [
   { route: 'GET /api/v1.0/rating/catalogue', call: () => ({ path: '/api/v1.0/rating/catalogue?category_id=1' }), global: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/ch_geo', call: () => ({ path: '/api/report/v1.0/ch_geo?geo_ids=2017370' }), global: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/service/time', call: () => ({ path: '/api/report/v1.0/service/time' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/report/v1.0/service/eventbase_latency', call: () => ({ path: '/api/report/v1.0/service/eventbase_latency' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/report/v1.0/ch_segments', call: () => ({ path: '/api/report/v1.0/ch_segments?segment_ids=1' }), global: '200 200 200 200 200 200 200' },
   // Accounts: open to anyone; the answers depend on the credentials, not on who calls.
   { route: 'POST /api/v1.0/auth/login', call: () => ({ path: '/api/v1.0/auth/login', body: { email: 'nobody@example.com', password: 'wrong password' } }), global: '401 401 401 401 401 401 401' },
   { route: 'POST /api/v1.0/auth/register', call: () => ({ path: '/api/v1.0/auth/register', body: { email: 'not an e-mail', password: 'long enough' } }), global: '400 400 400 400 400 400 400' },

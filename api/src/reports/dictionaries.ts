@@ -1,22 +1,45 @@
 import { Controller, Get, Inject, Injectable, Query } from '@nestjs/common';
 import type { ClickHouseClient } from '@stat/storage';
-import { Matches, ValidateBy } from 'class-validator';
+import { ValidateBy } from 'class-validator';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { CLICKHOUSE } from '../tokens.js';
 import { Public } from '../auth/policy.js';
 
-/** Ids asked for at once: a report page names at most a few hundred places. */
-export const MAX_GEO_IDS = 500;
+/** Ids asked for at once: a report page names at most a few hundred places (or segments). */
+export const MAX_DICTIONARY_IDS = 500;
 
-/** Largest place id: the `UInt32` ids of `ch_geo`. */
-const GEO_ID_MAX = 4_294_967_295;
-const GEO_IDS_MESSAGE = `geo_ids must be 1 to ${MAX_GEO_IDS} comma-separated place ids, each at most ${GEO_ID_MAX}`;
+/** Largest dictionary id: the `UInt32` ids of `ch_geo`. */
+const DICTIONARY_ID_MAX = 4_294_967_295;
+
+const DICTIONARY_IDS_RE = new RegExp(`^\\d{1,10}(,\\d{1,10}){0,${MAX_DICTIONARY_IDS - 1}}$`);
+
+/**
+ * The rule of a dictionary's ids in the query string: 1 to {@link MAX_DICTIONARY_IDS}
+ * comma-separated ids, each at most {@link DICTIONARY_ID_MAX}. One rule for every dictionary
+ * (`ch_geo`, `ch_segments`), each naming its own field and ids in the message; one check, so a
+ * bad value gets the message once.
+ */
+function DictionaryIds(field: string, what: string): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'dictionaryIds',
+      validator: {
+        validate: (value) => typeof value === 'string' && DICTIONARY_IDS_RE.test(value) && value.split(',').every((id) => Number(id) <= DICTIONARY_ID_MAX),
+      },
+    },
+    { message: `${field} must be 1 to ${MAX_DICTIONARY_IDS} comma-separated ${what} ids, each at most ${DICTIONARY_ID_MAX}` },
+  );
+}
 
 export class GeoIdsQueryDto {
-  @Matches(new RegExp(`^\\d{1,10}(,\\d{1,10}){0,${MAX_GEO_IDS - 1}}$`), { message: GEO_IDS_MESSAGE })
-  @ValidateBy({ name: 'geoIdsInRange', validator: { validate: (value) => typeof value === 'string' && value.split(',').every((id) => Number(id) <= GEO_ID_MAX) } }, { message: GEO_IDS_MESSAGE })
+  @DictionaryIds('geo_ids', 'place')
   geo_ids!: string;
+}
+
+export class SegmentIdsQueryDto {
+  @DictionaryIds('segment_ids', 'segment')
+  segment_ids!: string;
 }
 
 /** A place of the `ch_geo` dictionary: its Russian name, its kind and the place it lies in. */
@@ -55,5 +78,18 @@ export class DictionaryController {
   @Public()
   async geo(@Query(validated(GeoIdsQueryDto)) query: GeoIdsQueryDto): Promise<Envelope<{ data: GeoPlace[] }>> {
     return ok({ data: await this.dictionaries.geo(query.geo_ids.split(',').map(Number)) });
+  }
+
+  /**
+   * Names of audience segments (specification 001, §7: ch_segments): always none. Segments are
+   * audiences bought from a panel or an ad network's profiles (the interests and demographics of
+   * `DIMENSIONS` in schemas/src/dimensions.ts, stored as `missing`); a self-hosted counter has
+   * neither, so no event names a segment and there is nothing to name. The ids are still
+   * validated as `ch_geo`'s are, so a malformed call fails the same way here as there.
+   */
+  @Get('ch_segments')
+  @Public()
+  segments(@Query(validated(SegmentIdsQueryDto)) _query: SegmentIdsQueryDto): Envelope<{ data: never[] }> {
+    return ok({ data: [] });
   }
 }

@@ -4,7 +4,8 @@
  * used only when it differs by more than 60 s"), so a wrong clock never shows the wrong day.
  */
 import { apiGet } from './api';
-import { moscowToday, type IsoDate } from './dates';
+import type { IsoDate } from '@stat/schemas/period';
+import { moscowToday } from './dates';
 
 /** Offsets within this are treated as no offset. */
 export const CLOCK_TOLERANCE_MS = 60_000;

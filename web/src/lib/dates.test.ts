@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays,
-  daysBetween,
-  endOfMonth,
   formatDate,
   formatDateTime,
   formatIsoDate,
   formatMonth,
   formatTime,
-  isIsoDate,
   moscowParts,
   moscowToday,
   parseDisplayDate,
-  startOfMonth,
-  startOfWeek,
-  weekdayMondayFirst,
 } from './dates';
 
 describe('moscowToday', () => {
@@ -46,48 +39,6 @@ describe('formatDate / formatTime / formatDateTime', () => {
     expect(formatTime(ts)).toBe('00:00');
     expect(formatTime(ts + 13 * 3600 + 5 * 60)).toBe('13:05');
     expect(formatDateTime(ts - 60)).toBe('14.11.2026 23:59');
-  });
-});
-
-describe('isIsoDate', () => {
-  it('accepts real dates only', () => {
-    expect(isIsoDate('2024-02-29')).toBe(true);
-    expect(isIsoDate('2025-02-29')).toBe(false);
-    expect(isIsoDate('2025-13-01')).toBe(false);
-    expect(isIsoDate('2025-1-01')).toBe(false);
-    expect(isIsoDate('01.02.2025')).toBe(false);
-    expect(isIsoDate('')).toBe(false);
-  });
-});
-
-describe('calendar arithmetic', () => {
-  it('adds days across months and years', () => {
-    expect(addDays('2025-01-31', 1)).toBe('2025-02-01');
-    expect(addDays('2025-01-01', -1)).toBe('2024-12-31');
-    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
-    expect(addDays('2025-03-30', 0)).toBe('2025-03-30');
-  });
-
-  it('counts days between dates', () => {
-    expect(daysBetween('2025-03-01', '2025-03-01')).toBe(0);
-    expect(daysBetween('2025-03-01', '2025-03-31')).toBe(30);
-    expect(daysBetween('2025-03-31', '2025-03-01')).toBe(-30);
-    expect(daysBetween('2024-01-01', '2025-01-01')).toBe(366);
-  });
-
-  it('starts weeks on Monday', () => {
-    expect(weekdayMondayFirst('2025-03-10')).toBe(0);
-    expect(weekdayMondayFirst('2025-03-16')).toBe(6);
-    expect(startOfWeek('2025-03-16')).toBe('2025-03-10');
-    expect(startOfWeek('2025-03-10')).toBe('2025-03-10');
-    expect(startOfWeek('2025-01-01')).toBe('2024-12-30');
-  });
-
-  it('finds month bounds', () => {
-    expect(startOfMonth('2025-02-17')).toBe('2025-02-01');
-    expect(endOfMonth('2025-02-17')).toBe('2025-02-28');
-    expect(endOfMonth('2024-02-01')).toBe('2024-02-29');
-    expect(endOfMonth('2025-12-05')).toBe('2025-12-31');
   });
 });
 

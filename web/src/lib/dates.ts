@@ -1,14 +1,14 @@
 /**
  * Dates and times as the reports show them: in Moscow time (spec: reports use Moscow time,
  * GMT+3), whatever the browser's own zone is. Calendar dates travel as ISO strings
- * `YYYY-MM-DD` ({@link IsoDate}); arithmetic on them is done in UTC, where every day has 24 hours.
+ * `YYYY-MM-DD` (`IsoDate`); their arithmetic (adding days, weeks, months) is shared with the api in
+ * `@stat/schemas/period`; what is here reads the browser's clock and writes Russian.
  */
+import { isIsoDate, type IsoDate } from '@stat/schemas/period';
 
 /** The IANA zone every report is computed in. */
 export const MOSCOW_TZ = 'Europe/Moscow';
 
-/** A calendar date `YYYY-MM-DD` (a Moscow date unless said otherwise). */
-export type IsoDate = string;
 
 /** Wall-clock fields of an instant in Moscow. Month is 1..12. */
 export interface MoscowParts {
@@ -64,61 +64,6 @@ export function moscowToday(ms: number = Date.now()): IsoDate {
   return isoOf(p.year, p.month, p.day);
 }
 
-const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2024-02-30 is not). */
-export function isIsoDate(value: string): boolean {
-  const m = ISO_RE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-function utcMs(iso: IsoDate): number {
-  const m = ISO_RE.exec(iso);
-  if (!m) throw new RangeError(`not a YYYY-MM-DD date: ${iso}`);
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-}
-
-function fromUtcMs(ms: number): IsoDate {
-  const d = new Date(ms);
-  return isoOf(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
-}
-
-const DAY_MS = 86_400_000;
-
-/** `iso` moved by `days` calendar days (negative goes back). */
-export function addDays(iso: IsoDate, days: number): IsoDate {
-  return fromUtcMs(utcMs(iso) + days * DAY_MS);
-}
-
-/** Calendar days from `from` to `to` (0 for the same day, negative when `to` is earlier). */
-export function daysBetween(from: IsoDate, to: IsoDate): number {
-  return Math.round((utcMs(to) - utcMs(from)) / DAY_MS);
-}
-
-/** Day of the week, Monday 0 … Sunday 6 (the week starts on Monday). */
-export function weekdayMondayFirst(iso: IsoDate): number {
-  return (new Date(utcMs(iso)).getUTCDay() + 6) % 7;
-}
-
-/** The Monday of the week holding `iso`. */
-export function startOfWeek(iso: IsoDate): IsoDate {
-  return addDays(iso, -weekdayMondayFirst(iso));
-}
-
-/** The first day of the month holding `iso`. */
-export function startOfMonth(iso: IsoDate): IsoDate {
-  return `${iso.slice(0, 8)}01`;
-}
-
-/** The last day of the month holding `iso`. */
-export function endOfMonth(iso: IsoDate): IsoDate {
-  const d = new Date(utcMs(startOfMonth(iso)));
-  return fromUtcMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0));
-}
-
 /** The later of two dates. */
 export function maxDate(a: IsoDate, b: IsoDate): IsoDate {
   return a > b ? a : b;
@@ -131,7 +76,7 @@ export function minDate(a: IsoDate, b: IsoDate): IsoDate {
 
 /** `YYYY-MM-DD` → `DD.MM.YYYY` (the display form). Anything else is returned unchanged. */
 export function formatIsoDate(iso: IsoDate): string {
-  const m = ISO_RE.exec(iso);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   return m ? `${m[3]}.${m[2]}.${m[1]}` : iso;
 }
 

@@ -1,80 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allowedGroups,
-  bucketCount,
-  defaultGroup,
-  fitGroup,
-  formatBucket,
-  matchQuickRange,
-  parsePeriod,
-  periodDays,
-  quickRanges,
-  resolveDateParam,
-  writePeriod,
-} from './period';
+import { bucketEnd, formatBucket, matchQuickRange, parsePeriod, quickRanges, writePeriod } from './period';
 
 const today = '2025-03-12'; // a Wednesday
-
-describe('resolveDateParam', () => {
-  it('resolves relative dates against today', () => {
-    expect(resolveDateParam('today', today)).toBe('2025-03-12');
-    expect(resolveDateParam('yesterday', today)).toBe('2025-03-11');
-    expect(resolveDateParam('7days', today)).toBe('2025-03-06');
-    expect(resolveDateParam('30days', today)).toBe('2025-02-11');
-    expect(resolveDateParam('1days', today)).toBe('2025-03-12');
-  });
-
-  it('accepts real past dates and rejects the rest', () => {
-    expect(resolveDateParam('2025-03-01', today)).toBe('2025-03-01');
-    expect(resolveDateParam('2025-03-12', today)).toBe('2025-03-12');
-    expect(resolveDateParam('2025-03-13', today)).toBeNull();
-    expect(resolveDateParam('2025-02-30', today)).toBeNull();
-    expect(resolveDateParam('0days', today)).toBeNull();
-    expect(resolveDateParam('tomorrow', today)).toBeNull();
-    expect(resolveDateParam('', today)).toBeNull();
-    expect(resolveDateParam(null, today)).toBeNull();
-  });
-});
-
-describe('allowedGroups (spec 001 §4)', () => {
-  it('offers five_minute or hour for one day', () => {
-    expect(allowedGroups(today, today)).toEqual(['five_minute', 'hour']);
-  });
-
-  it('offers hour or day up to a week', () => {
-    expect(allowedGroups('2025-03-11', today)).toEqual(['hour', 'day']);
-    expect(allowedGroups('2025-03-06', today)).toEqual(['hour', 'day']);
-  });
-
-  it('offers day or week up to a month', () => {
-    expect(allowedGroups('2025-03-05', today)).toEqual(['day', 'week']);
-    expect(allowedGroups('2025-02-10', today)).toEqual(['day', 'week']);
-  });
-
-  it('offers day, week or month beyond', () => {
-    expect(allowedGroups('2025-02-09', today)).toEqual(['day', 'week', 'month']);
-    expect(allowedGroups('2024-01-01', today)).toEqual(['day', 'week', 'month']);
-  });
-});
-
-describe('defaultGroup and fitGroup', () => {
-  it('defaults to hour for a day and day otherwise', () => {
-    expect(defaultGroup(today, today)).toBe('hour');
-    expect(defaultGroup('2025-03-06', today)).toBe('day');
-    expect(defaultGroup('2024-01-01', today)).toBe('day');
-  });
-
-  it('keeps an allowed group and replaces one that is not', () => {
-    expect(fitGroup('five_minute', today, today)).toBe('five_minute');
-    expect(fitGroup('day', today, today)).toBe('hour');
-    expect(fitGroup('hour', '2025-03-06', today)).toBe('hour');
-    expect(fitGroup('five_minute', '2025-03-06', today)).toBe('day');
-    expect(fitGroup('week', '2025-03-06', today)).toBe('day');
-    expect(fitGroup('month', '2025-02-11', today)).toBe('day');
-    expect(fitGroup('month', '2024-01-01', today)).toBe('month');
-    expect(fitGroup(null, '2024-01-01', today)).toBe('day');
-  });
-});
 
 describe('parsePeriod', () => {
   const parse = (query: string) => parsePeriod(new URLSearchParams(query), today);
@@ -147,22 +74,10 @@ describe('quick ranges', () => {
   });
 });
 
-describe('bucketCount', () => {
-  it('counts the buckets the api returns', () => {
-    expect(bucketCount(today, today, 'five_minute')).toBe(288);
-    expect(bucketCount(today, today, 'hour')).toBe(24);
-    expect(bucketCount('2025-03-06', today, 'hour')).toBe(168);
-    expect(bucketCount('2025-03-06', today, 'day')).toBe(7);
-    expect(bucketCount('2025-02-11', today, 'week')).toBe(5);
-    expect(bucketCount('2025-03-10', '2025-03-16', 'week')).toBe(1);
-    expect(bucketCount('2024-11-30', '2025-03-01', 'month')).toBe(5);
-    expect(periodDays('2025-03-06', today)).toBe(7);
-  });
-});
-
 describe('formatBucket', () => {
   const period = { start: '2025-03-05', end: '2025-03-12' };
   it('labels buckets by group', () => {
+    expect(formatBucket('2025-03-05 14:37:00', 'minute', period)).toBe('05.03.2025 14:37');
     expect(formatBucket('2025-03-05 14:35:00', 'five_minute', period)).toBe('05.03.2025 14:35');
     expect(formatBucket('2025-03-05 14:00:00', 'hour', period)).toBe('05.03.2025 14:00');
     expect(formatBucket('2025-03-05 00:00:00', 'day', period)).toBe('05.03.2025');
@@ -172,5 +87,29 @@ describe('formatBucket', () => {
   it('clips weeks to the period', () => {
     expect(formatBucket('2025-03-03 00:00:00', 'week', period)).toBe('05.03.2025 – 09.03.2025');
     expect(formatBucket('2025-03-10 00:00:00', 'week', period)).toBe('10.03.2025 – 12.03.2025');
+  });
+
+  it('labels a first week that the period cuts, as the api starts it on the period\'s first day', () => {
+    // 2026-11-01 is a Sunday: the api's first week bucket is that day alone.
+    const november = { start: '2026-11-01', end: '2026-11-10' };
+    expect(['2026-11-01 00:00:00', '2026-11-02 00:00:00', '2026-11-09 00:00:00'].map((b) => formatBucket(b, 'week', november))).toEqual([
+      '01.11.2026 – 01.11.2026',
+      '02.11.2026 – 08.11.2026',
+      '09.11.2026 – 10.11.2026',
+    ]);
+  });
+});
+
+describe('bucketEnd', () => {
+  it('ends a week on its Sunday even when it starts later than Monday', () => {
+    expect([bucketEnd('2026-11-01', 'week', '2026-12-31'), bucketEnd('2026-11-04', 'week', '2026-12-31')]).toEqual(['2026-11-01', '2026-11-08']);
+  });
+
+  it('ends a month on its last day even when it starts after the 1st', () => {
+    expect(bucketEnd('2026-11-15', 'month', '2027-01-31')).toBe('2026-11-30');
+  });
+
+  it('clips the end to the period', () => {
+    expect([bucketEnd('2026-11-09', 'week', '2026-11-10'), bucketEnd('2026-11-01', 'month', '2026-11-10')]).toEqual(['2026-11-10', '2026-11-10']);
   });
 });

@@ -1,39 +1,28 @@
 /**
- * The report period and its grouping (spec 001 §3 "Report URL parameters", §4 "Period and
- * grouping", §5 "Validation rules"). Pure functions: "today" is always passed in, so the same
- * code serves the browser's clock, the server's clock and tests.
- *
- * Decisions where the spec leaves room:
- * - `Ndays` means the last N days including today: `7days` … `today` is 7 calendar days.
- * - Period length classes (by calendar days, both ends included): 1 day → five_minute or hour;
- *   2–7 days → hour or day; 8–31 days → day or week; longer → day, week or month. The 7-day quick
- *   range falls in the "under a week" class so that it can be seen hour by hour.
- * - When the group is missing or not allowed for the period, it becomes `hour` for a single day and
- *   `day` otherwise (what a reader of a visits report expects; the spec's "default five_minute"
- *   is the live dashboard's).
+ * The report period in the web app: reading and writing it in the URL, the quick ranges and the
+ * labels (spec 001 §3 "Report URL parameters", §4 "Period and grouping"). The rules themselves
+ * (relative dates, which groups a period allows, the default group, bucket counts) are shared
+ * with the api in `@stat/schemas/period`, with the decisions taken where the spec leaves room;
+ * this module adds what only the browser needs:
  * - Invalid or future dates reset the period to the default, 7days … today by day; a start after
  *   the end is swapped (spec: "an interval whose start is after its end is swapped").
  */
 import {
   addDays,
-  daysBetween,
   endOfMonth,
-  formatIsoDate,
-  formatMonth,
-  isIsoDate,
+  fitGroup,
+  isPeriodGroup,
+  resolveDate,
   startOfMonth,
   startOfWeek,
   type IsoDate,
-} from './dates';
-
-/** Bucket size of a report (the `group` of the api, `groupBy` of the URL). */
-export type Group = 'five_minute' | 'hour' | 'day' | 'week' | 'month';
-
-/** Every group, finest first. */
-export const GROUPS: readonly Group[] = ['five_minute', 'hour', 'day', 'week', 'month'];
+  type PeriodGroup,
+} from '@stat/schemas/period';
+import { formatIsoDate, formatMonth } from './dates';
 
 /** Labels of the «Детализация:» options. */
-export const GROUP_LABELS: Readonly<Record<Group, string>> = {
+export const GROUP_LABELS: Readonly<Record<PeriodGroup, string>> = {
+  minute: 'Минута',
   five_minute: '5 минут',
   hour: 'Час',
   day: 'День',
@@ -41,53 +30,8 @@ export const GROUP_LABELS: Readonly<Record<Group, string>> = {
   month: 'Месяц',
 };
 
-/** Whether `value` names a group. */
-export function isGroup(value: string | null | undefined): value is Group {
-  return GROUPS.includes(value as Group);
-}
-
 /** A date as written in the URL: `YYYY-MM-DD`, `today`, `yesterday` or `Ndays`. */
 export type DateParam = string;
-
-const NDAYS_RE = /^([1-9]\d{0,3})days$/;
-
-/**
- * The calendar date a URL date stands for, or null when it is malformed, not a real date, or in
- * the future.
- */
-export function resolveDateParam(param: DateParam | null | undefined, today: IsoDate): IsoDate | null {
-  if (!param) return null;
-  if (param === 'today') return today;
-  if (param === 'yesterday') return addDays(today, -1);
-  const n = NDAYS_RE.exec(param);
-  if (n) return addDays(today, -(Number(n[1]) - 1));
-  if (!isIsoDate(param) || param > today) return null;
-  return param;
-}
-
-/** Number of calendar days of a period, both ends included. */
-export function periodDays(start: IsoDate, end: IsoDate): number {
-  return daysBetween(start, end) + 1;
-}
-
-/** The groups a period may be shown by (spec 001 §4), finest first. */
-export function allowedGroups(start: IsoDate, end: IsoDate): readonly Group[] {
-  const days = periodDays(start, end);
-  if (days <= 1) return ['five_minute', 'hour'];
-  if (days <= 7) return ['hour', 'day'];
-  if (days <= 31) return ['day', 'week'];
-  return ['day', 'week', 'month'];
-}
-
-/** The group a period gets when none is chosen or the chosen one does not fit. */
-export function defaultGroup(start: IsoDate, end: IsoDate): Group {
-  return periodDays(start, end) <= 1 ? 'hour' : 'day';
-}
-
-/** `current` when the period allows it, otherwise the period's default group. */
-export function fitGroup(current: Group | null | undefined, start: IsoDate, end: IsoDate): Group {
-  return current && allowedGroups(start, end).includes(current) ? current : defaultGroup(start, end);
-}
 
 /** The period a report opens with when the URL gives none (or an invalid one). */
 export const DEFAULT_PERIOD = { dateStart: '7days', dateEnd: 'today' } as const;
@@ -103,7 +47,7 @@ export interface Period {
   /** Last day, a Moscow date, not before `start`. */
   readonly end: IsoDate;
   /** Bucket size, always allowed for the period. */
-  readonly group: Group;
+  readonly group: PeriodGroup;
 }
 
 /** A period read from the URL, and whether the URL had to be corrected to get it. */
@@ -120,19 +64,19 @@ export function parsePeriod(query: URLSearchParams, today: IsoDate): ParsedPerio
   const rawGroup = query.get('groupBy');
   let dateStart: DateParam = rawStart ?? DEFAULT_PERIOD.dateStart;
   let dateEnd: DateParam = rawEnd ?? DEFAULT_PERIOD.dateEnd;
-  let start = resolveDateParam(dateStart, today);
-  let end = resolveDateParam(dateEnd, today);
+  let start = resolveDate(dateStart, today);
+  let end = resolveDate(dateEnd, today);
   if (start === null || end === null) {
     dateStart = DEFAULT_PERIOD.dateStart;
     dateEnd = DEFAULT_PERIOD.dateEnd;
-    start = resolveDateParam(dateStart, today) ?? today;
+    start = resolveDate(dateStart, today) ?? today;
     end = today;
   }
   if (start > end) {
     [start, end] = [end, start];
     [dateStart, dateEnd] = [dateEnd, dateStart];
   }
-  const group = fitGroup(isGroup(rawGroup) ? rawGroup : null, start, end);
+  const group = fitGroup(isPeriodGroup(rawGroup) ? rawGroup : null, start, end);
   const corrected = dateStart !== rawStart || dateEnd !== rawEnd || group !== rawGroup;
   return { period: { dateStart, dateEnd, start, end, group }, corrected };
 }
@@ -177,47 +121,33 @@ export function quickRanges(today: IsoDate): readonly QuickRange[] {
 /** The quick range a period is, if any (compared by resolved dates, so 2025-03-01 … today counts). */
 export function matchQuickRange(period: Pick<Period, 'start' | 'end'>, today: IsoDate): QuickRange | undefined {
   return quickRanges(today).find(
-    (r) => resolveDateParam(r.dateStart, today) === period.start && resolveDateParam(r.dateEnd, today) === period.end,
+    (r) => resolveDate(r.dateStart, today) === period.start && resolveDate(r.dateEnd, today) === period.end,
   );
-}
-
-/** How many buckets a period has at a group (what the api returns, empty buckets included). */
-export function bucketCount(start: IsoDate, end: IsoDate, group: Group): number {
-  const days = periodDays(start, end);
-  switch (group) {
-    case 'five_minute':
-      return days * 288;
-    case 'hour':
-      return days * 24;
-    case 'day':
-      return days;
-    case 'week':
-      return daysBetween(startOfWeek(start), startOfWeek(end)) / 7 + 1;
-    case 'month': {
-      const months = (iso: IsoDate) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7));
-      return months(end) - months(start) + 1;
-    }
-  }
 }
 
 /** A period over 90 days loads slowly (spec 001 §4 "long period"). */
 export const LONG_PERIOD_DAYS = 90;
 
-/** The last day of the week or month bucket starting at `bucketStart`, clipped to `periodEnd`. */
+/**
+ * The last day of the week or month bucket starting at `bucketStart`, clipped to `periodEnd`. The
+ * bucket may start after its Monday or its 1st, when the period's first day cuts it: the api's
+ * first bucket starts on the period's first day (api/src/reports/buckets.ts).
+ */
 export function bucketEnd(bucketStart: IsoDate, group: 'week' | 'month', periodEnd: IsoDate): IsoDate {
-  const end = group === 'week' ? addDays(bucketStart, 6) : endOfMonth(bucketStart);
+  const end = group === 'week' ? addDays(startOfWeek(bucketStart), 6) : endOfMonth(bucketStart);
   return end < periodEnd ? end : periodEnd;
 }
 
 /**
  * The label of a time bucket, from the api's Moscow wall time of its start
- * (`YYYY-MM-DD HH:mm:ss`): «05.03.2025 14:00» for five_minute and hour, «05.03.2025» for day,
+ * (`YYYY-MM-DD HH:mm:ss`): «05.03.2025 14:05» for minute, five_minute and hour, «05.03.2025» for day,
  * «03.03.2025 – 09.03.2025» for week and «Март 2025» for month (weeks and months clipped to the
  * period).
  */
-export function formatBucket(wallTime: string, group: Group, period: Pick<Period, 'start' | 'end'>): string {
+export function formatBucket(wallTime: string, group: PeriodGroup, period: Pick<Period, 'start' | 'end'>): string {
   const day = wallTime.slice(0, 10);
   switch (group) {
+    case 'minute':
     case 'five_minute':
     case 'hour':
       return `${formatIsoDate(day)} ${wallTime.slice(11, 16)}`;

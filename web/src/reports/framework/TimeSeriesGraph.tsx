@@ -4,7 +4,8 @@ import { UPlotChart } from '../../components/UPlotChart';
 import { formatIsoDate, MONTHS_NOMINATIVE, MONTHS_SHORT, MOSCOW_TZ, WEEKDAYS, WEEKDAYS_SHORT } from '../../lib/dates';
 import { formatNumber } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
-import { formatBucket, type Group, type Period } from '../../lib/period';
+import type { PeriodGroup } from '@stat/schemas/period';
+import { formatBucket, type Period } from '../../lib/period';
 import type { ReportMetric } from '../registry';
 import type { GraphPoint } from './reportApi';
 import styles from './TimeSeriesGraph.module.css';
@@ -49,7 +50,8 @@ const YEAR = DAY * 365;
  * Tick steps of the time axis per group: never finer than a bucket (no «06:00» ticks on a graph
  * by day), and weeks in whole weeks so that ticks stay on bucket starts.
  */
-const TIME_INCRS: Readonly<Record<Group, number[]>> = {
+const TIME_INCRS: Readonly<Record<PeriodGroup, number[]>> = {
+  minute: [MIN, MIN * 5, MIN * 10, MIN * 15, MIN * 30, HOUR, HOUR * 2, HOUR * 3, HOUR * 6, HOUR * 12, DAY],
   five_minute: [MIN * 5, MIN * 10, MIN * 15, MIN * 30, HOUR, HOUR * 2, HOUR * 3, HOUR * 4, HOUR * 6, HOUR * 12, DAY],
   hour: [HOUR, HOUR * 2, HOUR * 3, HOUR * 4, HOUR * 6, HOUR * 12, DAY, DAY * 2, DAY * 7],
   day: [DAY, DAY * 2, DAY * 3, DAY * 7, DAY * 14, MONTH, MONTH * 2, MONTH * 3, MONTH * 6, YEAR],
@@ -137,10 +139,10 @@ export function TimeSeriesGraph({ points, metrics, totals, period, loading, heig
 /** uPlot options of a time series graph: one line per metric, values formatted the app's way. */
 export function timeSeriesOptions(
   metrics: readonly ReportMetric[],
-  group: Group,
+  group: PeriodGroup,
   legend: () => LegendSource,
 ): Omit<uPlot.Options, 'width' | 'height'> {
-  const fine = group === 'five_minute' || group === 'hour';
+  const fine = group === 'minute' || group === 'five_minute' || group === 'hour';
   return {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), MOSCOW_TZ),
     fmtDate: (tpl) => uPlot.fmtDate(tpl, RU_DATE_NAMES),

@@ -1,16 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { formatIsoDate, parseDisplayDate, type IsoDate } from '../../lib/dates';
-import {
-  allowedGroups,
-  GROUP_LABELS,
-  LONG_PERIOD_DAYS,
-  matchQuickRange,
-  periodDays,
-  quickRanges,
-  type DateParam,
-  type Group,
-  type Period,
-} from '../../lib/period';
+import { allowedGroups, periodDays, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
+import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import styles from './Toolbar.module.css';
 
 /** Texts of the date picker (spec 001 §4 "Date modal"). */
@@ -198,7 +189,7 @@ function DateRangeForm({ period, today, activeId, onApply, onCancel }: DateRange
 /** Props of {@link GroupPicker}. */
 export interface GroupPickerProps {
   readonly period: Period;
-  readonly onChange: (group: Group) => void;
+  readonly onChange: (group: PeriodGroup) => void;
 }
 
 /** «Детализация:» — the groups the period allows (spec 001 §4). */

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { serverClockOffset, serverToday } from '../../lib/clock';
-import type { IsoDate } from '../../lib/dates';
-import { fitGroup, parsePeriod, resolveDateParam, writePeriod, type DateParam, type Group, type Period } from '../../lib/period';
+import { fitGroup, resolveDate, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { parsePeriod, writePeriod, type DateParam, type Period } from '../../lib/period';
 import { nextSort, parseOffset, parseSort, writeSort } from './query';
 import type { ReportSort } from './reportApi';
 
@@ -44,7 +44,7 @@ export interface ReportQuery {
   readonly offset: number;
   /** New dates; the group is kept when the period allows it, else replaced (spec 001 §4). */
   setDates(dateStart: DateParam, dateEnd: DateParam): void;
-  setGroup(group: Group): void;
+  setGroup(group: PeriodGroup): void;
   /** A click on a column: sorts by it, or flips the direction when already sorted by it. */
   toggleSort(column: string, current: ReportSort): void;
   setOffset(offset: number): void;
@@ -83,8 +83,8 @@ export function useReportQuery(today: IsoDate, sortColumns: readonly string[], p
     sort,
     offset,
     setDates: (dateStart, dateEnd) => {
-      const start = resolveDateParam(dateStart, today);
-      const end = resolveDateParam(dateEnd, today);
+      const start = resolveDate(dateStart, today);
+      const end = resolveDate(dateEnd, today);
       if (!start || !end) return;
       // An interval whose start is after its end is swapped (spec 001 §4 "Date modal").
       const [from, to, fromParam, toParam] = start <= end ? [start, end, dateStart, dateEnd] : [end, start, dateEnd, dateStart];

@@ -4,7 +4,7 @@
  * dimensions, filters and selected lines to the same bodies.
  */
 import { apiPost, type RequestOptions } from '../../lib/api';
-import type { Group } from '../../lib/period';
+import type { PeriodGroup } from '@stat/schemas/period';
 
 /** Identifier of a metric of the catalogue (spec 001 §3 "Metrics"). */
 export type MetricName = string;
@@ -20,7 +20,7 @@ export interface ReportSort {
 export interface ReportRequest {
   readonly date_start: string;
   readonly date_end: string;
-  readonly group: Group;
+  readonly group: PeriodGroup;
   readonly metrics: readonly MetricName[];
 }
 

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { ApiError } from '../../lib/api';
-import { bucketCount, formatBucket, type Group } from '../../lib/period';
+import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
+import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
@@ -22,7 +23,8 @@ import type { ReportViewProps } from '../registry';
 /** Body width below which graphs get the short height (spec 001 §9). */
 const NARROW_BODY = 1275;
 
-const TITLE_HEADERS: Readonly<Record<Group, string>> = {
+const TITLE_HEADERS: Readonly<Record<PeriodGroup, string>> = {
+  minute: 'Время',
   five_minute: 'Время',
   hour: 'Время',
   day: 'Дата',
