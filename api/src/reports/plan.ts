@@ -1,4 +1,5 @@
 import { METRIC_INFO, type Dimension, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
+import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
 import { canAnswer, isHitDimension, isVisitTableDimension, rollupTable, type Plan, type Scope, type Source } from './compile.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 
@@ -11,9 +12,15 @@ export const DEFAULT_LIMIT = { summary: 90, table: 10 } as const;
 /** Graph lines drawn when the request selects none (§9: default lines 5). */
 export const DEFAULT_LINES = 5;
 
+/** More points than this is no graph anyone can read; the client should pick a coarser group. */
+export const MAX_BUCKETS = 10_000;
+
 /** What the planner decided for one report call. */
 export interface ReportPlan {
   definition: ReportDefinition;
+  /** the period's first and last Moscow day, resolved (YYYY-MM-DD) */
+  dateStart: string;
+  dateEnd: string;
   plan: Plan;
   group: Group;
   sort: { name: Metric | 'date' | 'title'; order: 'asc' | 'desc' };
@@ -71,10 +78,35 @@ function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): 
  * (§4: "Sample is forced to 1 for today's period"), and when the rollups answer (they are exact
  * and cheaper than any sample).
  */
-function sampleOf(definition: ReportDefinition, body: ReportRequestDto, today: string, source: Source): number {
+function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): number {
   if (!definition.sampling || source === 'rollup') return 1;
-  if (body.date_start === today && body.date_end === today) return 1;
+  if (period.dateStart === today && period.dateEnd === today) return 1;
   return body.sample ?? 1;
+}
+
+interface Period {
+  dateStart: string;
+  dateEnd: string;
+}
+
+/**
+ * The period of a request in calendar days: relative dates resolved, none in the future, and a
+ * grouping that fits its length (§4 "Period and grouping"; a single day also takes minutes).
+ */
+export function periodOf(body: ReportRequestDto, today: string): Period {
+  const dateStart = resolveDate(body.date_start, today);
+  const dateEnd = resolveDate(body.date_end, today);
+  if (dateStart === null) throw new ReportRequestError(`date_start: ${body.date_start} lies in the future`);
+  if (dateEnd === null) throw new ReportRequestError(`date_end: ${body.date_end} lies in the future`);
+  if (dateEnd < dateStart) throw new ReportRequestError('date_end must not be before date_start');
+  const allowed = new Set([...allowedGroups(dateStart, dateEnd), ...allowedGroups(dateStart, dateEnd, 30)]);
+  if (!allowed.has(body.group)) {
+    throw new ReportRequestError(`group: ${body.group} does not fit a period of ${periodDays(dateStart, dateEnd)} days (choose ${[...allowed].join(', ')})`);
+  }
+  if (bucketCount(dateStart, dateEnd, body.group) > MAX_BUCKETS) {
+    throw new ReportRequestError(`group: the period has more than ${MAX_BUCKETS} ${body.group} buckets; choose a coarser group`);
+  }
+  return { dateStart, dateEnd };
 }
 
 /**
@@ -83,6 +115,7 @@ function sampleOf(definition: ReportDefinition, body: ReportRequestDto, today: s
  * time, otherwise the events), which sample, and how the rows are sorted and paged. Pure.
  */
 export function planReport(definition: ReportDefinition, projectId: number, body: ReportRequestDto, today: string, kind: 'table' | 'graph'): ReportPlan {
+  const period = periodOf(body, today);
   checkDimensions(definition, body);
   const metrics = metricsOf(definition, body);
   const sort = sortOf(definition, body, metrics);
@@ -93,16 +126,16 @@ export function planReport(definition: ReportDefinition, projectId: number, body
   const unknownMetricFilter = metricFilters.find((rule) => !metrics.includes(rule.key as Metric));
   if (unknownMetricFilter !== undefined) throw new ReportRequestError(`metric_filters: ${unknownMetricFilter.key} is not among the requested metrics`);
 
-  const base = { projectId, dateStart: body.date_start, dateEnd: body.date_end, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty };
+  const base = { projectId, ...period, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty };
   let source = sourceOf(definition.drilldown);
   const rollupAnswers =
     path.length === 0 && filters.length === 0 && metricFilters.length === 0 && rollupTable(body.group) !== undefined &&
     metrics.every((m) => canAnswer(m, { ...base, source: 'rollup', sample: 1 }));
   if (rollupAnswers) source = 'rollup';
-  const sample = sampleOf(definition, body, today, source);
+  const sample = sampleOf(definition, body, period, today, source);
   const plan: Plan = { ...base, source, sample, metrics };
   const unanswerable = metrics.find((m) => !canAnswer(m, plan));
   if (unanswerable !== undefined) throw new ReportRequestError(`metrics: ${unanswerable} cannot be computed for the rows of ${definition.name}`);
   const limit = body.limit ?? (path.length === 0 ? DEFAULT_LIMIT.summary : DEFAULT_LIMIT.table);
-  return { definition, plan, group: body.group, sort, limit, offset: body.offset ?? 0 };
+  return { definition, ...period, plan, group: body.group, sort, limit, offset: body.offset ?? 0 };
 }

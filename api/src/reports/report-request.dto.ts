@@ -31,17 +31,14 @@ export function isCalendarDate(value: unknown): value is string {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
 
-function IsCalendarDate(): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isCalendarDate',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      validator: {
-        validate: (value: unknown) => isCalendarDate(value),
-        defaultMessage: (args?: ValidationArguments) => `${args?.property ?? 'date'} must be a real date written YYYY-MM-DD`,
-      },
-    });
+const RELATIVE_DATE = /^(today|yesterday|[1-9]\d{0,3}days)$/;
+
+/** A real calendar date, or a date relative to today (§3 "Relative dates"). */
+function IsReportDate(): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isReportDate', validator: { validate: (value: unknown) => isCalendarDate(value) || (typeof value === 'string' && RELATIVE_DATE.test(value)) } },
+    { message: (args) => `${args.property} must be a real date written YYYY-MM-DD, or today, yesterday or Ndays` },
+  );
 }
 
 /** The date is not before the date in `field` (both YYYY-MM-DD, so strings compare as dates). */
@@ -116,10 +113,11 @@ function IsLineIds(): PropertyDecorator {
 
 /** The body of a report graph or table call (specification 001, section 7). */
 export class ReportRequestDto {
-  @IsCalendarDate()
+  /** YYYY-MM-DD, or today, yesterday, Ndays (§3); resolved in Moscow time by the planner */
+  @IsReportDate()
   date_start!: string;
 
-  @IsCalendarDate()
+  @IsReportDate()
   @IsNotBefore('date_start')
   date_end!: string;
 

@@ -175,6 +175,24 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect(shown(values)).toEqual([['pro', 1, 1, 1]]);
   });
 
+  it('resolves relative dates, and refuses the future and a grouping that does not fit the period', async () => {
+    const yesterday = await service.table(PROJECT, 'traffic_sources', request({ date_start: 'yesterday', date_end: 'yesterday', group: 'hour', metrics: ['visits'] }));
+    expect(shown(yesterday)).toEqual([['Социальные сети', 1]]);
+    const week = await service.table(PROJECT, 'traffic_sources', request({ date_start: '7days', date_end: 'today', metrics: ['visits'] }));
+    expect(week.totals).toEqual([3]);
+    await expect(service.table(PROJECT, 'summary', request({ date_end: '2026-11-13' }))).rejects.toThrow(/date_end: 2026-11-13 lies in the future/);
+    await expect(service.table(PROJECT, 'summary', request({ group: 'month' }))).rejects.toThrow(/group: month does not fit a period of 2 days/);
+    await expect(service.table(PROJECT, 'summary', request({ date_start: '2026-01-01', group: 'five_minute' }))).rejects.toThrow(/group/);
+  });
+
+  it('refuses a metric the report does not offer, and a sort by a column not shown', async () => {
+    await expect(service.table(PROJECT, 'page_urls', request({ metrics: ['bounces'] }))).rejects.toThrow(/bounces is not a metric of the report page_urls/);
+    await expect(service.table(PROJECT, 'geo', request({ metrics: ['visits'], sort: { name: 'page_views', order: 'desc' } }))).rejects.toThrow(/sort.name: page_views/);
+    await expect(service.table(PROJECT, 'geo', request({ parents: [1, 2, 3] }))).rejects.toThrow(/parents/);
+    await expect(service.table(PROJECT, 'geo', request({ dimension_filters: [{ key: 'geo_city', op: '=', value: 'Москва' }] }))).rejects.toThrow(/geo_city takes numbers/);
+    await expect(service.table(PROJECT, 'no_such_report', request())).rejects.toThrow(/not found/);
+  });
+
   it('a report of something the service does not collect answers no rows and says why', async () => {
     const t = await service.table(PROJECT, 'sex', request());
     expect(t.data).toEqual([]);
@@ -275,17 +293,27 @@ describe('the report engine, on a traffic counted by hand', () => {
     });
 
     it('a week cut by the period starts at the period', async () => {
-      const g = await service.graph(PROJECT, 'summary', request({ date_start: '2026-11-08', date_end: D2, group: 'week', metrics: ['page_views'] }));
-      expect(g.data[0]!.points.map((p) => [p.date, ...p.metrics])).toEqual([['2026-11-08 00:00:00', 0], ['2026-11-09 00:00:00', 4]]);
+      // 1 November 2026 is a Sunday: its week is that one day.
+      const g = await service.graph(PROJECT, 'summary', request({ date_start: '2026-11-01', date_end: D2, group: 'week', metrics: ['page_views'] }));
+      expect(g.data[0]!.points.map((p) => [p.date, ...p.metrics])).toEqual([['2026-11-01 00:00:00', 0], ['2026-11-02 00:00:00', 0], ['2026-11-09 00:00:00', 4]]);
     });
   });
 
   it('the rollups and the raw events give the same numbers for the same request', async () => {
     const metrics = ['page_views', 'visits', 'visitors', 'bounces', 'avg_view_depth', 'avg_sessions_duration'] as const;
-    for (const group of ['five_minute', 'hour', 'day', 'week', 'month'] as const) {
-      const fromRollup = await service.graph(PROJECT, 'summary', request({ group, metrics: [...metrics] }));
+    const periods = [
+      ['five_minute', D1, D1],
+      ['hour', D1, D2],
+      ['day', D1, D2],
+      ['week', '2026-11-01', D2],
+      ['month', '2026-10-01', D2],
+    ] as const;
+    for (const [group, date_start, date_end] of periods) {
+      const asked = { group, date_start, date_end, metrics: [...metrics] };
+      const fromRollup = await service.graph(PROJECT, 'summary', request(asked));
       // A rule every event passes sends the same request to the raw events.
-      const fromEvents = await service.graph(PROJECT, 'summary', request({ group, metrics: [...metrics], dimension_filters: [{ key: 'url', op: 'like', value: '*' }] }));
+      const fromEvents = await service.graph(PROJECT, 'summary', request({ ...asked, dimension_filters: [{ key: 'url', op: 'like', value: '*' }] }));
+      expect(fromRollup.data[0]!.points.length).toBeGreaterThan(0);
       expect(fromEvents).toEqual(fromRollup);
     }
   });

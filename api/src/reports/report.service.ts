@@ -1,15 +1,12 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { moscowDate, reportDefinition, TRAFFIC_TYPE_TITLES, type Dimension, type Metric } from '@stat/schemas';
-import { bucketCount, bucketStarts, moscowDateTime } from './buckets.js';
+import { bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, ReportQueryError, type LinePath, type Plan, type Sql } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, ReportRequestError, type ReportPlan } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { CLOCK, type Clock } from '../tokens.js';
-
-/** More points than this is no graph anyone can read; the client should pick a coarser group. */
-export const MAX_BUCKETS = 10_000;
 
 /** §2: the title of an empty value. */
 export const EMPTY_TITLE = 'Не определено';
@@ -120,7 +117,7 @@ export class ReportService {
   async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
     const planned = this.plan(projectId, reportName, body, 'graph');
     const { definition, plan } = planned;
-    const starts = this.bucketsUpToNow(body);
+    const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample };
     if (definition.notCollected !== undefined) return { ...head, data: [], totals: values(undefined, plan.metrics.length) };
     if (plan.path.length === 0) {
@@ -149,9 +146,6 @@ export class ReportService {
   private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
-    if (bucketCount(body.date_start, body.date_end, body.group) > MAX_BUCKETS) {
-      throw new BadRequestException(`the period has more than ${MAX_BUCKETS} ${body.group} buckets: choose a coarser group`);
-    }
     try {
       return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
     } catch (error) {
@@ -182,7 +176,7 @@ export class ReportService {
   private async timeTable(planned: ReportPlan, body: ReportRequestDto): Promise<Pick<TableResult, 'data' | 'totals' | 'meta'>> {
     const { plan, sort } = planned;
     const [series, totals] = await Promise.all([this.run(compileSeries(plan, planned.group)), this.run(compileTotals(plan))]);
-    let points = fill(this.bucketsUpToNow(body), series, plan.metrics.length);
+    let points = fill(this.bucketsUpToNow(planned), series, plan.metrics.length);
     if (body.empty_dates === false) points = points.filter((p) => p.metrics.some((v) => v !== 0));
     const column = sort.name === 'date' || sort.name === 'title' ? -1 : plan.metrics.indexOf(sort.name);
     const key = (p: GraphPoint): number => (column < 0 ? p.ts : (p.metrics[column] ?? 0));
@@ -205,9 +199,9 @@ export class ReportService {
   }
 
   /** Bucket starts of the period; the ones that have not begun yet are the future, left out. */
-  private bucketsUpToNow(body: ReportRequestDto): number[] {
+  private bucketsUpToNow(planned: ReportPlan): number[] {
     const now = this.clock() / 1000;
-    return bucketStarts(body.date_start, body.date_end, body.group).filter((ts) => ts <= now);
+    return bucketStarts(planned.dateStart, planned.dateEnd, planned.group).filter((ts) => ts <= now);
   }
 
   /** What users read for each value of a dimension: place names, traffic types, ranges. */
