@@ -6,8 +6,8 @@ export const SOURCE_FIELDS = VISIT_SOURCE_COLUMNS satisfies readonly (keyof Enri
 
 export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
 
-/** The source part of a hit's enrichment. */
-export function sourceOf(e: Enrichment): VisitSource {
+/** The source part of a hit's enrichment (a copy: the enrichment itself is a source too). */
+export function sourceOf(e: VisitSource): VisitSource {
   return {
     traffic_type: e.traffic_type,
     traffic_system: e.traffic_system,

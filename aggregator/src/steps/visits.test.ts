@@ -1,19 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { HIT_TYPES, type AcceptedHit, type HitType } from '@stat/schemas';
-import type { Enrichment } from '../enrich/index.js';
-import { VisitCutter } from '../sessions.js';
+import { HIT_TYPES, type AcceptedHit, type Hit } from '@stat/schemas';
+import { createEnricher } from '../enrich/index.js';
+import { VisitCutter, type VisitStep } from '../sessions.js';
 import { sourceOf } from '../source.js';
-import { cutVisitStep, roleOf } from './visits.js';
+import type { EnrichedHit } from './enrich.js';
+import { cutVisitStep, REPORT_TYPES, roleOf } from './visits.js';
 
+const SECOND = 1000;
 const MINUTE = 60_000;
-const hit = (at: number, t: HitType = 'pageview'): AcceptedHit => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  at,
-  ip: '',
-  ua: '',
-  hit: { p: 5, t, u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'visitor-1', ...(t === 'engagement' ? { d: 1000 } : {}) },
-});
-const enrichment = (traffic: string): Enrichment => ({ ...({} as Enrichment), traffic_type: traffic as Enrichment['traffic_type'], utm_source: traffic });
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const enricher = createEnricher();
+
+/** A hit of visitor-1 on shop.ru, enriched as the pipeline does. */
+function enriched(at: number, u: string, r = '', fields: Partial<Hit> = {}): EnrichedHit {
+  const hit = { p: 5, t: 'pageview', u, r, ti: '', sw: 0, sh: 0, v: 'visitor-1', ...fields } as Hit;
+  const accepted: AcceptedHit = { id: '00000000-0000-4000-8000-000000000001', at, ip: '', ua: CHROME, hit };
+  const result = enricher.enrichHit(accepted);
+  if (result.kind !== 'ok') throw new Error('a browser is enriched');
+  return { accepted, enrichment: result.enrichment };
+}
+
+/** Cuts page views given as [minute, url, referrer] and says, for each, its visit's number and source. */
+function visits(pages: [number, string, string][]): string[] {
+  const cut = cutVisitStep(new VisitCutter());
+  return pages.map(([minute, u, r]) => {
+    const result = cut(enriched(minute * MINUTE, u, r));
+    if (!('ok' in result)) throw new Error('a visit step never drops');
+    const { visit, eventNumber } = result.ok.step;
+    return `visit ${visit.number} hit ${eventNumber}: ${visit.source?.traffic_type}/${visit.source?.traffic_system}`;
+  });
+}
+
+const SHOP = 'https://shop.ru/';
+const YANDEX_SEARCH = 'https://yandex.ru/search/?text=%D1%82%D0%B5%D0%BB%D0%B5%D1%84%D0%BE%D0%BD';
 
 describe('roleOf', () => {
   it('names what each hit type is to its visit', () => {
@@ -26,34 +45,63 @@ describe('roleOf', () => {
       engagement: 'report',
       read: 'report',
     });
+    expect(REPORT_TYPES).toEqual(['engagement', 'read']);
   });
 });
 
 describe('cutVisitStep', () => {
   it("puts a visitor's hits in one visit, numbered, with the first hit's source", () => {
     const cut = cutVisitStep(new VisitCutter());
-    const first = cut({ accepted: hit(0), enrichment: enrichment('search') });
-    const second = cut({ accepted: hit(MINUTE), enrichment: enrichment('direct') });
+    const first = cut(enriched(0, SHOP, YANDEX_SEARCH));
+    const second = cut(enriched(MINUTE, `${SHOP}phones`, SHOP));
     if (!('ok' in first) || !('ok' in second)) throw new Error('a visit step never drops');
     expect(second.ok.step.visit.id).toBe(first.ok.step.visit.id);
     expect({ ...second.ok.step, visit: { ...second.ok.step.visit, id: 0n } }).toEqual({
-      visit: { id: 0n, number: 1, startAt: 0, lastAt: MINUTE, events: 2, pageViews: 2, source: sourceOf(enrichment('search')) },
+      visit: {
+        id: 0n,
+        number: 1,
+        startAt: 0,
+        lastAt: MINUTE,
+        events: 2,
+        pageViews: 2,
+        engagedMs: 0,
+        bounce: false,
+        source: sourceOf(first.ok.enrichment),
+      },
       eventNumber: 2,
       bounceDelta: -1,
       durationDelta: MINUTE,
-    });
+    } satisfies VisitStep);
+    expect(second.ok.step.visit.source?.search_phrase).toBe('телефон');
   });
 
   it('starts a new visit after the time-out', () => {
+    expect(visits([[0, SHOP, YANDEX_SEARCH], [31, SHOP, '']])).toEqual(['visit 1 hit 1: search/yandex', 'visit 2 hit 1: direct/']);
+  });
+
+  it("takes an engagement report's engaged time: 15 s of it undo a bounce", () => {
     const cut = cutVisitStep(new VisitCutter());
-    cut({ accepted: hit(0), enrichment: enrichment('search') });
-    const later = cut({ accepted: hit(31 * MINUTE), enrichment: enrichment('direct') });
-    expect('ok' in later && [later.ok.step.visit.number, later.ok.step.eventNumber, later.ok.step.visit.source?.traffic_type]).toEqual([2, 1, 'direct']);
+    const deltas = [
+      enriched(0, SHOP),
+      enriched(10 * SECOND, SHOP, '', { t: 'engagement', d: 9 * SECOND }),
+      enriched(11 * SECOND, SHOP, '', { t: 'read', sp: 100, rp: 90 }),
+      enriched(20 * SECOND, SHOP, '', { t: 'engagement', d: 6 * SECOND }),
+    ].map((hit) => {
+      const result = cut(hit);
+      if (!('ok' in result)) throw new Error('a visit step never drops');
+      return [result.ok.step.bounceDelta, result.ok.step.visit.engagedMs];
+    });
+    expect(deltas).toEqual([
+      [1, 0],
+      [0, 9 * SECOND],
+      [0, 9 * SECOND],
+      [-1, 15 * SECOND],
+    ]);
   });
 
   it('keeps the enriched hit it was given', () => {
     const cut = cutVisitStep(new VisitCutter());
-    const input = { accepted: hit(0, 'engagement'), enrichment: enrichment('search') };
+    const input = enriched(0, SHOP, '', { t: 'engagement', d: 1000 });
     const result = cut(input);
     expect('ok' in result && { accepted: result.ok.accepted, enrichment: result.ok.enrichment }).toEqual(input);
   });
