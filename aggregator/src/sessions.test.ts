@@ -135,6 +135,73 @@ describe('VisitCutter', () => {
   });
 });
 
+describe('VisitCutter: a page view from another source starts a new visit', () => {
+  it('starts the next visit at a search click after a direct entry: a new id, number +1, its own source', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.step(1, 'v', t0, 'pageview', { source: DIRECT });
+    const search = cutter.step(1, 'v', t0 + MINUTE, 'pageview', { source: YANDEX });
+    expect(search.visit.id).not.toBe(first.visit.id);
+    expect(withoutId(search)).toEqual({
+      visit: { number: 2, startAt: t0 + MINUTE, lastAt: t0 + MINUTE, events: 1, pageViews: 1, engagedMs: 0, bounce: true, source: YANDEX },
+      eventNumber: 1,
+      bounceDelta: 1,
+      durationDelta: 0,
+    });
+  });
+
+  it('keeps the visit for a direct entry after a search click', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.step(1, 'v', t0, 'pageview', { source: YANDEX });
+    const direct = cutter.step(1, 'v', t0 + MINUTE, 'pageview', { source: DIRECT });
+    expect([direct.visit.id === first.visit.id, direct.visit.number, direct.eventNumber, direct.visit.source]).toEqual([true, 1, 2, YANDEX]);
+  });
+
+  it('keeps the visit for internal navigation, even to a page tagged as an ad', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.step(1, 'v', t0, 'pageview', { source: YANDEX });
+    const banner = source({ traffic_type: 'ad', traffic_system: 'promo', ad_system: 'promo', utm_source: 'promo', utm_medium: 'banner' });
+    const internal = cutter.step(1, 'v', t0 + MINUTE, 'pageview', { source: banner, internal: true });
+    expect([internal.visit.id === first.visit.id, internal.eventNumber, internal.visit.source]).toEqual([true, 2, YANDEX]);
+  });
+
+  it('cuts only at page views: an action or report classified elsewhere stays in its visit', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.step(1, 'v', t0, 'pageview', { source: DIRECT });
+    const steps = (['action', 'report'] as const).map((role, i) => cutter.step(1, 'v', t0 + (i + 1) * SECOND, role, { source: YANDEX }));
+    expect(steps.map((s) => [s.visit.id === first.visit.id, s.eventNumber])).toEqual([
+      [true, 2],
+      [true, 3],
+    ]);
+  });
+
+  it('cuts on the time-out alone when the hits carry no source', () => {
+    const cutter = new VisitCutter();
+    cutter.step(1, 'v', t0, 'pageview', { source: DIRECT });
+    expect(cutter.step(1, 'v', t0 + MINUTE, 'pageview').eventNumber).toBe(2);
+  });
+
+  it('gives visits cut in the same millisecond different ids, and the same ids when the stream is cut again', () => {
+    const ad = source({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' });
+    const cut = (): bigint[] => {
+      const cutter = new VisitCutter();
+      return [DIRECT, YANDEX, ad].map((s) => cutter.step(1, 'v', t0, 'pageview', { source: s }).visit.id);
+    };
+    const ids = cut();
+    expect(new Set(ids).size).toBe(3);
+    expect(cut()).toEqual(ids);
+  });
+
+  it('undoes a cut by source with the rest of a batch that failed to store', () => {
+    const cutter = new VisitCutter();
+    const first = cutter.step(1, 'v', t0, 'pageview', { source: DIRECT });
+    cutter.begin();
+    const cut = cutter.step(1, 'v', t0 + MINUTE, 'pageview', { source: YANDEX });
+    cutter.rollback();
+    const again = cutter.step(1, 'v', t0 + MINUTE, 'pageview', { source: YANDEX });
+    expect([again.visit.id === cut.visit.id, again.visit.id === first.visit.id, again.visit.number]).toEqual([true, false, 2]);
+  });
+});
+
 describe('VisitCutter: bounces', () => {
   /** The bounce deltas of hits of one visitor at `t0 + ms`, with their roles and engaged time. */
   const deltas = (hits: [number, HitRole, number?][]): number[] => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sourceOf, type VisitSource } from './source.js';
+import { sourceOf, startsNewVisit, type VisitSource } from './source.js';
 
 /** A visit ends after 30 minutes without a hit (the specification's visit time-out). */
 export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;
@@ -44,8 +44,14 @@ export interface Visit {
 
 /** What the cutter needs to know of a hit besides its visitor, time and role. */
 export interface HitFacts {
-  /** the hit's own source (its referrer and page address classified): a new visit takes it */
+  /**
+   * The hit's own source (its referrer and page address classified). A new visit takes it; a
+   * page view from another source starts a new visit (see startsNewVisit). Without it, only
+   * the time-out cuts.
+   */
   source?: VisitSource;
+  /** whether the hit's referrer is on the site's own pages (internal navigation never cuts) */
+  internal?: boolean;
   /** the engaged time an engagement report carries, ms */
   engagedMs?: number;
 }
@@ -80,8 +86,9 @@ export function visitorKey(project: number, visitor: string): string {
 
 /**
  * Cuts visits: a visitor's hit more than the time-out after their previous one starts a new
- * visit. The visit id is derived from the visitor and the visit's first hit, so the same
- * stream cut twice gives the same ids.
+ * visit, and so does a page view arriving from another source (see startsNewVisit). The visit
+ * id is derived from the visitor and the visit's first hit (and, for a visit cut by its
+ * source, from the visit before it), so the same stream cut twice gives the same ids.
  */
 export class VisitCutter {
   private readonly open = new Map<string, Visit>();
@@ -103,11 +110,16 @@ export class VisitCutter {
     let visit: Visit;
     const inTime = current !== undefined && at - current.lastAt <= this.timeoutMs && at >= current.startAt - this.timeoutMs;
     const lateReport = role === 'report' && current !== undefined && at - current.lastAt <= VISIT_RETAIN_MS;
-    if (current && (inTime || lateReport)) {
+    const goesOn = current !== undefined && (inTime || lateReport);
+    const cutBySource =
+      goesOn && role === 'pageview' && current.source !== undefined && facts.source !== undefined && startsNewVisit(current.source, facts.source, facts.internal ?? false);
+    if (goesOn && !cutBySource) {
       visit = { ...current };
     } else {
       const before = current?.number ?? this.pastVisits.get(key) ?? 0;
-      visit = { id: visitId(key, at), number: before + 1, startAt: at, lastAt: at, events: 0, pageViews: 0, engagedMs: 0, bounce: false };
+      // A visit cut by its source may start in the very millisecond of the one before it.
+      const id = cutBySource ? visitId(key, at, current.id) : visitId(key, at);
+      visit = { id, number: before + 1, startAt: at, lastAt: at, events: 0, pageViews: 0, engagedMs: 0, bounce: false };
     }
     if (visit.source === undefined && facts.source !== undefined) visit.source = sourceOf(facts.source);
     // A report neither lengthens its visit nor keeps it alive.
@@ -193,6 +205,7 @@ export class VisitCutter {
   }
 }
 
-function visitId(key: string, startAt: number): bigint {
-  return createHash('sha1').update(`${key}:${startAt}`).digest().readBigUInt64BE(0);
+function visitId(key: string, startAt: number, previous?: bigint): bigint {
+  const seed = previous === undefined ? `${key}:${startAt}` : `${key}:${startAt}:${previous}`;
+  return createHash('sha1').update(seed).digest().readBigUInt64BE(0);
 }
