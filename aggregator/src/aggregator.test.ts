@@ -179,6 +179,29 @@ describe('aggregator on chDB', () => {
     expect(numbers.map((r) => r.event_number)).toEqual([1, 2, 3]);
   });
 
+  it("keeps a visit's engaged time, bounce and last page view across a restart", async () => {
+    const at = Date.now() - 40 * MINUTE;
+    const report = (visitor: string, ms: number, d: number): AcceptedHit => {
+      const base = hit(18, visitor, at + ms);
+      return { ...base, hit: { ...base.hit, t: 'engagement', d } };
+    };
+    // A reader hides the tab after 5 minutes; a skimmer reports 10 s of engaged time.
+    await createAggregator(clickhouse).handle([hit(18, 'reader-02', at), hit(18, 'skimmer-1', at), report('skimmer-1', 10_000, 10_000), report('reader-02', 5 * MINUTE, 5 * MINUTE)]);
+    // After a crash: the skimmer's next 6 s of engagement end the bounce; the reader's second
+    // page view lengthens the visit from the first page view (a report lengthens nothing).
+    await createAggregator(clickhouse).handle([report('skimmer-1', 30_000, 6_000), hit(18, 'reader-02', at + 10 * MINUTE)]);
+    const [day] = await rows<Record<string, string>>(
+      'SELECT sum(page_views) AS page_views, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
+      { p: 18 },
+    );
+    expect(Object.fromEntries(Object.entries(day!).map(([k, v]) => [k, Number(v)]))).toEqual({
+      page_views: 3,
+      visits: 2,
+      bounces: 0,
+      duration_ms: 10 * MINUTE,
+    });
+  });
+
   it("numbers a visitor's visits, across a restart and after the visitor is long forgotten", async () => {
     const day = 24 * 60 * MINUTE;
     const start = Date.now() - 3 * day;
@@ -237,8 +260,9 @@ describe('aggregator on chDB', () => {
       'SELECT sum(page_views) AS pv, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 17 },
     );
-    // One visit, one page view (so a bounce), lasting to the click: the late report adds nothing.
-    expect(Object.values(day!).map(Number)).toEqual([1, 1, 1, 2 * MINUTE]);
+    // One visit of one page view, lasting to the click (the late report adds nothing): not a
+    // bounce, since the event a minute after the page view shows it lasted 15 s or more.
+    expect(Object.values(day!).map(Number)).toEqual([1, 1, 0, 2 * MINUTE]);
   });
 
   it('keeps the visits table current: entry, exit, depth and duration', async () => {

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { VisitSource } from './source.js';
+import { sourceOf, startsNewVisit, type VisitSource } from './source.js';
 
 /** A visit ends after 30 minutes without a hit (the specification's visit time-out). */
 export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;
+
+/** A visit of one page view is a bounce while it has lasted, and been engaged, less than this. */
+export const BOUNCE_MS = 15_000;
 
 /**
  * How long an ended visit is kept to take the reports that arrive after it: a page left open
@@ -23,12 +26,34 @@ export interface Visit {
   /** the visitor's how-many-th visit to the project this is, from 1 (the catalogue's session_number) */
   number: number;
   startAt: number;
+  /** the time of its latest page view or action (reports do not count) */
   lastAt: number;
   /** events and page views of the visit so far */
   events: number;
   pageViews: number;
+  /** the engaged time its engagement reports add up to, ms */
+  engagedMs: number;
+  /**
+   * Whether the visit counts as a bounce now: the sum of the bounce deltas written for it so
+   * far (true: 1, false: 0). Kept, not derived, so that every delta moves the sum between 0 and 1.
+   */
+  bounce: boolean;
   /** where the visit came from; set from its first hit */
   source?: VisitSource;
+}
+
+/** What the cutter needs to know of a hit besides its visitor, time and role. */
+export interface HitFacts {
+  /**
+   * The hit's own source (its referrer and page address classified). A new visit takes it; a
+   * page view from another source starts a new visit (see startsNewVisit). Without it, only
+   * the time-out cuts.
+   */
+  source?: VisitSource;
+  /** whether the hit's referrer is on the site's own pages (internal navigation never cuts) */
+  internal?: boolean;
+  /** the engaged time an engagement report carries, ms */
+  engagedMs?: number;
 }
 
 /** What one hit adds to its visit, for the rollups: see toEventRow. */
@@ -36,10 +61,22 @@ export interface VisitStep {
   visit: Visit;
   /** the hit's number within the visit, from 1 */
   eventNumber: number;
-  /** +1 when the visit's first page view makes it a bounce, -1 when its second undoes that */
+  /**
+   * +1 when the hit makes the visit a bounce (its first page view), -1 when it makes it no
+   * longer one (see isBounce), else 0: a visit's deltas sum to 1 for a bounce and 0 otherwise.
+   */
   bounceDelta: number;
   /** how much longer the visit has become, ms */
   durationDelta: number;
+}
+
+/**
+ * Whether a visit is a bounce: one page view, and neither lasted (first hit to latest page view
+ * or action) nor engaged (reported visible time) 15 s. Once false it stays false: page views,
+ * duration and engaged time only grow.
+ */
+export function isBounce(visit: Visit): boolean {
+  return visit.pageViews === 1 && visit.lastAt - visit.startAt < BOUNCE_MS && visit.engagedMs < BOUNCE_MS;
 }
 
 /** The key of a visitor within a project. */
@@ -49,8 +86,9 @@ export function visitorKey(project: number, visitor: string): string {
 
 /**
  * Cuts visits: a visitor's hit more than the time-out after their previous one starts a new
- * visit. The visit id is derived from the visitor and the visit's first hit, so the same
- * stream cut twice gives the same ids.
+ * visit, and so does a page view arriving from another source (see startsNewVisit). The visit
+ * id is derived from the visitor and the visit's first hit (and, for a visit cut by its
+ * source, from the visit before it), so the same stream cut twice gives the same ids.
  */
 export class VisitCutter {
   private readonly open = new Map<string, Visit>();
@@ -65,28 +103,34 @@ export class VisitCutter {
   constructor(private readonly timeoutMs: number = VISIT_TIMEOUT_MS) {}
 
   /** The visit of a hit at `at` (epoch ms) by `visitor` of `project`, and what the hit adds to it. */
-  step(project: number, visitor: string, at: number, role: HitRole): VisitStep {
+  step(project: number, visitor: string, at: number, role: HitRole, facts: HitFacts = {}): VisitStep {
     const key = visitorKey(project, visitor);
     const current = this.open.get(key);
     this.remember(key, current);
     let visit: Visit;
     const inTime = current !== undefined && at - current.lastAt <= this.timeoutMs && at >= current.startAt - this.timeoutMs;
     const lateReport = role === 'report' && current !== undefined && at - current.lastAt <= VISIT_RETAIN_MS;
-    if (current && (inTime || lateReport)) {
+    const goesOn = current !== undefined && (inTime || lateReport);
+    const cutBySource =
+      goesOn && role === 'pageview' && current.source !== undefined && facts.source !== undefined && startsNewVisit(current.source, facts.source, facts.internal ?? false);
+    if (goesOn && !cutBySource) {
       visit = { ...current };
     } else {
       const before = current?.number ?? this.pastVisits.get(key) ?? 0;
-      visit = { id: visitId(key, at), number: before + 1, startAt: at, lastAt: at, events: 0, pageViews: 0 };
+      // A visit cut by its source may start in the very millisecond of the one before it.
+      const id = cutBySource ? visitId(key, at, current.id) : visitId(key, at);
+      visit = { id, number: before + 1, startAt: at, lastAt: at, events: 0, pageViews: 0, engagedMs: 0, bounce: false };
     }
+    if (visit.source === undefined && facts.source !== undefined) visit.source = sourceOf(facts.source);
     // A report neither lengthens its visit nor keeps it alive.
     const durationDelta = role === 'report' ? 0 : Math.max(0, at - visit.lastAt);
     if (role !== 'report') visit.lastAt = Math.max(visit.lastAt, at);
     visit.events += 1;
-    let bounceDelta = 0;
-    if (role === 'pageview') {
-      visit.pageViews += 1;
-      bounceDelta = visit.pageViews === 1 ? 1 : visit.pageViews === 2 ? -1 : 0;
-    }
+    if (role === 'pageview') visit.pageViews += 1;
+    visit.engagedMs += facts.engagedMs ?? 0;
+    const wasBounce = visit.bounce;
+    visit.bounce = isBounce(visit);
+    const bounceDelta = Number(visit.bounce) - Number(wasBounce);
     this.open.set(key, visit);
     return { visit, eventNumber: visit.events, bounceDelta, durationDelta };
   }
@@ -161,6 +205,7 @@ export class VisitCutter {
   }
 }
 
-function visitId(key: string, startAt: number): bigint {
-  return createHash('sha1').update(`${key}:${startAt}`).digest().readBigUInt64BE(0);
+function visitId(key: string, startAt: number, previous?: bigint): bigint {
+  const seed = previous === undefined ? `${key}:${startAt}` : `${key}:${startAt}:${previous}`;
+  return createHash('sha1').update(seed).digest().readBigUInt64BE(0);
 }

@@ -6,8 +6,21 @@ export const SOURCE_FIELDS = VISIT_SOURCE_COLUMNS satisfies readonly (keyof Enri
 
 export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
 
-/** The source part of a hit's enrichment. */
-export function sourceOf(e: Enrichment): VisitSource {
+/** The campaign tags of a source: the five UTM tags and the four fields of `_openstat`. */
+export const TAG_FIELDS = [
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'openstat_service',
+  'openstat_campaign',
+  'openstat_ad',
+  'openstat_source',
+] as const satisfies readonly (keyof VisitSource)[];
+
+/** The source part of a hit's enrichment (a copy: the enrichment itself is a source too). */
+export function sourceOf(e: VisitSource): VisitSource {
   return {
     traffic_type: e.traffic_type,
     traffic_system: e.traffic_system,
@@ -30,4 +43,42 @@ export function sourceOf(e: Enrichment): VisitSource {
     openstat_ad: e.openstat_ad,
     openstat_source: e.openstat_source,
   };
+}
+
+/** Whether the page address carried any campaign tag (TAG_FIELDS). */
+export function hasTags(s: VisitSource): boolean {
+  return TAG_FIELDS.some((f) => s[f] !== '');
+}
+
+/**
+ * Whether a page view came from outside the visit: not internal navigation (a referrer on the
+ * site's own pages, `internal` even when campaign tags made its traffic type ad or qr) and not
+ * a direct entry (no referrer and no campaign tag). Only such a page view can start a visit
+ * before the time-out.
+ */
+export function isArrival(hit: VisitSource, internal: boolean): boolean {
+  if (internal || hit.traffic_type === 'internal') return false;
+  return hit.traffic_type !== 'direct' || hasTags(hit);
+}
+
+/**
+ * Whether an arrival comes from the visit's own source: the same traffic type, the same system
+ * (traffic_system: the search engine, network, ad system…, the referrer's host for a link, ''
+ * for direct), and, when the arrival carries campaign tags, the same nine tags. The search
+ * phrase is not compared (engines hide it), nor an ad system's click id (not kept): a reload of
+ * the landing page, or the same ad clicked again, stays in its visit.
+ */
+export function isSameSource(visit: VisitSource, hit: VisitSource): boolean {
+  if (hit.traffic_type !== visit.traffic_type || hit.traffic_system !== visit.traffic_system) return false;
+  return !hasTags(hit) || TAG_FIELDS.every((f) => hit[f] === visit[f]);
+}
+
+/**
+ * Whether a page view with the source `hit` ends the visit that came from `visit` and starts a
+ * new one (Yandex Metrica's rule): an arrival (see isArrival) from another source (see
+ * isSameSource). An ad click or a new set of tags is such an arrival unless it repeats the
+ * visit's own; a direct entry or internal navigation never is.
+ */
+export function startsNewVisit(visit: VisitSource, hit: VisitSource, internal: boolean): boolean {
+  return isArrival(hit, internal) && !isSameSource(visit, hit);
 }

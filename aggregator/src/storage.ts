@@ -4,6 +4,7 @@ import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
 import { clickhouseTime } from './rows.js';
 import { SOURCE_FIELDS, type VisitSource } from './source.js';
 import type { RecordedDrop } from './steps/result.js';
+import { REPORT_TYPES } from './steps/visits.js';
 
 const DAY_MS = 86_400_000;
 
@@ -113,7 +114,8 @@ export class EventStore {
     if (visitors.length === 0) return found;
     // First the latest visit of each visitor seen within the keeping time, then that whole visit
     // (a visit rarely lasts a day, so a day back finds its first events). UInt64 travels as a
-    // string: JSON numbers lose its low bits.
+    // string: JSON numbers lose its low bits. As the cutter keeps them: the visit's last hit
+    // not counting reports, its engaged time, and its bounce as the sum of its deltas.
     const result = await this.clickhouse.query({
       query: `WITH latest AS (
                 SELECT argMax(session_id, ts) AS sid FROM events
@@ -122,8 +124,9 @@ export class EventStore {
                 GROUP BY project_id, visitor_id)
               SELECT project_id, visitor_id, toString(session_id) AS session_id,
                      toUnixTimestamp64Milli(min(session_start)) AS start_at,
-                     toUnixTimestamp64Milli(max(ts)) AS last_at,
+                     toUnixTimestamp64Milli(greatest(min(session_start), maxIf(ts, event_type NOT IN {reports:Array(String)}))) AS last_at,
                      count() AS events, countIf(event_type = 'pageview') AS page_views, max(session_number) AS number,
+                     sum(engaged_ms) AS engaged_ms, sum(bounce_delta) AS bounces,
                      ${SOURCE_FIELDS.map((f) => `toString(any(${f})) AS ${f}`).join(', ')}
               FROM events
               WHERE project_id IN {projects:Array(UInt32)} AND event_date >= {from:Date}
@@ -135,6 +138,7 @@ export class EventStore {
         from: moscowDate(since - DAY_MS),
         visitors: [...new Set(visitors.map((v) => v.visitor))],
         since: since - VISIT_RETAIN_MS,
+        reports: REPORT_TYPES,
       },
       format: 'JSONEachRow',
       abort_signal: this.signal(),
@@ -148,6 +152,8 @@ export class EventStore {
       events: string | number;
       page_views: string | number;
       number: string | number;
+      engaged_ms: string | number;
+      bounces: string | number;
     };
     // Projects and visitors are matched apart; the pairs nobody asked for are dropped here.
     const asked = new Set(visitors.map((v) => `${v.project}:${v.visitor}`));
@@ -160,6 +166,8 @@ export class EventStore {
         lastAt: Number(row.last_at),
         events: Number(row.events),
         pageViews: Number(row.page_views),
+        engagedMs: Number(row.engaged_ms),
+        bounce: Number(row.bounces) > 0,
         source: Object.fromEntries(SOURCE_FIELDS.map((f) => [f, row[f]])) as VisitSource,
       });
     }

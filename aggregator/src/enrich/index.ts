@@ -22,6 +22,7 @@ export { storeGeoDictionary } from './geo-dictionary.js';
 export {
   classifyReferrer,
   createReferrerClassifier,
+  isOwnSite,
   referrerCatalog,
   sharedReferrerClassifier,
   TRAFFIC_TYPE_TITLES,

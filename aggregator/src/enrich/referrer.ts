@@ -181,7 +181,7 @@ function markerMatches(marker: Marker, params: ReadonlyMap<string, string>): boo
   return value !== undefined && (marker.values === null || marker.values.has(value.trim().toLowerCase()));
 }
 
-function siteOf(siteHost: string | undefined, page: PageFacts): string {
+function siteOf(siteHost: string | undefined, pageHost: string): string {
   let host = (siteHost ?? '').trim().toLowerCase();
   if (host.includes('://')) {
     try {
@@ -191,8 +191,18 @@ function siteOf(siteHost: string | undefined, page: PageFacts): string {
     }
   }
   host = host.split('/', 1)[0] ?? '';
-  if (host === '') host = page.host;
+  if (host === '') host = pageHost;
   return host === '' ? '' : registrable(host.replace(/^www\./, ''));
+}
+
+/**
+ * Whether a referrer host (as referer_domain holds it: lower-case, without 'www.') is on the
+ * site: the registrable domain of the project's site host, or of the page's host without one.
+ * The test the classifier makes for internal traffic, for those who hold only the enrichment.
+ */
+export function isOwnSite(referrerDomain: string, pageHost: string, siteHost?: string): boolean {
+  const site = siteOf(siteHost, pageHost.toLowerCase());
+  return site !== '' && referrerDomain !== '' && registrable(referrerDomain) === site;
 }
 
 function result(type: TrafficType, system: string, ref: Referrer | null, phrase = ''): ReferrerInfo {
@@ -239,7 +249,7 @@ export function createReferrerClassifier(options: { dir?: string } = {}): Referr
 
     if (raw === '') return result('direct', '', null);
     if (ref === null) return result('link', '', null);
-    const site = siteOf(siteHost, page);
+    const site = siteOf(siteHost, page.host);
     if (site !== '' && ref.site === site) return result('internal', '', ref);
     if (rule === undefined) return result('link', '', ref);
     const phrase = rule.system.type === 'search' ? searchPhrase(ref.search, rule.system.query) : '';

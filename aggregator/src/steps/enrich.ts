@@ -7,12 +7,14 @@ import type { RuledHit } from './site-rules.js';
 export interface EnrichedHit {
   accepted: AcceptedHit;
   enrichment: Enrichment;
+  /** the host of the project's site address when its settings are read (it decides internal traffic) */
+  siteHost?: string | undefined;
 }
 
 /** Enriches a hit (the project's site host decides internal traffic); the enricher may still drop a crawler. */
 export function enrichStep(enricher: Enricher): Step<RuledHit, EnrichedHit> {
   return ({ accepted, siteHost }) => {
     const enriched = enricher.enrichHit(accepted, siteHost);
-    return enriched.kind === 'drop' ? drop(enriched.reason) : ok({ accepted, enrichment: enriched.enrichment });
+    return enriched.kind === 'drop' ? drop(enriched.reason) : ok({ accepted, enrichment: enriched.enrichment, siteHost });
   };
 }
