@@ -105,7 +105,7 @@ export const isVisitTableDimension = (d: Dimension): boolean => d in VISIT_TABLE
 export const isNumericDimension = (d: Dimension): boolean => NUMERIC_DIMENSIONS.has(d);
 
 /** Collects the typed parameters of one query under generated names. */
-class Params {
+export class Params {
   readonly values: Record<string, unknown> = {};
   private next = 0;
 
@@ -124,7 +124,7 @@ function eventColumn(d: Dimension): string {
 }
 
 /** The SQL of a dimension's value on a row of the source. `keyParam`: the custom parameter key above (custom_vars). */
-function dimensionSql(d: Dimension, source: Source, keyParam?: string): string {
+export function dimensionSql(d: Dimension, source: Source, keyParam?: string): string {
   if (source === 'visits') {
     const sql = VISIT_TABLE_SQL[d];
     if (sql === undefined) throw new ReportQueryError(`${d} cannot be read from visits`);
@@ -135,10 +135,10 @@ function dimensionSql(d: Dimension, source: Source, keyParam?: string): string {
   return eventColumn(d);
 }
 
-const emptyValue = (d: Dimension): string => (NUMERIC_DIMENSIONS.has(d) ? '0' : "''");
+export const emptyValue = (d: Dimension): string => (NUMERIC_DIMENSIONS.has(d) ? '0' : "''");
 
 /** A scalar of a filter or a parent as the parameter type of its dimension. */
-function typedValue(d: Dimension, value: string | number, p: Params): string {
+export function typedValue(d: Dimension, value: string | number, p: Params): string {
   if (NUMERIC_DIMENSIONS.has(d)) {
     const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
     if (!Number.isFinite(n)) throw new ReportQueryError(`${d} takes numbers: ${JSON.stringify(value)} is not one`);
@@ -264,7 +264,7 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       case 'page_views':
         return s('sum(page_views)');
       case 'bounces':
-        return ratio('countIf(page_views <= 1 AND duration_ms < 15000)', 'count()', 100, 2);
+        return ratio('countIf(bounced > 0)', 'count()', 100, 2);
       case 'avg_view_depth':
         return ratio('sum(page_views)', 'count()', 1, 2);
       case 'avg_sessions_duration':
@@ -314,7 +314,7 @@ export function canAnswer(m: Metric, plan: Omit<Plan, 'metrics'>): boolean {
 /** The result column of the i-th metric (named apart from the source's columns). */
 export const metricAlias = (i: number): string => `m${i}`;
 
-function selectMetrics(plan: Plan, p: Params): string {
+export function selectMetrics(plan: Plan, p: Params): string {
   return plan.metrics
     .map((m, i) => {
       const sql = metricSql(m, plan, p);
@@ -325,19 +325,19 @@ function selectMetrics(plan: Plan, p: Params): string {
 }
 
 /** The rows a query reads: the FROM clause with its sample and the WHERE conditions. */
-interface Rows {
+export interface Rows {
   from: string;
   where: string[];
 }
 
-const whereSql = (rows: Rows): string => (rows.where.length > 0 ? rows.where.join(' AND ') : '1');
+export const whereSql = (rows: Rows): string => (rows.where.length > 0 ? rows.where.join(' AND ') : '1');
 
 /** The per-visit rows of the period: one a visit, merged from the visits table's parts. */
 function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRule[]): string {
   const where = [`project_id = ${p.add(plan.projectId, 'UInt32')}`, `start_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`];
   if (eventRules.length > 0) where.push(visitsWithEvents(plan, eventRules, p));
   return `(SELECT session_id, any(visitor_id) AS visitor_id, min(start_ts) AS visit_start, any(start_date) AS visit_date,
-                 sum(page_views) AS page_views,
+                 sum(page_views) AS page_views, sum(bounce) AS bounced,
                  toUnixTimestamp64Milli(max(end_ts)) - toUnixTimestamp64Milli(min(start_ts)) AS duration_ms,
                  argMinMerge(entry_url) AS entry_url, argMaxMerge(exit_url) AS exit_url
           FROM visits${sampleClause(plan, p)} WHERE ${where.join(' AND ')}
@@ -369,7 +369,7 @@ function rollupRows(plan: Plan, group: Group, p: Params): Rows {
 }
 
 /** The path's conditions above the rows' level, the filters, and the report's fixed rules. */
-function rowsOf(plan: Plan, group: Group, p: Params): Rows {
+export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   if (plan.source === 'rollup') return rollupRows(plan, group, p);
   const visitTableRules = plan.filters.filter((r) => isVisitTableDimension(r.key as Dimension));
   const eventRules = plan.filters.filter((r) => !isVisitTableDimension(r.key as Dimension));
@@ -409,7 +409,7 @@ function pathConditions(plan: Plan, p: Params): string[] {
 }
 
 /** The dimension of the rows' level and its SQL. */
-function rowDimension(plan: Plan, p: Params): { d: Dimension; sql: string } {
+export function rowDimension(plan: Plan, p: Params): { d: Dimension; sql: string } {
   const d = plan.path[plan.parents.length];
   if (d === undefined) throw new ReportQueryError('the rows have no dimension');
   return { d, sql: dimensionSql(d, plan.source, d === 'customer_params_value' ? keyParamOf(plan, p) : undefined) };

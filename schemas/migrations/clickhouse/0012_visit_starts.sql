@@ -62,3 +62,29 @@ SELECT project_id, event_date, countIf(event_number = 1) AS visit_starts
 FROM events
 WHERE (SELECT sum(visit_starts) FROM rollup_day) = 0
 GROUP BY project_id, event_date;
+
+-- A visit's bounce as the aggregator decides it (README, "Metric definitions"): the sum of its
+-- events' bounce deltas, 1 or 0, so that reports read from the visits (entry and exit pages,
+-- depth, time) count bounces as the reports read from the events do. Visits stored before this
+-- migration keep 0.
+ALTER TABLE visits ADD COLUMN IF NOT EXISTS bounce SimpleAggregateFunction(sum, Int64);
+
+DROP VIEW IF EXISTS visits_mv;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS visits_mv TO visits AS
+SELECT
+    project_id,
+    toDate(session_start, 'Europe/Moscow') AS start_date,
+    visitor_hash,
+    session_id,
+    any(visitor_id) AS visitor_id,
+    min(ts) AS start_ts,
+    max(ts) AS end_ts,
+    countIf(event_type = 'pageview') AS page_views,
+    count() AS events,
+    argMinState(url, ts) AS entry_url,
+    argMaxState(url, ts) AS exit_url,
+    max(session_number) AS session_number,
+    sum(toInt64(bounce_delta)) AS bounce
+FROM events
+GROUP BY project_id, start_date, visitor_hash, session_id;
