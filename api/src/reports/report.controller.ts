@@ -3,7 +3,8 @@ import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
 import { ReportRequestDto } from './report-request.dto.js';
 import { validated } from '../common/validated.js';
-import { ReportService, type GraphResult, type TableResult } from './report.service.js';
+import type { GraphResult, TableResult } from '@stat/schemas';
+import { ReportService } from './report.service.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 
 // The one access guard decides: anonymous reads the demo project only; unknown projects are 404.

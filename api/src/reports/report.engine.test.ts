@@ -7,7 +7,8 @@ import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@sta
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
-import { ReportService, type TableResult } from './report.service.js';
+import type { TableResult } from '@stat/schemas';
+import { ReportService } from './report.service.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;

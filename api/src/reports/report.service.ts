@@ -1,5 +1,15 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { moscowDate, reportDefinition, TRAFFIC_TYPE_TITLES, type Dimension, type Metric } from '@stat/schemas';
+import {
+  moscowDate,
+  reportDefinition,
+  TRAFFIC_TYPE_TITLES,
+  type Dimension,
+  type GraphLine,
+  type GraphPoint,
+  type GraphResult,
+  type MetricValues,
+  type TableResult,
+} from '@stat/schemas';
 import { bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, ReportQueryError, type LinePath, type Plan, type Sql } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
@@ -10,53 +20,6 @@ import { CLOCK, type Clock } from '../tokens.js';
 
 /** §2: the title of an empty value. */
 export const EMPTY_TITLE = 'Не определено';
-
-/** Metric values in the order of the request's metrics. */
-export type MetricValues = number[];
-
-export interface GraphPoint {
-  ts: number;
-  date: string;
-  metrics: MetricValues;
-}
-
-export interface GraphLine {
-  /** the table row's id, or `total` for the line of the whole report */
-  id: string;
-  title: string;
-  points: GraphPoint[];
-}
-
-export interface GraphResult {
-  metrics: Metric[];
-  data: GraphLine[];
-  totals: MetricValues;
-  /** the share of visitors the numbers were read from (1: all) */
-  sample: number;
-}
-
-export interface TableRow {
-  /** the JSON text of the row's path (its values from the top level down); a date for time rows */
-  id: string;
-  parent_id: string | null;
-  level: number;
-  can_be_expanded: boolean;
-  /** kept for the time-series view; equal to extra.title */
-  title: string;
-  extra: { title: string; value?: string | number };
-  /** time rows: the bucket's start, epoch seconds */
-  ts?: number;
-  metrics: MetricValues;
-}
-
-export interface TableResult {
-  data: TableRow[];
-  metrics: Metric[];
-  all_metrics: Metric[];
-  totals: MetricValues;
-  sort: { name: string; order: 'asc' | 'desc' };
-  meta: { total: number; offset: number; sample: number; not_collected?: string };
-}
 
 const values = (row: ResultRow | undefined, count: number): MetricValues =>
   Array.from({ length: count }, (_, i) => Number(row?.[metricAlias(i)] ?? 0));

@@ -7,6 +7,7 @@ import { CONTENT_REPORTS } from './content.js';
 import { EVENTS_REPORTS } from './events.js';
 
 export * from './define.js';
+export * from './api.js';
 
 /** Every base report the api answers, by name (specification 001, §2). */
 export const REPORT_DEFINITIONS: Readonly<Record<string, ReportDefinition>> = Object.fromEntries(
