@@ -26,6 +26,9 @@ import { ProjectService } from './projects/project.service.js';
 import { ProjectsRepository } from './projects/projects.repository.js';
 import { RatingController } from './projects/rating.controller.js';
 import { RatingService } from './projects/rating.service.js';
+import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
+import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
+import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -53,6 +56,7 @@ export const CONTROLLERS: Type[] = [
   ProjectListController,
   AccessController,
   RatingController,
+  SavedFiltersController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -86,6 +90,8 @@ export class AppModule {
       RatingService,
       ProjectService,
       AccessService,
+      SavedFiltersRepository,
+      SavedFiltersService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };
