@@ -429,7 +429,8 @@ export interface TableQuery {
   /** sort by a metric of the plan, or by the row's value */
   sortBy: Metric | 'title';
   order: 'asc' | 'desc';
-  limit: number;
+  /** rows of the page; undefined: every row (the CSV export), without the row count */
+  limit?: number;
   offset: number;
 }
 
@@ -445,11 +446,12 @@ export function compileTable(plan: Plan, q: TableQuery): Sql {
   const i = q.sortBy === 'title' ? -1 : plan.metrics.indexOf(q.sortBy);
   const direction = q.order === 'asc' ? 'ASC' : 'DESC';
   const order = i < 0 ? `value ${direction}` : `${metricAlias(i)} ${direction}, value ASC`;
-  const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}, count() OVER () AS total_rows
+  const paged = q.limit !== undefined;
+  const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}${paged ? ', count() OVER () AS total_rows' : ''}
     FROM ${rows.from} WHERE ${whereSql(rows)}
     GROUP BY value${havingSql(plan, p)}
-    ORDER BY ${order}
-    LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}`;
+    ORDER BY ${order}${paged ? `
+    LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}` : ''}`;
   return { query, params: p.values };
 }
 

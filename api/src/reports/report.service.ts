@@ -1,5 +1,6 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
+  METRIC_INFO,
   moscowDate,
   reportDefinition,
   TRAFFIC_TYPE_TITLES,
@@ -16,6 +17,7 @@ import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, ReportRequestError, type ReportPlan } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
+import { BOM, csvDisposition, csvLine } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
 
 /** §2: the title of an empty value. */
@@ -104,6 +106,36 @@ export class ReportService {
       data.push({ id: JSON.stringify(path), title, points: fill(starts, own, plan.metrics.length) });
     }
     return { ...head, data, totals: values(totals[0], plan.metrics.length) };
+  }
+
+  /**
+   * The whole table as CSV (§7: the table's parameters without offset and limit, sample 1):
+   * a header of the column titles, the totals, then every row of the level, written as
+   * ClickHouse sends them.
+   */
+  async csv(projectId: number, reportName: string, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+    const planned = this.plan(projectId, reportName, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
+    const { definition, plan, sort } = planned;
+    const header = [definition.drilldown.length === 0 ? 'Дата' : definition.title, ...plan.metrics.map((m) => METRIC_INFO[m].title)];
+    const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
+    const totals = definition.notCollected === undefined ? values((await this.run(compileTotals(plan)))[0], plan.metrics.length) : [];
+    const lines = async function* (this: ReportService): AsyncGenerator<string> {
+      yield BOM + csvLine(header);
+      if (definition.notCollected !== undefined) return;
+      yield csvLine(['Итого', ...totals]);
+      if (plan.path.length === 0) {
+        const table = await this.timeTable({ ...planned, offset: 0, limit: Number.MAX_SAFE_INTEGER }, body);
+        for (const row of table.data) yield csvLine([row.title, ...row.metrics]);
+        return;
+      }
+      const dimension = plan.path[plan.parents.length]!;
+      const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0 });
+      for await (const batch of this.engine.batches(sql)) {
+        const titles = await this.titles(dimension, batch.map((r) => normalValue(r.value, dimension)));
+        yield batch.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+      }
+    };
+    return { disposition, lines: lines.call(this) };
   }
 
   private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
