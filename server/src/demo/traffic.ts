@@ -207,39 +207,42 @@ function dwellMs(random: Random, page: Page, kind: DeviceKind): number {
   return Math.round(Math.min(25 * MINUTE, Math.max(3 * SECOND, ms)));
 }
 
-/** The page a reader opens next, and the block whose link they clicked (null: no marked block). */
+/**
+ * The page a reader opens next, and the block whose link they clicked (null: no marked block;
+ * the header menu is none, as it is on every page and would send a show with each page view).
+ */
 function navigate(random: Random, page: Page, today: number): [Page, string | null] {
   const r = random.next();
   switch (page.kind) {
     case 'article':
       if (r < 0.45) return [relatedArticle(random, today, page), 'related'];
       if (r < 0.63) return [pickArticle(random, today, true), 'popular'];
-      if (r < 0.78) return [sectionPage(page.section), 'menu'];
-      if (r < 0.9) return [HOME, 'menu'];
+      if (r < 0.78) return [sectionPage(page.section), null];
+      if (r < 0.9) return [HOME, null];
       if (r < 0.95) return [tagPage(random), null];
       if (r < 0.98) return [searchPage(random), null];
       return [SUBSCRIBE, 'subscribe_banner'];
     case 'home':
       if (r < 0.5) return [pickArticle(random, today, true), 'main_feed'];
       if (r < 0.75) return [pickArticle(random, today, true), 'top_news'];
-      if (r < 0.93) return [sectionPage(random.int(10)), 'menu'];
+      if (r < 0.93) return [sectionPage(random.int(10)), null];
       if (r < 0.97) return [searchPage(random), null];
       if (r < 0.99) return [tagPage(random), null];
-      return [ABOUT, 'menu'];
+      return [ABOUT, null];
     case 'section': {
       if (r < 0.85) return [relatedArticle(random, today, page), 'section_feed'];
       if (r < 0.93) {
         const n = Number(/page=(\d+)/.exec(page.path)?.[1] ?? '1');
         return [sectionPage(page.section, n + 1), null];
       }
-      return [HOME, 'menu'];
+      return [HOME, null];
     }
     case 'tag':
     case 'search':
-      return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, 'menu'];
+      return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, null];
     case 'subscribe':
     case 'about':
-      return r < 0.6 ? [HOME, 'menu'] : [pickArticle(random, today, true), null];
+      return r < 0.6 ? [HOME, null] : [pickArticle(random, today, true), null];
   }
 }
 
@@ -260,7 +263,7 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
   /** What the slices' shares divide: events, or visits. */
   const byVisits = size !== 'events';
   const total = size === 'visitsPerDay' ? Math.round((given * sum) / ORDINARY_DAY_WEIGHT) : given;
-  // About six events a visit: the pool is the same for the same traffic however it is sized.
+  // Six or seven events a visit: about the same pool for the same traffic however it is sized.
   const poolDefault = Math.round(byVisits ? total / 5 : total / 30);
   const pool = new VisitorPool(options.visitorPool ?? Math.min(200_000, Math.max(500, poolDefault)));
   const stats: TrafficStats = {
@@ -348,26 +351,49 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
       const visible = Math.max(1, Math.round(dwell * (0.55 + 0.45 * random.next())));
       let rp = 0;
       let sp = 0;
+      // Block analytics: a marked block sends its show once a page view, when it comes into
+      // view, so a click inside a block always follows its show.
+      const shown = new Set<string>();
+      const show = (at: number, block: string): void => {
+        if (shown.has(block)) return;
+        shown.add(block);
+        push(at, { ...other(url, 'show'), bl: block });
+      };
       if (page.kind === 'article') {
         const ratio = visible / (page.readMinutes * MINUTE * (kind === 'mobile' ? 1.1 : 1));
         rp = Math.min(100, Math.max(0, Math.round(100 * ratio * random.logNormal(1, 0.35))));
         sp = Math.min(100, rp + random.int(12));
-        if (random.chance(0.12)) push(t + Math.min(3 * SECOND, dwell >> 1), { ...other(url, 'show'), bl: 'subscribe_banner' });
+        if (random.chance(0.12)) show(t + Math.min(3 * SECOND, dwell >> 1), 'subscribe_banner');
+        // The most-read list sits beside the text on computers, under it on phones.
+        if (kind === 'mobile' ? sp >= 85 && random.chance(0.8) : random.chance(0.6)) show(t + Math.round(dwell * (kind === 'mobile' ? 0.85 : 0.2)), 'popular');
         if (random.chance(0.04)) {
-          push(t + Math.round(visible * 0.3), { ...other(url, 'event'), ec: 'media', en: 'video_play', ep: { video_id: `v${random.int(500)}` } });
+          const video = { video_id: `v${random.int(500)}` };
+          push(t + Math.round(visible * 0.3), { ...other(url, 'event'), ec: 'media', en: 'video_play', ep: video });
+          if (random.chance(0.35)) {
+            push(t + Math.round(visible * 0.7), { ...other(url, 'event'), ec: 'media', en: 'video_complete', ep: { ...video, seconds: 30 + random.int(270) } });
+          }
         }
-        if (rp >= 70 && random.chance(0.9)) push(t + Math.round(dwell * 0.8), { ...other(url, 'show'), bl: 'related' });
+        if (rp >= 70 && random.chance(0.9)) show(t + Math.round(dwell * 0.8), 'related');
         if (random.chance(0.012)) {
           const network = random.of(['telegram', 'vk', 'ok', 'whatsapp', 'copy_link']);
           push(t + Math.round(dwell * 0.9), { ...other(url, 'event'), ec: 'cv', en: 'share', ep: { network } });
         }
         if (random.chance(0.01)) push(t + Math.round(dwell * 0.85), { ...other(url, 'event'), ec: 'cv', en: 'comment_open' });
       } else if (page.kind === 'home') {
-        if (random.chance(0.35)) push(t + SECOND, { ...other(url, 'show'), bl: 'top_news' });
+        show(t + SECOND, 'top_news');
+        if (random.chance(0.8)) show(t + Math.min(4 * SECOND, dwell >> 1), 'main_feed');
+      } else if (page.kind === 'section') {
+        show(t + SECOND, 'section_feed');
+      } else if (page.kind === 'search') {
+        const query = decodeURIComponent(page.path.slice(page.path.indexOf('q=') + 2));
+        push(t + 400, { ...other(url, 'event'), ec: 'cv', en: 'site_search', ep: { query, results: random.int(60) } });
       } else if (page.kind === 'subscribe' && random.chance(0.25)) {
         push(t + Math.round(dwell * 0.8), { ...other(url, 'event'), ec: 'cv', en: 'newsletter_subscribe', ep: { form: 'page' } });
       }
-      if (via !== null && random.chance(0.9)) push(leave - 250, { ...other(url, 'click'), bl: via });
+      if (via !== null && random.chance(0.9)) {
+        show(Math.max(t, leave - 2 * SECOND), via);
+        push(leave - 250, { ...other(url, 'click'), bl: via });
+      }
       if (last && page.kind === 'article' && random.chance(0.06)) push(leave - 300, { ...other(url, 'outbound'), l: random.of(OUTBOUND) });
       // Engagement and reading depth go when the page is hidden or left; phones lose more of them.
       if (random.chance(kind === 'desktop' ? 0.92 : 0.84)) {
