@@ -54,8 +54,8 @@ export async function main(config: Config): Promise<RunningService> {
     if (places > 0) log(`geo dictionary: ${places} places written to ch_geo`);
     if (config.DEMO_SEED) {
       const seed = (): DemoSeeding => startDemoSeed(store, { days: config.DEMO_DAYS, visitsPerDay: config.DEMO_VISITS_PER_DAY }, log);
-      // A month of a site of thousands of visits a day takes the aggregator a minute or two:
-      // by default the service is ready first and the demo's reports fill from the oldest day.
+      // A month of a site of thousands of visits a day takes the aggregator minutes on two
+      // cores: by default the service is ready first and the demo's reports fill from the oldest day.
       if (config.DEMO_SEED_WAIT) await seed().done;
       else seedLater = seed;
     }
