@@ -223,7 +223,15 @@ function visitsWithEvents(plan: Plan, rules: readonly DimensionFilterRule[], p: 
   return `session_id IN (SELECT session_id FROM events WHERE ${periodOfEvents(plan, p)} AND ${conditions})`;
 }
 
-const sampleClause = (plan: Plan, p: Params): string => (plan.sample < 1 ? ` SAMPLE ${p.add(plan.sample, 'Float64')}` : '');
+/**
+ * ClickHouse takes no query parameter in SAMPLE, so the share is written as a literal: a number
+ * the planner checked to lie in (0, 1), printed by us, never a request's text.
+ */
+function sampleClause(plan: Plan): string {
+  if (plan.sample >= 1) return '';
+  if (!(plan.sample > 0)) throw new ReportQueryError('sample must lie in (0, 1]');
+  return ` SAMPLE ${plan.sample.toFixed(6)}`;
+}
 
 /** Scales a count read from a sample back to the whole. */
 function scaled(sql: string, plan: Plan, p: Params): string {
@@ -340,7 +348,7 @@ function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRu
                  sum(page_views) AS page_views, sum(bounce) AS bounced,
                  toUnixTimestamp64Milli(max(end_ts)) - toUnixTimestamp64Milli(min(start_ts)) AS duration_ms,
                  argMinMerge(entry_url) AS entry_url, argMaxMerge(exit_url) AS exit_url
-          FROM visits${sampleClause(plan, p)} WHERE ${where.join(' AND ')}
+          FROM visits${sampleClause(plan)} WHERE ${where.join(' AND ')}
           GROUP BY visitor_hash, session_id)`;
 }
 
@@ -385,7 +393,7 @@ export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   const byVisit = plan.scope === 'hit' ? [] : eventRules.filter((r) => isHitDimension(r.key as Dimension));
   const where = [periodOfEvents(plan, p), ...pathConditions(plan, p), ...direct.map((r) => eventRuleSql(r, p))];
   if (byVisit.length > 0) where.push(visitsWithEvents(plan, byVisit, p));
-  return { from: `events${sampleClause(plan, p)}`, where };
+  return { from: `events${sampleClause(plan)}`, where };
 }
 
 /** The custom parameter key above the rows (custom_vars: event → key → value), as a parameter. */
