@@ -5,6 +5,7 @@ import { ReportController } from './reports/report.controller.js';
 import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
 import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
+import { FilterValuesController } from './reports/filter-values.js';
 import { ServiceController } from './service/service.controller.js';
 import { LatencyRepository } from './service/latency.repository.js';
 import { AccessGuard } from './auth/access.guard.js';
@@ -48,6 +49,7 @@ export interface ApiDeps {
 /** Every controller of the api; the authorization test walks their routes. */
 export const CONTROLLERS: Type[] = [
   ReportController,
+  FilterValuesController,
   DictionaryController,
   ServiceController,
   AuthController,

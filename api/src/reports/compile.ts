@@ -509,6 +509,9 @@ export type LinePath = readonly (string | number)[];
 export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePath[]): Sql {
   const p = new Params();
   const rows = rowsOf(plan, group, p);
+  // The whole report's line holds what its table holds: without the rows left out as empty.
+  const top = plan.path[0];
+  if (plan.skipEmpty && top !== undefined) rows.where.push(`${dimensionSql(top, plan.source)} != ${emptyValue(top)}`);
   let line = '';
   if (lines !== undefined) {
     const keyParam = keyParamOf(plan, p);

@@ -200,7 +200,7 @@ export class ReportService {
   }
 
   /** What users read for each value of a dimension: place names, traffic types, ranges. */
-  private async titles(dimension: Dimension, rowValues: readonly (string | number)[]): Promise<Map<string, string>> {
+  async titles(dimension: Dimension, rowValues: readonly (string | number)[]): Promise<Map<string, string>> {
     const titles = new Map<string, string>();
     if (dimension === 'geo_country' || dimension === 'geo_area' || dimension === 'geo_city') {
       const ids = rowValues.map(Number).filter((id) => id > 0);
@@ -222,7 +222,7 @@ export class ReportService {
 }
 
 /** ClickHouse writes 64-bit numbers as strings: a row's value as the number or text its dimension holds. */
-function normalValue(value: unknown, dimension: Dimension): string | number {
+export function normalValue(value: unknown, dimension: Dimension): string | number {
   if (isNumericDimension(dimension)) return Number(value ?? 0);
   return typeof value === 'string' ? value : String(value ?? '');
 }
