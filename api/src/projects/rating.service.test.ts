@@ -1,3 +1,4 @@
+import { ReportEngine } from '../reports/engine.js';
 import type { ClickHouseClient } from '@stat/storage';
 import { describe, expect, it } from 'vitest';
 import type { Db, Sql } from '../db/db.js';
@@ -32,10 +33,10 @@ function scripted(lockFree: boolean, lastComputed: Date | null = null) {
       clickhouseQueries += 1;
       // Slow enough that a second call arrives while the first runs.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      return { json: async () => [{ project_id: '8000001', visitors: '3' }] };
+      return { json: async () => [{ project_id: '8000001', span: 0, m0: '3' }] };
     },
   } as unknown as ClickHouseClient;
-  return { service: new RatingService(db, clickhouse, settings), statements, clickhouseQueries: () => clickhouseQueries };
+  return { service: new RatingService(db, new ReportEngine(clickhouse), settings), statements, clickhouseQueries: () => clickhouseQueries };
 }
 
 describe('RatingService.recompute', () => {

@@ -1,9 +1,10 @@
 import { BadRequestException, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { moscowDate } from '@stat/schemas';
-import type { ClickHouseClient } from '@stat/storage';
+import { moscowDate, moscowDayStart } from '@stat/schemas';
 import type { Db } from '../db/db.js';
 import { FieldErrorsException } from '../http/field-errors.js';
-import { CLICKHOUSE, DB, SETTINGS, type ApiSettings } from '../tokens.js';
+import { DB, SETTINGS, type ApiSettings } from '../tokens.js';
+import { compileProjectSpans, metricAlias } from '../reports/compile.js';
+import { ReportEngine } from '../reports/engine.js';
 import type { Principal } from '../auth/principal.js';
 import type { CategoryView } from './project-view.js';
 import type { ProjectRow } from './projects.repository.js';
@@ -107,7 +108,7 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     @Inject(DB) private readonly db: Db,
-    @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient,
+    @Inject(ReportEngine) private readonly engine: ReportEngine,
     @Inject(SETTINGS) private readonly settings: ApiSettings,
   ) {}
 
@@ -294,16 +295,11 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
       );
       const popularity = new Map<number, number>();
       if (rated.length > 0) {
-        const answer = await this.clickhouse.query({
-          query: `SELECT project_id, uniqMerge(visitors) AS visitors FROM rollup_day
-                  WHERE project_id IN {ids:Array(UInt32)} AND event_date BETWEEN {from:Date} AND {to:Date}
-                  GROUP BY project_id`,
-          query_params: { ids: rated.map((r) => r.id), from: moscowDate(nowMs - 8 * DAY_MS), to: moscowDate(nowMs - 2 * DAY_MS) },
-          format: 'JSONEachRow',
-        });
-        for (const row of await answer.json<{ project_id: number | string; visitors: number | string }>()) {
-          popularity.set(Number(row.project_id), Number(row.visitors));
-        }
+        // Popularity: the visitors of the week that ended the day before yesterday (Moscow days),
+        // distinct over the week, with the report engine's definition of visitors.
+        const week = { from: moscowDayStart(moscowDate(nowMs - 8 * DAY_MS)) / 1000, to: moscowDayStart(moscowDate(nowMs - 2 * DAY_MS)) / 1000 + 23 * 3600 };
+        const rows = await this.engine.rows(compileProjectSpans(rated.map((r) => r.id), [week], ['visitors']));
+        for (const row of rows) popularity.set(Number(row.project_id), Number(row[metricAlias(0)]));
       }
       const { dropped, positions } = rankRatedSites(rated, popularity, nowMs);
       await tx.query('DELETE FROM rating_positions');

@@ -259,6 +259,8 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
         return ratio('sum(page_views)', visits, 1, 2);
       case 'avg_sessions_duration':
         return ratio('sum(duration_ms)', visits, 0.001, 1);
+      case 'events_count':
+        return 'sum(custom_events)';
       default:
         return undefined;
     }
@@ -527,5 +529,34 @@ export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePat
   const query = `SELECT ${bucketSql(plan, group, p)} AS bucket_start${line}, ${selectMetrics(plan, p)}
     FROM ${rows.from} WHERE ${whereSql(rows)}
     GROUP BY bucket_start${line ? ', line' : ''} ORDER BY bucket_start`;
+  return { query, params: p.values };
+}
+
+/** A stretch of time, epoch seconds: the hour rollup's buckets that start in [from, to]. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * Metrics of several projects over several stretches of time at once, from the hour rollup,
+ * with the SQL every report uses (the sites list: today so far against the same hours of the
+ * day before; the rating: a week's visitors). A row per project and span (`span`: its index);
+ * a bucket in no span is not read.
+ */
+export function compileProjectSpans(projectIds: readonly number[], spans: readonly Span[], metrics: readonly Metric[]): Sql {
+  if (spans.length === 0) throw new ReportQueryError('no span of time to read');
+  const p = new Params();
+  const plan: Plan = { projectId: 0, dateStart: '', dateEnd: '', source: 'rollup', scope: 'visit', sample: 1, metrics, path: [], parents: [], filters: [], metricFilters: [], skipEmpty: false };
+  const which = spans
+    .map((s, i) => `bucket >= toDateTime(${p.add(s.from, 'UInt32')}, 'UTC') AND bucket <= toDateTime(${p.add(s.to, 'UInt32')}, 'UTC'), ${i}`)
+    .join(', ');
+  const query = `SELECT project_id, multiIf(${which}, -1) AS span, ${selectMetrics(plan, p)}
+    FROM rollup_hour
+    WHERE project_id IN ${p.add([...projectIds], 'Array(UInt32)')}
+      AND bucket >= toDateTime(${p.add(Math.min(...spans.map((s) => s.from)), 'UInt32')}, 'UTC')
+      AND bucket <= toDateTime(${p.add(Math.max(...spans.map((s) => s.to)), 'UInt32')}, 'UTC')
+      AND span >= 0
+    GROUP BY project_id, span`;
   return { query, params: p.values };
 }

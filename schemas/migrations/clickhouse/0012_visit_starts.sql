@@ -1,12 +1,15 @@
 -- A visit is counted once, in the bucket where it starts (README, "Metric definitions"). The
 -- rollups' uniq state of session ids counts a visit in every bucket it touches, so a five-minute
 -- graph showed more visits than page views. visit_starts counts the events that begin a visit
--- (event_number 1): a plain sum, exact over any set of buckets. The old rows are filled from the
--- events once (the insert reads nothing when the rollup already holds visit starts).
+-- (event_number 1): a plain sum, exact over any set of buckets. custom_events counts the custom
+-- events (the catalogue's events_count), so that the sites list reads them from the rollups too.
+-- The old rows are filled from the events once (the insert reads nothing when the rollup already
+-- holds visit starts).
 -- url_chapter: the site section of a page, its first path segment (the «chapters» report).
 ALTER TABLE events ADD COLUMN IF NOT EXISTS url_chapter String ALIAS concat('/', splitByChar('/', path(url_no_args))[2]);
 
 ALTER TABLE rollup_5m ADD COLUMN IF NOT EXISTS visit_starts SimpleAggregateFunction(sum, UInt64);
+ALTER TABLE rollup_5m ADD COLUMN IF NOT EXISTS custom_events SimpleAggregateFunction(sum, UInt64);
 
 DROP VIEW IF EXISTS rollup_5m_mv;
 
@@ -15,17 +18,18 @@ SELECT project_id, toStartOfFiveMinutes(toDateTime(ts, 'UTC')) AS bucket,
        countIf(event_type = 'pageview') AS page_views, count() AS events,
        sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms,
        uniqState(session_id) AS visits, uniqState(visitor_id) AS visitors,
-       countIf(event_number = 1) AS visit_starts
+       countIf(event_number = 1) AS visit_starts, countIf(event_type = 'event') AS custom_events
 FROM events
 GROUP BY project_id, bucket;
 
-INSERT INTO rollup_5m (project_id, bucket, visit_starts)
-SELECT project_id, toStartOfFiveMinutes(toDateTime(ts, 'UTC')) AS bucket, countIf(event_number = 1) AS visit_starts
+INSERT INTO rollup_5m (project_id, bucket, visit_starts, custom_events)
+SELECT project_id, toStartOfFiveMinutes(toDateTime(ts, 'UTC')) AS bucket, countIf(event_number = 1) AS visit_starts, countIf(event_type = 'event') AS custom_events
 FROM events
 WHERE (SELECT sum(visit_starts) FROM rollup_5m) = 0
 GROUP BY project_id, bucket;
 
 ALTER TABLE rollup_hour ADD COLUMN IF NOT EXISTS visit_starts SimpleAggregateFunction(sum, UInt64);
+ALTER TABLE rollup_hour ADD COLUMN IF NOT EXISTS custom_events SimpleAggregateFunction(sum, UInt64);
 
 DROP VIEW IF EXISTS rollup_hour_mv;
 
@@ -34,17 +38,18 @@ SELECT project_id, toStartOfHour(toDateTime(ts, 'UTC')) AS bucket,
        countIf(event_type = 'pageview') AS page_views, count() AS events,
        sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms,
        uniqState(session_id) AS visits, uniqState(visitor_id) AS visitors,
-       countIf(event_number = 1) AS visit_starts
+       countIf(event_number = 1) AS visit_starts, countIf(event_type = 'event') AS custom_events
 FROM events
 GROUP BY project_id, bucket;
 
-INSERT INTO rollup_hour (project_id, bucket, visit_starts)
-SELECT project_id, toStartOfHour(toDateTime(ts, 'UTC')) AS bucket, countIf(event_number = 1) AS visit_starts
+INSERT INTO rollup_hour (project_id, bucket, visit_starts, custom_events)
+SELECT project_id, toStartOfHour(toDateTime(ts, 'UTC')) AS bucket, countIf(event_number = 1) AS visit_starts, countIf(event_type = 'event') AS custom_events
 FROM events
 WHERE (SELECT sum(visit_starts) FROM rollup_hour) = 0
 GROUP BY project_id, bucket;
 
 ALTER TABLE rollup_day ADD COLUMN IF NOT EXISTS visit_starts SimpleAggregateFunction(sum, UInt64);
+ALTER TABLE rollup_day ADD COLUMN IF NOT EXISTS custom_events SimpleAggregateFunction(sum, UInt64);
 
 DROP VIEW IF EXISTS rollup_day_mv;
 
@@ -53,12 +58,12 @@ SELECT project_id, event_date,
        countIf(event_type = 'pageview') AS page_views, count() AS events,
        sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms,
        uniqState(session_id) AS visits, uniqState(visitor_id) AS visitors,
-       countIf(event_number = 1) AS visit_starts
+       countIf(event_number = 1) AS visit_starts, countIf(event_type = 'event') AS custom_events
 FROM events
 GROUP BY project_id, event_date;
 
-INSERT INTO rollup_day (project_id, event_date, visit_starts)
-SELECT project_id, event_date, countIf(event_number = 1) AS visit_starts
+INSERT INTO rollup_day (project_id, event_date, visit_starts, custom_events)
+SELECT project_id, event_date, countIf(event_number = 1) AS visit_starts, countIf(event_type = 'event') AS custom_events
 FROM events
 WHERE (SELECT sum(visit_starts) FROM rollup_day) = 0
 GROUP BY project_id, event_date;
