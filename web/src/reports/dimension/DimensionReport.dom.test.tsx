@@ -38,6 +38,8 @@ const SEARCH = Array.from({ length: 12 }, (_v, i) => row(['search', `engine${i}`
 
 /** Requests the fake api got, by kind. */
 let sent: { table: ReportRequest[]; graph: ReportRequest[] };
+/** Answers that replace the fake report's for one test. */
+let override: ((path: string, body: ReportRequest) => Response | undefined) | undefined;
 
 function tableAnswer(body: ReportRequest): TableResult {
   const metrics = body.metrics ?? ['visits', 'visitors', 'page_views'];
@@ -77,6 +79,8 @@ function fakeReports(): typeof fetch {
     const ok = (result: unknown) => new Response(JSON.stringify({ responseStatus: 200, result }), { status: 200, headers: { 'content-type': 'application/json' } });
     if (path.endsWith('/service/time')) return ok({ timestamp: Math.floor(Date.now() / 1000) });
     const body = JSON.parse(String(init?.body ?? '{}')) as ReportRequest;
+    const replaced = override?.(path, body);
+    if (replaced) return replaced;
     if (path.endsWith('/table')) {
       sent.table.push(body);
       return ok(tableAnswer(body));
@@ -97,6 +101,7 @@ function Where() {
 let view: Rendered | null = null;
 beforeEach(() => {
   sent = { table: [], graph: [] };
+  override = undefined;
   vi.stubGlobal('fetch', fakeReports());
 });
 afterEach(() => {
@@ -111,23 +116,23 @@ const rowIds = () => rows().map((r) => r.dataset.rowId);
 const search = () => new URLSearchParams(q('[data-testid="where"]')?.textContent ?? '');
 const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click', { bubbles: true }));
 
-async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day') {
+async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definition = report!, rowsExpected = 4) {
   view = await render(
-    <MemoryRouter initialEntries={[`/stat/projects/7596044/new/report/traffic_sources?${query}`]}>
+    <MemoryRouter initialEntries={[`/stat/projects/7596044/new/report/${definition.name}?${query}`]}>
       <Routes>
         <Route
           path="/stat/projects/:projectId/new/report/:reportName"
           element={
             <>
               <Where />
-              <DimensionReport projectId="7596044" report={report!} />
+              <DimensionReport projectId="7596044" report={definition} />
             </>
           }
         />
       </Routes>
     </MemoryRouter>,
   );
-  await until(() => expect(rows()).toHaveLength(4));
+  if (rowsExpected > 0) await until(() => expect(rows()).toHaveLength(rowsExpected));
 }
 
 describe('dimension report table', () => {
@@ -208,5 +213,50 @@ describe('dimension report table', () => {
     expect(search().has('sample')).toBe(false);
     expect(search().has('limit')).toBe(false);
     expect(search().has('orderBy')).toBe(false);
+  });
+});
+
+describe('dimension report states', () => {
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const empty = (body: ReportRequest, extra: Partial<TableResult['meta']> = {}) =>
+    json(200, { responseStatus: 200, result: { ...tableAnswer(body), data: [], totals: [0, 0, 0], meta: { total: 0, offset: 0, sample: 1, ...extra } } });
+
+  it('shows the placeholder of a report that is not collected, and draws nothing', async () => {
+    override = (path, body) => (path.endsWith('/table') ? empty(body, { not_collected: 'not collected' }) : undefined);
+    await open(undefined, reportDefinition('sex')!, 0);
+    await until(() => expect(q('[data-testid="report-placeholder"]')).not.toBeNull());
+    expect(q('[data-testid="report-placeholder"] a')?.textContent).toBe('Подробнее');
+    expect(q('[data-testid="report-placeholder"] h2')?.textContent).toBe('Данные о поле посетителей недоступны');
+    expect(q('[data-testid="report-placeholder"]')?.querySelectorAll('p')).toHaveLength(3);
+    expect(sent.graph).toHaveLength(0);
+    expect(q('[data-testid="sample-picker"]')).toBeNull();
+  });
+
+  it('shows the placeholder of an event report without data, and «Нет данных для отображения» for other empty reports', async () => {
+    override = (path, body) => (path.endsWith('/table') ? empty(body) : path.endsWith('/graph') ? json(500, { responseStatus: 500, errors: { message: 'Oops... Something went terribly wrong.' } }) : undefined);
+    await open(undefined, reportDefinition('custom_vars')!, 0);
+    await until(() => expect(q('[data-testid="report-placeholder"]')).not.toBeNull());
+    expect(q('[data-testid="error-page"]')).toBeNull();
+    view?.unmount();
+    view = null;
+
+    override = (path, body) => (path.endsWith('/table') ? empty(body) : undefined);
+    await open(undefined, report!, 0);
+    await until(() => expect(q('[data-testid="table-empty"]')?.textContent).toBe('Нет данных для отображения'));
+    expect(q('[data-testid="report-placeholder"]')).toBeNull();
+  });
+
+  it('answers 507 with its screen and a period picker to shorten the period', async () => {
+    override = (path) => (path.endsWith('/table') ? json(507, { responseStatus: 507, errors: { message: 'Превышен лимит памяти' } }) : undefined);
+    await open(undefined, report!, 0);
+    await until(() => expect(q('[data-testid="error-page"]')?.dataset.status).toBe('507'));
+    expect(q('[data-testid="error-page"] h1')?.textContent).toBe('Превышен лимит памяти');
+    expect(q('[data-testid="error-page"] [data-testid="period-picker"]')).not.toBeNull();
+  });
+
+  it('says «Произошла ошибка при запросе на сервер» when the server fails', async () => {
+    override = (path) => (path.endsWith('/table') ? json(500, { responseStatus: 500, errors: { message: 'Oops... Something went terribly wrong.' } }) : undefined);
+    await open(undefined, report!, 0);
+    await until(() => expect(q('[data-testid="error-page"]')?.textContent).toContain('Произошла ошибка при запросе на сервер'));
   });
 });

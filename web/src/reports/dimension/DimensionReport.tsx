@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ReportRequest } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
+import { REPORT_FAILED } from '../../data/messages';
 import { ApiError } from '../../lib/api';
 import { parsePeriod, writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
@@ -103,7 +104,10 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
     ...(lines.custom ? { selected_lines: lines.lines.map((l) => l.id) } : {}),
   };
   const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
-  const graph = useRequest(JSON.stringify(graphBody), (signal) => fetchReportGraph(projectId, report.name, graphBody, { signal }));
+  // A report whose data is not collected has nothing to draw.
+  const graph = useRequest(report.notCollected === undefined ? JSON.stringify(graphBody) : null, (signal) =>
+    fetchReportGraph(projectId, report.name, graphBody, { signal }),
+  );
   const fetchChildren = useCallback(
     (body: ReportRequest, signal: AbortSignal) => fetchReportTable(projectId, report.name, body, { signal }),
     [projectId, report.name],
@@ -167,14 +171,16 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
   const setGroup = (group: PeriodGroup) => change((q) => ({ ...q, offset: 0 }), (next) => next.set('groupBy', group));
   const currentSort: ReportSort = table.data?.sort ?? query.sort ?? report.defaultSort;
 
-  const error = table.error ?? graph.error ?? tree.error;
-  const status = error === undefined ? 0 : error instanceof ApiError && error.status !== 0 ? error.status : 500;
   const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} />;
   const answer = table.data;
   const placeholder =
-    report.notCollected !== undefined ||
-    answer?.meta.not_collected !== undefined ||
-    (report.empty === 'placeholder' && answer !== undefined && answer.meta.total === 0 && query.offset === 0 && !table.loading);
+    table.error === undefined &&
+    (report.notCollected !== undefined ||
+      answer?.meta.not_collected !== undefined ||
+      (report.empty === 'placeholder' && answer !== undefined && answer.meta.total === 0 && query.offset === 0 && !table.loading));
+  // The table's failure first; a placeholder needs no graph, so a graph failure does not hide it.
+  const error = table.error ?? (placeholder ? undefined : (graph.error ?? tree.error));
+  const status = error === undefined ? 0 : error instanceof ApiError && error.status !== 0 ? error.status : 500;
 
   return (
     <ReportPage title={report.title} subtitle={projectId} {...(hint ? { hint } : {})}>
@@ -193,7 +199,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
         <ErrorPage
           compact
           status={status}
-          {...(status === 404 ? { text: 'Отчёт не найден.' } : {})}
+          {...(status === 404 ? { text: 'Отчёт не найден.' } : status === 500 ? { text: REPORT_FAILED } : {})}
           {...(error instanceof ApiError && error.status === 0 ? { text: `Сервер недоступен: ${error.message}` } : {})}
         >
           {status === 507 ? periodPicker : null}
