@@ -207,6 +207,18 @@ describe('dimension report table', () => {
     await until(() => expect(sent.graph.at(-1)?.selected_lines).toBeUndefined());
   });
 
+  it('shows more metrics chosen in «Показатели» when the list closes, in the report\'s order', async () => {
+    await open();
+    await click(q('[data-testid="metrics-picker"]'));
+    await click(q('input[data-metric="bounces"]'));
+    await click(q('input[data-metric="visitors"]'));
+    expect(sent.table.at(-1)?.metrics).toEqual(['visits', 'visitors', 'page_views']);
+    await fire(document, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await until(() => expect(search().get('metrics')).toBe('visits,page_views,bounces'));
+    await until(() => expect(sent.table.at(-1)?.metrics).toEqual(['visits', 'page_views', 'bounces']));
+    await until(() => expect(q('[data-column="bounces"]')?.textContent).toContain('Отказы'));
+  });
+
   it('corrects the URL: unknown metrics dropped, a bad sample and page size reset', async () => {
     await open('dateStart=7days&dateEnd=today&groupBy=day&metrics=visits,nope&sample=7&limit=13&orderBy=bounces:asc');
     await until(() => expect(search().get('metrics')).toBe('visits'));

@@ -15,6 +15,7 @@ import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
 import { metricColumns, type ReportViewProps } from '../registry';
 import { drilldownHeader } from './dimensionTitles';
 import { LinesGraph, type GraphSeries } from './LinesGraph';
+import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
 import {
   DEFAULT_LINES,
@@ -22,6 +23,7 @@ import {
   nextSort,
   parseDimensionQuery,
   toggleLine,
+  withMetrics,
   writeDimensionQuery,
   type DimensionQuery,
   type LineSelection,
@@ -225,6 +227,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
                   </button>
                 ))}
               </div>
+              <div className={styles.graphTools}>
               {lines.custom || drawn.length > 0 ? (
                 <button
                   type="button"
@@ -236,6 +239,8 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
                   Сбросить линии
                 </button>
               ) : null}
+              <MetricsPicker available={report.metrics} value={query.metrics} onChange={(m) => change((q) => withMetrics(q, m))} />
+              </div>
             </div>
             {graphMetric ? (
               <LinesGraph

@@ -10,6 +10,7 @@ import {
   parseSort,
   sampleStep,
   toggleLine,
+  withMetrics,
   writeDimensionQuery,
   type LineSelection,
 } from './state';
@@ -91,6 +92,18 @@ describe('the URL of a dimension report (spec 001 §3, §5)', () => {
     const search = new URLSearchParams('dateStart=30days&dateEnd=today&groupBy=week&sample=1');
     const next = writeDimensionQuery(search, { ...page('').query, limit: 50, sort: { name: 'title', order: 'asc' } }, geo);
     expect(Object.fromEntries(next)).toEqual({ dateStart: '30days', dateEnd: 'today', groupBy: 'week', orderBy: 'title:asc', limit: '50' });
+  });
+});
+
+describe('choosing the metrics shown', () => {
+  const q = page('orderBy=page_views:asc&graphs=page_views:line&offset=20').query;
+  it('keeps a sort and a graph of a metric still shown', () => {
+    expect(withMetrics(q, ['page_views', 'bounces'])).toMatchObject({ metrics: ['page_views', 'bounces'], sort: { name: 'page_views', order: 'asc' }, graphMetric: 'page_views', offset: 0 });
+  });
+  it('drops a sort by a metric no longer shown and draws the first shown', () => {
+    expect(withMetrics(q, ['visits', 'bounces'])).toMatchObject({ sort: null, graphMetric: 'visits' });
+    const byTitle = { ...q, sort: { name: 'title', order: 'asc' as const } };
+    expect(withMetrics(byTitle, ['visits']).sort).toEqual({ name: 'title', order: 'asc' });
   });
 });
 

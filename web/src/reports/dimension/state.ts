@@ -223,3 +223,18 @@ export function toggleLine(selection: LineSelection, id: string, max = MAX_LINES
     deleted: pushed ? [...deleted, pushed] : deleted,
   };
 }
+
+/**
+ * The query with other metrics shown: a sort by a metric no longer shown goes back to the default
+ * one, a graph of such a metric moves to the first shown, and the table to its first page.
+ */
+export function withMetrics(query: DimensionQuery, metrics: readonly Metric[]): DimensionQuery {
+  const kept = (name: string) => metrics.some((m) => m === name);
+  return {
+    ...query,
+    metrics,
+    sort: query.sort && (query.sort.name === TITLE_COLUMN || kept(query.sort.name)) ? query.sort : null,
+    graphMetric: kept(query.graphMetric) ? query.graphMetric : (metrics[0] ?? query.graphMetric),
+    offset: 0,
+  };
+}
