@@ -213,7 +213,7 @@ describe('dimension report table', () => {
     await click(q('input[data-metric="bounces"]'));
     await click(q('input[data-metric="visitors"]'));
     expect(sent.table.at(-1)?.metrics).toEqual(['visits', 'visitors', 'page_views']);
-    await fire(document, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     await until(() => expect(search().get('metrics')).toBe('visits,page_views,bounces'));
     await until(() => expect(sent.table.at(-1)?.metrics).toEqual(['visits', 'page_views', 'bounces']));
     await until(() => expect(q('[data-column="bounces"]')?.textContent).toContain('Отказы'));

@@ -34,6 +34,8 @@ import styles from './DimensionReport.module.css';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
 const NARROW_BODY = 1275;
+/** Body width from which a report shows its most metric columns (spec 001 §9). */
+const WIDE_BODY = 1695;
 
 /**
  * Any report with a drill-down path (spec 001 §2): the toolbar (period, detail, accuracy), a line
@@ -54,6 +56,9 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
   const { period } = parsedPeriod;
   const { query } = parsedQuery;
   const narrow = useNarrowerThan(NARROW_BODY);
+  const medium = useNarrowerThan(WIDE_BODY);
+  // Metric columns by the body's width (spec 001 §9 "Metric column limit": 5, 7, 8).
+  const metricLimit = narrow ? 5 : medium ? 7 : 8;
 
   // Invalid or missing values are replaced in the URL (no new history entry).
   useEffect(() => {
@@ -239,7 +244,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
                   Сбросить линии
                 </button>
               ) : null}
-              <MetricsPicker available={report.metrics} value={query.metrics} onChange={(m) => change((q) => withMetrics(q, m))} />
+              <MetricsPicker available={report.metrics} value={query.metrics} limit={metricLimit} onChange={(m) => change((q) => withMetrics(q, m))} />
               </div>
             </div>
             {graphMetric ? (

@@ -8,16 +8,19 @@ export interface MetricsPickerProps {
   readonly available: readonly Metric[];
   /** The metrics shown. */
   readonly value: readonly Metric[];
+  /** Most metrics shown at once (spec 001 §9: by the page's width). */
+  readonly limit: number;
   /** Called on close, only when the choice changed; never with none. */
   readonly onChange: (metrics: Metric[]) => void;
 }
 
 /**
  * «Показатели»: the metrics settings of a report (spec 001 §2 "metrics settings"). Checkboxes in
- * the report's order; at least one stays checked (§5 "at least one stays selected"); the choice
- * applies when the list closes.
+ * the report's order; at least one stays checked and at most `limit` (§5 "Multi-select": the
+ * others are disabled with «Можно выбрать не больше {limit}»); the choice applies when the list
+ * closes.
  */
-export function MetricsPicker({ available, value, onChange }: MetricsPickerProps) {
+export function MetricsPicker({ available, value, limit, onChange }: MetricsPickerProps) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<readonly Metric[]>(value);
   const root = useRef<HTMLDivElement>(null);
@@ -72,12 +75,17 @@ export function MetricsPicker({ available, value, onChange }: MetricsPickerProps
           {available.map((metric) => {
             const checked = draft.includes(metric);
             const last = checked && draft.length === 1;
+            const full = !checked && draft.length >= limit;
             return (
-              <label key={metric} className={styles.option} title={last ? 'Нужен хотя бы один показатель' : undefined}>
+              <label
+                key={metric}
+                className={full ? `${styles.option} ${styles.disabled}` : styles.option}
+                title={last ? 'Нужен хотя бы один показатель' : full ? `Можно выбрать не больше ${limit}` : undefined}
+              >
                 <input
                   type="checkbox"
                   checked={checked}
-                  disabled={last}
+                  disabled={last || full}
                   onChange={() => setDraft((d) => (checked ? d.filter((m) => m !== metric) : [...d, metric]))}
                   data-metric={metric}
                 />

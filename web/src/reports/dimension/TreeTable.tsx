@@ -94,6 +94,9 @@ export function TreeTable(props: TreeTableProps) {
   );
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
   const data = useMemo(() => (items ? [...items] : []), [items]);
+  const dense = metrics.length > 5;
+  // Past this width the table scrolls sideways rather than squeeze the titles to nothing.
+  const minWidth = (dense ? DENSE_TITLE_MIN_WIDTH : TITLE_MIN_WIDTH) + metrics.length * (dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH);
   const table = useTable({
     features,
     columns,
@@ -108,11 +111,16 @@ export function TreeTable(props: TreeTableProps) {
   return (
     <div className={styles.wrap}>
       <div className={styles.scroll}>
-        <table className={loading && items ? `${styles.table} ${styles.loading}` : styles.table} data-testid={props.testId} aria-busy={loading}>
+        <table
+          className={[styles.table, loading && items ? styles.loading : '', dense ? styles.dense : ''].filter(Boolean).join(' ')}
+          style={{ minWidth }}
+          data-testid={props.testId}
+          aria-busy={loading}
+        >
           <colgroup>
             <col />
             {metrics.map((m) => (
-              <col key={m.name} className={styles.metricCol} />
+              <col key={m.name} style={{ width: dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH }} />
             ))}
           </colgroup>
           <thead>
@@ -134,7 +142,7 @@ export function TreeTable(props: TreeTableProps) {
                         data-column={header.column.id}
                       >
                         <table.FlexRender header={header} />
-                        <SortArrow direction={sorted} />
+                        {dense && !sorted ? null : <SortArrow direction={sorted} />}
                       </button>
                     </th>
                   );
@@ -251,6 +259,13 @@ export function TreeTable(props: TreeTableProps) {
     </div>
   );
 }
+
+/** Narrowest the title column gets before the table scrolls sideways (narrower with more than five metrics). */
+const TITLE_MIN_WIDTH = 240;
+const DENSE_TITLE_MIN_WIDTH = 180;
+/** Width of a metric column; narrower when more than five are shown. */
+const METRIC_WIDTH = 132;
+const DENSE_METRIC_WIDTH = 118;
 
 /** Indentation of a tree level, in pixels. */
 function indent(depth: number): number {
