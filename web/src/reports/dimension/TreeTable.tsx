@@ -264,7 +264,7 @@ export function TreeTable(props: TreeTableProps) {
 const TITLE_MIN_WIDTH = 240;
 const DENSE_TITLE_MIN_WIDTH = 180;
 /** Width of a metric column; narrower when more than five are shown. */
-const METRIC_WIDTH = 132;
+const METRIC_WIDTH = 136;
 const DENSE_METRIC_WIDTH = 118;
 
 /** Indentation of a tree level, in pixels. */
