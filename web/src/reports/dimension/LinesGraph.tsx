@@ -98,7 +98,9 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
     return [buckets.map((b) => b.ts), ...lines.map((l) => [...l.values])];
   }, [buckets, lines]);
 
-  const boxStyle = { height: height + LEGEND_HEIGHT };
+  // At least the canvas and two legend rows, so that loading never moves the page; more rows of
+  // lines than fit in two make it taller (a user's choice, not a jump).
+  const boxStyle = { minHeight: height + LEGEND_HEIGHT };
   if (!data || !buckets) {
     return (
       <div className={styles.box} style={boxStyle} aria-busy="true">
