@@ -35,6 +35,15 @@ export interface LinesGraphProps {
   readonly testId?: string;
 }
 
+/** Tick steps of the value axis: 1-2-5 from `from` on (counts from 1, other units from 0.01). */
+function steps(from: number): number[] {
+  return Array.from({ length: 16 * 3 }, (_v, i) => Number(([1, 2, 5][i % 3]! * from * 10 ** Math.floor(i / 3)).toPrecision(2)));
+}
+const COUNT_STEPS = steps(1);
+const FINE_STEPS = steps(0.01);
+/** Durations tick on whole seconds, minutes and hours. */
+const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400];
+
 /** Height kept for the legend under the canvas: two rows, so that hovering never moves the page. */
 const LEGEND_HEIGHT = 52;
 
@@ -52,9 +61,12 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
   const hoverRef = useRef(setHover);
   hoverRef.current = setHover;
 
+  // Read by the axis when it draws, so that another metric needs new data, not a new chart.
+  const unitRef = useRef(metric.unit);
+  unitRef.current = metric.unit;
+
   const options = useMemo(() => {
     const base = timeSeriesOptions([], period.group, () => ({ labelOf: () => undefined, idleLabel: '', idleValues: [] }));
-    const unit = metric.unit;
     const [xAxis, yAxis] = base.axes ?? [];
     return {
       ...base,
@@ -64,15 +76,15 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
         xAxis ?? {},
         {
           ...yAxis,
-          ...(unit === 'count' ? {} : { incrs: undefined }),
-          values: (_u: uPlot, splits: number[]) => splits.map((v) => formatMetric(v, unit)),
+          incrs: () => (unitRef.current === 'count' ? COUNT_STEPS : unitRef.current === 'seconds' ? SECOND_STEPS : FINE_STEPS),
+          values: (_u: uPlot, splits: number[]) => splits.map((v) => formatMetric(v, unitRef.current)),
         },
       ],
       hooks: {
         setLegend: [(u: uPlot) => hoverRef.current(u.legend.idx ?? null)],
       },
     } satisfies Omit<uPlot.Options, 'width' | 'height'>;
-  }, [period.group, metric.unit]);
+  }, [period.group]);
 
   const seriesKey = lines.map((l) => `${l.id}@${l.colorIndex ?? 't'}`).join('|');
   const series = useMemo<uPlot.Series[]>(
