@@ -219,6 +219,35 @@ describe('dimension report table', () => {
     await until(() => expect(q('[data-column="bounces"]')?.textContent).toContain('Отказы'));
   });
 
+  it('applies the accuracy when the slider closes, and only if it changed', async () => {
+    await open();
+    const slider = () => q('[data-testid="sample-slider"]') as HTMLInputElement | null;
+    const move = async (value: string) => {
+      const input = slider();
+      if (!input) throw new Error('no slider');
+      // React tracks the value through the native setter.
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+      await fire(input, new Event('input', { bubbles: true }));
+    };
+    const asked = sent.table.length;
+    await click(q('[data-testid="sample-value"]'));
+    expect(slider()?.value).toBe('1');
+    await move('2');
+    await move('1');
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(slider()).toBeNull();
+    expect(search().has('sample')).toBe(false);
+    expect(sent.table).toHaveLength(asked);
+
+    await click(q('[data-testid="sample-value"]'));
+    await move('0');
+    expect(sent.table).toHaveLength(asked);
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await until(() => expect(search().get('sample')).toBe('0.01'));
+    await until(() => expect(sent.table.at(-1)?.sample).toBe(0.01));
+    expect(q('[data-testid="sample-value"]')?.textContent).toBe('1%');
+  });
+
   it('corrects the URL: unknown metrics dropped, a bad sample and page size reset', async () => {
     await open('dateStart=7days&dateEnd=today&groupBy=day&metrics=visits,nope&sample=7&limit=13&orderBy=bounces:asc');
     await until(() => expect(search().get('metrics')).toBe('visits'));
