@@ -148,15 +148,6 @@ describe('aggregator on chDB', () => {
     ]);
   });
 
-  it('keeps the dimension rollups equal to the raw events', async () => {
-    const stored = await rows<{ value: string; page_views: string }>(
-      `SELECT value, sum(page_views) AS page_views FROM rollup_dim_day
-       WHERE project_id = {p:UInt32} AND dimension = 'traffic_type' GROUP BY value`,
-      { p: 15 },
-    );
-    expect(stored.map((r) => ({ value: r.value, page_views: Number(r.page_views) }))).toEqual([{ value: 'search', page_views: 2 }]);
-  });
-
   it('holds bounces and durations in the rollups, across a restart in the middle of a visit', async () => {
     const at = Date.now() - 25 * MINUTE;
     await createAggregator(clickhouse).handle([hit(16, 'bouncer-1', at), hit(16, 'reader-01', at)]);

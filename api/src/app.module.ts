@@ -5,6 +5,7 @@ import { ReportController } from './reports/report.controller.js';
 import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
 import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
+import { FilterValuesController } from './reports/filter-values.js';
 import { ServiceController } from './service/service.controller.js';
 import { LatencyRepository } from './service/latency.repository.js';
 import { AccessGuard } from './auth/access.guard.js';
@@ -26,6 +27,9 @@ import { ProjectService } from './projects/project.service.js';
 import { ProjectsRepository } from './projects/projects.repository.js';
 import { RatingController } from './projects/rating.controller.js';
 import { RatingService } from './projects/rating.service.js';
+import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
+import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
+import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -45,6 +49,7 @@ export interface ApiDeps {
 /** Every controller of the api; the authorization test walks their routes. */
 export const CONTROLLERS: Type[] = [
   ReportController,
+  FilterValuesController,
   DictionaryController,
   ServiceController,
   AuthController,
@@ -53,6 +58,7 @@ export const CONTROLLERS: Type[] = [
   ProjectListController,
   AccessController,
   RatingController,
+  SavedFiltersController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -86,6 +92,8 @@ export class AppModule {
       RatingService,
       ProjectService,
       AccessService,
+      SavedFiltersRepository,
+      SavedFiltersService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

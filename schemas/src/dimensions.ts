@@ -1,7 +1,6 @@
 /**
  * Where each dimension of the catalogue (specification 001, §3 "Dimensions") is stored: the
- * column of `events` or `visits` that holds it, whether a dimension rollup (`rollup_dim_*`)
- * holds it too, or why it is not collected. The report engine takes its column names from here
+ * column of `events` or `visits` that holds it, or why it is not collected. The report engine takes its column names from here
  * (an allow-list: no column name ever comes from a request).
  */
 export type DimensionStorage =
@@ -9,8 +8,6 @@ export type DimensionStorage =
       /** the table and column (or ALIAS column) that holds the dimension's value */
       table: 'events' | 'visits';
       column: string;
-      /** kept in rollup_dim_5m / _hour / _day under this dimension name */
-      rollup: boolean;
     }
   | {
       table: null;
@@ -18,8 +15,8 @@ export type DimensionStorage =
       reason: string;
     };
 
-const event = (column: string, rollup = false): DimensionStorage => ({ table: 'events', column, rollup });
-const visit = (column: string): DimensionStorage => ({ table: 'visits', column, rollup: false });
+const event = (column: string): DimensionStorage => ({ table: 'events', column });
+const visit = (column: string): DimensionStorage => ({ table: 'visits', column });
 const missing = (reason: string): Extract<DimensionStorage, { table: null }> => ({ table: null, reason });
 
 const PANEL = 'demographics and interests come from an audience panel or an ad network profile; a self-hosted counter has neither';
@@ -41,60 +38,60 @@ export const DIMENSIONS = {
   media_theme: missing('the theme of a material comes from the media reports, not built yet'),
   session_number: event('session_number'),
   view_depth: visit('page_views'),
-  geo_country: event('geo_country', true),
-  geo_area: event('geo_area', true),
-  geo_city: event('geo_city', true),
+  geo_country: event('geo_country'),
+  geo_area: event('geo_area'),
+  geo_city: event('geo_city'),
   // Technology
   counter_type_eventbase: missing(APP),
   app_version: missing(APP),
   screen_size: event('screen_size'),
   screen_width: event('screen_width'),
   screen_height: event('screen_height'),
-  device_type: event('device_type', true),
-  device_brand: event('device_brand', true),
+  device_type: event('device_type'),
+  device_brand: event('device_brand'),
   device_family: event('device_family'),
   device_model: event('device_model'),
-  os_family: event('os_family', true),
+  os_family: event('os_family'),
   os_version_major: event('os_version_major'),
   os_version_minor: event('os_version_minor'),
-  browser_family: event('browser_family', true),
+  browser_family: event('browser_family'),
   browser_version_major: event('browser_version_major'),
   browser_version_minor: event('browser_version_minor'),
   native_mobile: event('native_mobile'),
   // Sources
-  utm_campaign: event('utm_campaign', true),
-  utm_content: event('utm_content', true),
-  utm_medium: event('utm_medium', true),
-  utm_source: event('utm_source', true),
-  utm_term: event('utm_term', true),
+  utm_campaign: event('utm_campaign'),
+  utm_content: event('utm_content'),
+  utm_medium: event('utm_medium'),
+  utm_source: event('utm_source'),
+  utm_term: event('utm_term'),
   openstat_ad: event('openstat_ad'),
   openstat_campaign: event('openstat_campaign'),
   openstat_service: event('openstat_service'),
   openstat_source: event('openstat_source'),
   referer: event('referer'),
-  referer_domain: event('referer_domain', true),
+  referer_domain: event('referer_domain'),
   referer_path: event('referer_path'),
-  traffic_type: event('traffic_type', true),
-  traffic_system: event('traffic_system', true),
-  ad_system: event('ad_system', true),
+  traffic_type: event('traffic_type'),
+  traffic_system: event('traffic_system'),
+  ad_system: event('ad_system'),
   ad_campaign: event('ad_campaign'),
-  search_system: event('search_system', true),
-  search_phrase: event('search_phrase', true),
-  aggrnews_system: event('aggrnews_system', true),
-  exchange_system: event('exchange_system', true),
-  recom_system: event('recom_system', true),
-  social_network: event('social_network', true),
-  message_system: event('message_system', true),
-  qr_system: event('qr_system', true),
+  search_system: event('search_system'),
+  search_phrase: event('search_phrase'),
+  aggrnews_system: event('aggrnews_system'),
+  exchange_system: event('exchange_system'),
+  recom_system: event('recom_system'),
+  social_network: event('social_network'),
+  message_system: event('message_system'),
+  qr_system: event('qr_system'),
   // Content
   url: event('url'),
-  url_no_args: event('url_no_args', true),
+  url_no_args: event('url_no_args'),
   url_args_key: event('url_args_key'),
   entry_page: visit('entry_url'),
   exit_page: visit('exit_url'),
   external_url: event('external_url'),
   title: event('title'),
-  page_format: event('page_format', true),
+  page_format: event('page_format'),
   author_name: missing('the author of a material comes from the media reports, not built yet'),
   media_title: missing('the title of a material comes from the media reports, not built yet'),
   // Auth type, experiments, custom. auth_top100 here: the visitor was logged in on the site
@@ -104,8 +101,8 @@ export const DIMENSIONS = {
   split: missing('experiments (split tests) are not built yet'),
   user_cv_key: event('customer_params_key'),
   // Dimensions of base reports beyond the catalogue's list.
-  /** a visit's duration, in the «Время на сайте» report's ranges */
-  visit_time: visit('duration'),
+  /** a visit's duration (its end_ts less its start_ts), in the «Время на сайте» report's ranges */
+  visit_time: visit('end_ts'),
   /** the site section of a page: its first path segment */
   url_chapter: event('url_chapter'),
   /** the value of a custom event's parameter, under its key (custom_vars) */

@@ -50,7 +50,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     } finally {
       await site.close();
     }
-    const body = { ...periodSince(started), group: 'five_minute', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 3, 30_000);
     expect(totals).toEqual([3, 1, 1]);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -70,7 +70,7 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
       expect(response.status).toBe(204);
     }
     expect(await collector.stop()).toBe(0);
-    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === hits, 30_000);
     expect(totals).toEqual([hits, 20]);
   });

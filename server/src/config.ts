@@ -45,6 +45,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   DEMO_SEED: bool.default(true),
   DEMO_DAYS: positive.max(400).default(35),
+  DEMO_VISITS_PER_DAY: positive.max(200_000).default(5_000),
+  DEMO_SEED_WAIT: bool.default(false),
   DATABASE_URL: z.url().optional(),
   REDIS_URL: z.url().optional(),
   API_PUBLIC_URL: z.url().optional(),

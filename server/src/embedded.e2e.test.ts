@@ -84,7 +84,7 @@ describe('embedded mode: a page with the counter to a report', () => {
     ];
     // The collector accepts them all: the settings are applied where hits are stored.
     expect(statuses).toEqual([204, 204, 204, 204]);
-    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
     const totals = await eventually(() => summaryTotals(apiUrl, projectId, body, cookie), (t) => t[0] === 2);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual(totals);
@@ -100,7 +100,7 @@ describe('embedded mode: a page with the counter to a report', () => {
     expect(await sendPageView(deleted.projectId, 'https://e2e-site.example/while-deleted', 'visitor-of-deleted')).toBe(204);
     // A later hit of a live project: once it is counted, the earlier one has been handled too.
     expect(await sendPageView(live.projectId, 'https://e2e-site.example/live', 'visitor-of-live')).toBe(204);
-    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visits', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visits', 'visitors'] };
     expect(await eventually(() => summaryTotals(apiUrl, live.projectId, body, live.cookie), (t) => t[0] === 1)).toEqual([1, 1, 1]);
     expect((await fetch(`${apiUrl}/top100/api/v1.0/project/${deleted.projectId}/restore`, { method: 'POST', headers })).status).toBe(204);
     expect(await summaryTotals(apiUrl, deleted.projectId, body, deleted.cookie)).toEqual([0, 0, 0]);

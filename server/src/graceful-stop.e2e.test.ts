@@ -44,7 +44,7 @@ describe('embedded mode, graceful stop', () => {
     service = await startService(second);
         const totals = await summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, {
       ...periodSince(started),
-      group: 'day',
+      group: 'hour',
       metrics: ['page_views', 'visitors'],
     }, cookie);
     expect(totals).toEqual([acknowledged, 40]);

@@ -10,7 +10,7 @@ import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from 
 import { readConfig, type Config } from './config.js';
 import { Spool } from './spool.js';
 import { stopOnSignals } from './signals.js';
-import { DEMO_PROJECT_ID, seedDemo } from './demo/seed.js';
+import { DEMO_PROJECT_ID, startDemoSeed, type DemoSeeding } from './demo/seed.js';
 
 /**
  * Starts the parts named by ROLES in this process. Embedded mode (the default) runs them all
@@ -43,6 +43,8 @@ export async function main(config: Config): Promise<RunningService> {
   // The aggregator is built first (the demo seed writes through it) but consumes the bus only
   // once the api is up: it reads the projects' counter settings from the api's Postgres.
   let startConsuming: ((db: Db | null) => Promise<void>) | null = null;
+  /** The demo seed, when it runs after «ready». */
+  let seedLater: (() => DemoSeeding) | null = null;
   if (roles.has('aggregator') && clickhouse) {
     const store = clickhouse;
     // The geo database opens once here rather than on the first hit.
@@ -51,11 +53,11 @@ export async function main(config: Config): Promise<RunningService> {
     const places = await storeGeoDictionary(store);
     if (places > 0) log(`geo dictionary: ${places} places written to ch_geo`);
     if (config.DEMO_SEED) {
-      const started = Date.now();
-      // History for an empty project: no visit of a previous run can be open.
-      const seeder = createAggregator(store, { restoreVisits: false });
-      const written = await seedDemo(store, seeder.handle, config.DEMO_DAYS);
-      if (written > 0) log(`demo project ${DEMO_PROJECT_ID}: ${written} events generated in ${Date.now() - started} ms`);
+      const seed = (): DemoSeeding => startDemoSeed(store, { days: config.DEMO_DAYS, visitsPerDay: config.DEMO_VISITS_PER_DAY }, log);
+      // A month of a site of thousands of visits a day takes the aggregator minutes on two
+      // cores: by default the service is ready first and the demo's reports fill from the oldest day.
+      if (config.DEMO_SEED_WAIT) await seed().done;
+      else seedLater = seed;
     }
     startConsuming = async (db) => {
       const deadLetters = kafka ? await KafkaDeadLetters.open(kafka) : undefined;
@@ -203,9 +205,14 @@ export async function main(config: Config): Promise<RunningService> {
   }
 
   log(`ready (${[...roles].join(', ')})`);
+  const demo = seedLater?.() ?? null;
+  // Storing failed (an outage that outlasted the stop, a full disk): the service goes on without it.
+  demo?.done.catch((error: unknown) => log(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`));
   const stop = async (deadline = Date.now() + STOP_MS): Promise<void> => {
     // Leave time after ingestion to close the api and the stores.
     const ingestionDeadline = deadline - 2_000;
+    // The demo seed first: what it has not stored is generated again at the next start.
+    if (demo) await demo.stop(Math.min(ingestionDeadline, Date.now() + 5_000));
     await stopCollector(ingestionDeadline);
     await stopIngestion(ingestionDeadline);
     for (const stop of stops) await within(Math.max(500, deadline - Date.now()), stop(), 'a part did not close in time').catch((error: unknown) => log(String(error)));

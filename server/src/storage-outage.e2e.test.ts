@@ -83,7 +83,7 @@ describe('embedded mode, storage down (a full disk)', () => {
     disk.free();
     const second = await env(disk.dataDir);
     service = await startService(second);
-    const body = { ...periodSince(started), group: 'day', metrics: ['page_views', 'visitors'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visitors'] };
     const totals = await eventually(() => summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, body, cookie), (t) => t[0] === 300);
     expect(totals).toEqual([300, 7]);
     // The spool file goes once its hits are stored.
@@ -113,7 +113,7 @@ describe('embedded mode, storage down (a full disk)', () => {
     expect((await health(config.COLLECTOR_PORT!)).status).toBe('degraded');
 
     disk.free();
-    const body = { ...periodSince(started), group: 'day', metrics: ['page_views'] };
+    const body = { ...periodSince(started), group: 'hour', metrics: ['page_views'] };
     const totals = await eventually(() => summaryTotals(`http://127.0.0.1:${config.API_PORT}`, projectId, body, cookie), (t) => t[0] === acknowledged, 30_000);
     expect(totals).toEqual([acknowledged]);
     // With room again, the collector takes hits at once.

@@ -31,17 +31,6 @@ describe('the dimension catalogue in storage', () => {
     for (const d of Object.values(DIMENSIONS)) if (d.table === null) expect(d.reason.length).toBeGreaterThan(10);
   });
 
-  it('keeps in the dimension rollups exactly the dimensions marked so', async () => {
-    const stored = await rows<{ dimension: string }>(
-      "SELECT DISTINCT arrayJoin(extractAll(create_table_query, '\\\\(\\'([a-z_0-9]+)\\', toString')) AS dimension FROM system.tables WHERE database = currentDatabase() AND name = 'rollup_dim_day_mv' ORDER BY dimension",
-    );
-    const marked = Object.entries(DIMENSIONS)
-      .filter(([, d]) => d.table !== null && d.rollup)
-      .map(([name]) => name)
-      .sort();
-    expect(stored.map((r) => r.dimension)).toEqual(marked);
-  });
-
   it("computes the catalogue's derived dimensions from what an event holds", async () => {
     await clickhouse.insert({
       table: 'events',

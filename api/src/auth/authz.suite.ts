@@ -17,6 +17,8 @@ interface Target {
   id: number;
   /** a pending access request on the project, by a user who is none of the roles */
   requestId: number;
+  /** a shared saved filter on the project, by a user who is none of the roles (or its owner) */
+  filterId: number;
 }
 
 interface Entry {
@@ -35,7 +37,8 @@ interface Entry {
 }
 
 const TODAY = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
-const REPORT = { date_start: TODAY, date_end: TODAY, group: 'day', metrics: ['page_views'] };
+const REPORT = { date_start: TODAY, date_end: TODAY, group: 'hour', metrics: ['page_views'] };
+const SAVED_FILTER = { title: 'Шаблон проверки доступа', body: { dimension_filters: [{ key: 'url', op: '=', value: '/' }] } };
 
 /**
  * The authorization table: every route of the api, every kind of caller, the answer each gets.
@@ -75,8 +78,25 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'POST /api/report/v1.0/report/:projectId/:reportName/table', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/summary/table`, body: REPORT }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  // The CSV needs a login (§2: the button is for a user with an e-mail), on the demo project too.
+  { route: 'POST /api/report/v1.0/report/:projectId/:reportName/csv', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/summary/csv`, body: REPORT }),
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/filter/events', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/filter/events`, body: {} }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/filter/:filterName', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/filter/traffic_type`, body: {} }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/service/eventbase_latency/:projectId', call: (t) => ({ path: `/api/report/v1.0/service/eventbase_latency/${t?.id}` }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  // Saved filters: anyone logged in who views the project; on the demo project only those who
+  // may edit it (administrators).
+  { route: 'GET /api/v1.0/project/:projectId/saved_filters', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/saved_filters` }),
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'POST /api/v1.0/project/:projectId/saved_filters', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/saved_filters`, body: SAVED_FILTER }),
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'PUT /api/v1.0/project/:projectId/saved_filters/:filterId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/saved_filters/${t?.filterId}`, body: { title: `Переименован ${t?.filterId}` } }),
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'DELETE /api/v1.0/project/:projectId/saved_filters/:filterId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/saved_filters/${t?.filterId}` }),
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
   // Not scoped to a project.
   { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },
@@ -169,7 +189,18 @@ export function authzSuite(env: () => TestApi): void {
       const id = row!.id;
       await db.query('INSERT INTO project_access (project_id, user_id, access_level) VALUES ($1, $2, 1), ($1, $3, 0)', [id, ids.view, ids.edit]);
       const [request] = await db.query<{ id: number }>('INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2) RETURNING id', [id, requester]);
-      return { id, requestId: request!.id };
+      return { id, requestId: request!.id, filterId: await sharedFilter(id, ids.owner) };
+    }
+
+    let filters = 0;
+    /** A shared saved filter on the project, of a title no other one there has. */
+    async function sharedFilter(projectId: number, authorId: number): Promise<number> {
+      filters += 1;
+      const [row] = await env().db.query<{ id: number }>(
+        `INSERT INTO saved_filters (project_id, author_id, title, type, body) VALUES ($1, $2, $3, 'shared', $4::jsonb) RETURNING id`,
+        [projectId, authorId, `Общий шаблон ${filters}`, JSON.stringify(SAVED_FILTER.body)],
+      );
+      return row!.id;
     }
 
     async function demoTarget(): Promise<Target> {
@@ -178,7 +209,7 @@ export function authzSuite(env: () => TestApi): void {
          ON CONFLICT (project_id, user_id) WHERE status = 'pending' DO UPDATE SET created_at = access_requests.created_at RETURNING id`,
         [DEMO_PROJECT_ID, requester],
       );
-      return { id: DEMO_PROJECT_ID, requestId: request!.id };
+      return { id: DEMO_PROJECT_ID, requestId: request!.id, filterId: await sharedFilter(DEMO_PROJECT_ID, requester) };
     }
 
     async function check(entry: Entry, role: Role, target: Target | null, expected: number): Promise<void> {
@@ -206,10 +237,10 @@ export function authzSuite(env: () => TestApi): void {
         });
         it(`${entry.route} on an unknown project: 404 for everyone; forged ids 400`, async () => {
           for (const role of ['anonymous', 'owner', 'admin'] as const) {
-            await check(entry, role, { id: 2_147_483_647, requestId: 1 }, 404);
+            await check(entry, role, { id: 2_147_483_647, requestId: 1, filterId: 1 }, 404);
           }
           for (const forged of ['0', 'abc', '99999999999', '-1', '1e3', '2147483648', '4294967295']) {
-            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1 });
+            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1, filterId: 1 });
             const before = await snapshot(env().db);
             const answer = await clients.admin.call(entry.route.split(' ')[0] as string, path, body);
             expect(answer.status, `${path}`).toBe(400);

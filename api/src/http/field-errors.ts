@@ -1,4 +1,4 @@
-import { BadRequestException, Catch, ValidationPipe, type Type, type ValidationError } from '@nestjs/common';
+import { BadRequestException, Catch, ValidationPipe, type Type, type ValidationError, type ValidationPipeOptions } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorFilter } from '../common/error.filter.js';
 import { RequestValidationPipe } from '../common/validated.js';
@@ -24,18 +24,32 @@ export function fieldTexts(errors: ValidationError[], parent = ''): Record<strin
   return fields;
 }
 
+/** Every text of every field, joined: the message of a form whose texts are shown as they are. */
+export function joinedTexts(fields: Record<string, string[]>): string {
+  return Object.values(fields).flat().join('; ');
+}
+
 /**
- * Like `validated(Dto)`, but a failure is one fixed message (the specification's
- * «Request validation errors» for the create call) with the field texts in `errors.fields`.
+ * Like `validated(Dto)`, but a failure carries the field texts in `errors.fields`, and as
+ * message one fixed text (the specification's «Request validation errors» for the create
+ * call) or one made of the texts (`joinedTexts`).
  */
-export function validatedFields<T>(dto: Type<T>, message = 'Request validation errors'): ValidationPipe {
+export function validatedFields<T>(
+  dto: Type<T>,
+  message: string | ((fields: Record<string, string[]>) => string) = 'Request validation errors',
+  options: Pick<ValidationPipeOptions, 'stopAtFirstError'> = {},
+): ValidationPipe {
   return new RequestValidationPipe({
+    ...options,
     expectedType: dto,
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new FieldErrorsException(message, fieldTexts(errors)),
+    exceptionFactory: (errors) => {
+      const fields = fieldTexts(errors);
+      return new FieldErrorsException(typeof message === 'string' ? message : message(fields), fields);
+    },
   });
 }
 

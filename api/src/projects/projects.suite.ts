@@ -1,3 +1,4 @@
+import { REPORTS } from '@stat/schemas';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { solve } from '../captcha/pow.js';
 import { ApiClient } from '../testing/client.js';
@@ -42,7 +43,7 @@ export function projectsSuite(env: () => TestApi): void {
           title: 'Мой сайт',
         },
         rating_blockers: { ununique: false, blacklisted: false },
-        available_reports: ['summary'],
+        available_reports: [...REPORTS],
         deleted: false,
         can_edit_project: true,
         can_be_in_rate: true,

@@ -223,7 +223,15 @@ function visitsWithEvents(plan: Plan, rules: readonly DimensionFilterRule[], p: 
   return `session_id IN (SELECT session_id FROM events WHERE ${periodOfEvents(plan, p)} AND ${conditions})`;
 }
 
-const sampleClause = (plan: Plan, p: Params): string => (plan.sample < 1 ? ` SAMPLE ${p.add(plan.sample, 'Float64')}` : '');
+/**
+ * ClickHouse takes no query parameter in SAMPLE, so the share is written as a literal: a number
+ * the planner checked to lie in (0, 1), printed by us, never a request's text.
+ */
+function sampleClause(plan: Plan): string {
+  if (plan.sample >= 1) return '';
+  if (!(plan.sample > 0)) throw new ReportQueryError('sample must lie in (0, 1]');
+  return ` SAMPLE ${plan.sample.toFixed(6)}`;
+}
 
 /** Scales a count read from a sample back to the whole. */
 function scaled(sql: string, plan: Plan, p: Params): string {
@@ -340,7 +348,7 @@ function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRu
                  sum(page_views) AS page_views, sum(bounce) AS bounced,
                  toUnixTimestamp64Milli(max(end_ts)) - toUnixTimestamp64Milli(min(start_ts)) AS duration_ms,
                  argMinMerge(entry_url) AS entry_url, argMaxMerge(exit_url) AS exit_url
-          FROM visits${sampleClause(plan, p)} WHERE ${where.join(' AND ')}
+          FROM visits${sampleClause(plan)} WHERE ${where.join(' AND ')}
           GROUP BY visitor_hash, session_id)`;
 }
 
@@ -385,7 +393,7 @@ export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   const byVisit = plan.scope === 'hit' ? [] : eventRules.filter((r) => isHitDimension(r.key as Dimension));
   const where = [periodOfEvents(plan, p), ...pathConditions(plan, p), ...direct.map((r) => eventRuleSql(r, p))];
   if (byVisit.length > 0) where.push(visitsWithEvents(plan, byVisit, p));
-  return { from: `events${sampleClause(plan, p)}`, where };
+  return { from: `events${sampleClause(plan)}`, where };
 }
 
 /** The custom parameter key above the rows (custom_vars: event → key → value), as a parameter. */
@@ -429,7 +437,8 @@ export interface TableQuery {
   /** sort by a metric of the plan, or by the row's value */
   sortBy: Metric | 'title';
   order: 'asc' | 'desc';
-  limit: number;
+  /** rows of the page; undefined: every row (the CSV export), without the row count */
+  limit?: number;
   offset: number;
 }
 
@@ -445,11 +454,12 @@ export function compileTable(plan: Plan, q: TableQuery): Sql {
   const i = q.sortBy === 'title' ? -1 : plan.metrics.indexOf(q.sortBy);
   const direction = q.order === 'asc' ? 'ASC' : 'DESC';
   const order = i < 0 ? `value ${direction}` : `${metricAlias(i)} ${direction}, value ASC`;
-  const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}, count() OVER () AS total_rows
+  const paged = q.limit !== undefined;
+  const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}${paged ? ', count() OVER () AS total_rows' : ''}
     FROM ${rows.from} WHERE ${whereSql(rows)}
     GROUP BY value${havingSql(plan, p)}
-    ORDER BY ${order}
-    LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}`;
+    ORDER BY ${order}${paged ? `
+    LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}` : ''}`;
   return { query, params: p.values };
 }
 
@@ -499,6 +509,9 @@ export type LinePath = readonly (string | number)[];
 export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePath[]): Sql {
   const p = new Params();
   const rows = rowsOf(plan, group, p);
+  // The whole report's line holds what its table holds: without the rows left out as empty.
+  const top = plan.path[0];
+  if (plan.skipEmpty && top !== undefined) rows.where.push(`${dimensionSql(top, plan.source)} != ${emptyValue(top)}`);
   let line = '';
   if (lines !== undefined) {
     const keyParam = keyParamOf(plan, p);

@@ -34,17 +34,39 @@ export class ReportEngine {
 
   async rows(sql: Sql): Promise<ResultRow[]> {
     try {
-      const result = await this.clickhouse.query({
-        query: sql.query,
-        query_params: sql.params,
-        format: 'JSONEachRow',
-        clickhouse_settings: { max_memory_usage: String(this.settings.max_memory_usage), max_rows_to_read: String(this.settings.max_rows_to_read) },
-      });
-      return await result.json<ResultRow>();
+      return await (await this.query(sql)).json<ResultRow>();
     } catch (error) {
-      const code = clickHouseErrorCode(error);
-      if (code !== null && LIMIT_CODES.has(code)) throw new HttpException(MEMORY_LIMIT_TEXT, HttpStatus.INSUFFICIENT_STORAGE);
-      throw error;
+      throw asLimitAnswer(error);
     }
   }
+
+  /**
+   * The rows of a query in batches as ClickHouse sends them, so that a table of any size passes
+   * through without being held (a ClickHouse server streams; chDB hands its answer at once).
+   * A limit met before the first batch answers 507; after it, the answer is already under way.
+   */
+  async *batches(sql: Sql): AsyncGenerator<ResultRow[]> {
+    let result: Awaited<ReturnType<ReportEngine['query']>>;
+    try {
+      result = await this.query(sql);
+    } catch (error) {
+      throw asLimitAnswer(error);
+    }
+    for await (const rows of result.stream<ResultRow>()) yield rows.map((row) => row.json<ResultRow>());
+  }
+
+  private query(sql: Sql) {
+    return this.clickhouse.query({
+      query: sql.query,
+      query_params: sql.params,
+      format: 'JSONEachRow',
+      clickhouse_settings: { max_memory_usage: String(this.settings.max_memory_usage), max_rows_to_read: String(this.settings.max_rows_to_read) },
+    });
+  }
+}
+
+/** A query stopped by a limit, as the 507 of §8; any other error unchanged. */
+function asLimitAnswer(error: unknown): unknown {
+  const code = clickHouseErrorCode(error);
+  return code !== null && LIMIT_CODES.has(code) ? new HttpException(MEMORY_LIMIT_TEXT, HttpStatus.INSUFFICIENT_STORAGE) : error;
 }

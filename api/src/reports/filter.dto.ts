@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsNumber, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
+import { IsIn, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
 import {
   DIMENSION_OPERATORS,
   DIMENSIONS,
@@ -60,6 +60,7 @@ export class DimensionFilterRuleDto implements DimensionFilterRule {
   value!: FilterValue;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => FilterExtraDto)
   extra?: FilterExtraDto;

@@ -165,6 +165,82 @@ describe('the ch_geo dictionary', () => {
   );
 });
 
+describe('every base report through the api, on the demo project', () => {
+  const month = { date_start: '30days', date_end: 'yesterday', group: 'day' };
+
+  it.each(['traffic_sources', 'geo', 'device', 'browser', 'os', 'page_urls', 'page_titles', 'entrance_pages', 'exit_pages', 'view_depth', 'visit_time', 'usability', 'custom_vars', 'utms', 'search_system_phrase', 'social_network', 'screensize', 'page_formats', 'chapters'])(
+    '%s: rows whose first metric adds up within the totals, and a graph of its first rows',
+    async (name) => {
+      const table = await post(`7596044/${name}/table`, { ...month, limit: 100 });
+      expect(table.status).toBe(200);
+      const { data, totals, meta } = table.json.result;
+      expect(data.length).toBeGreaterThan(0);
+      expect(meta.sample).toBe(1);
+      expect(data.every((r: { level: number; parent_id: null; extra: { title: string } }) => r.level === 0 && r.parent_id === null && r.extra.title.length > 0)).toBe(true);
+      const graph = await post(`7596044/${name}/graph`, { ...month, need_all_total: true });
+      expect(graph.status).toBe(200);
+      const lines = graph.json.result.data as { id: string; points: { metrics: number[] }[] }[];
+      expect(lines[0]!.id).toBe('total');
+      expect(lines.slice(1).map((l) => l.id)).toEqual(data.slice(0, 5).map((r: { id: string }) => r.id));
+      // The whole line's points add up to the period's total of an additive metric (page views or events).
+      const additive = table.json.result.metrics.findIndex((m: string) => ['page_views', 'events_count', 'usability_views'].includes(m));
+      if (additive >= 0 && name !== 'custom_vars') {
+        expect(lines[0]!.points.reduce((sum, p) => sum + p.metrics[additive]!, 0)).toBe(totals[additive]);
+      }
+    },
+  );
+
+  it('answers the filter dialog: values of a dimension by visits, a tree under its parents, and the event list', async () => {
+    const filter = async (name: string, body: unknown): Promise<{ status: number; json: any }> => {
+      const response = await fetch(`${apiUrl}/top100/api/report/v1.0/eventbase/7596044/filter/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, json: await response.json() };
+    };
+    const types = await filter('traffic_type', { date_start: '30days', date_end: 'today' });
+    expect(types.status).toBe(200);
+    const values = types.json.result.data as { value: string; title: string; visits: number; can_be_expanded: boolean }[];
+    expect(values.map((v) => v.visits)).toEqual([...values.map((v) => v.visits)].sort((a, b) => b - a));
+    expect(values.find((v) => v.value === 'search')).toMatchObject({ title: 'Поисковые системы', can_be_expanded: true });
+    const countries = await filter('geo_country', { date_start: '30days' });
+    const country = countries.json.result.data[0] as { value: number };
+    const areas = await filter('geo_area', { date_start: '30days', parents: [country.value] });
+    expect(areas.status).toBe(200);
+    expect(areas.json.result.data.length).toBeGreaterThan(0);
+    const events = await filter('events', { date_start: '30days' });
+    expect(events.status).toBe(200);
+    expect(events.json.result.data.every((e: { value: string }) => e.value !== '' && e.value !== 'tech' && e.value !== 'rec')).toBe(true);
+    expect((await filter('password', {})).status).toBe(400);
+    expect((await filter('geo_city', { parents: [1, 2, 3] })).status).toBe(400);
+  });
+
+  it('answers a report the service cannot collect with no rows and the reason', async () => {
+    const { status, json } = await post('7596044/age/table', month);
+    expect(status).toBe(200);
+    expect(json.result.data).toEqual([]);
+    expect(json.result.meta.not_collected).toMatch(/panel/);
+  });
+
+  it('refuses hostile bodies with 400 before they reach ClickHouse', async () => {
+    const hostile = [
+      { ...month, dimension_filters: [{ key: 'url; DROP TABLE events', op: '=', value: 'x' }] },
+      { ...month, dimension_filters: [{ key: 'url', op: 'OR 1=1', value: 'x' }] },
+      { ...month, sort: { name: 'visits DESC; --', order: 'desc' } },
+      { ...month, metrics: ['sleep(10)'] },
+      { ...month, offset: -1 },
+      { ...month, sample: '0.1; DROP' },
+      { ...month, parents: [[[[['deep']]]]] },
+      { ...month, dimension_filters: [{ key: 'url', op: 'include', value: Array.from({ length: 1000 }, (_, i) => `${i}`) }] },
+    ];
+    for (const body of hostile) {
+      const { status, json } = await post('7596044/traffic_sources/table', body);
+      expect([status, json.responseStatus]).toEqual([400, 400]);
+    }
+    // SQL in a value is a value: it matches nothing and breaks nothing.
+    const { status, json } = await post('7596044/traffic_sources/table', { ...month, dimension_filters: [{ key: 'url', op: 'like', value: "*' OR 1=1 --*" }] });
+    expect(status).toBe(200);
+    expect(json.result.data).toEqual([]);
+  });
+});
+
 describe('static files', () => {
   it('serves the snippet under its versioned name for a year and under counter.js for an hour', async () => {
     const latest = await fetch(`${apiUrl}/counter/counter.js`);

@@ -1,4 +1,6 @@
-import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Body, Controller, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
 import { ReportRequestDto } from './report-request.dto.js';
@@ -6,6 +8,8 @@ import { validated } from '../common/validated.js';
 import type { GraphResult, TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
+import { User } from '../auth/access.guard.js';
+import type { Principal } from '../auth/principal.js';
 
 // The one access guard decides: anonymous reads the demo project only; unknown projects are 404.
 @Controller('api/report/v1.0/report/:projectId/:reportName')
@@ -32,5 +36,20 @@ export class ReportController {
     @Body(validated(ReportRequestDto)) body: ReportRequestDto,
   ): Promise<Envelope<TableResult>> {
     return ok(await this.reports.table(projectId, reportName, body));
+  }
+
+  /** §7: the whole table as a file; for a logged-in user (§2: the button needs the user's e-mail). */
+  @Post('csv')
+  @HttpCode(200)
+  async csv(
+    @Param('projectId', ProjectIdPipe) projectId: number,
+    @Param('reportName') reportName: string,
+    @User() _user: Principal,
+    @Body(validated(ReportRequestDto)) body: ReportRequestDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<StreamableFile> {
+    const { disposition, lines } = await this.reports.csv(projectId, reportName, body);
+    void reply.header('content-disposition', disposition);
+    return new StreamableFile(Readable.from(lines), { type: 'text/csv; charset=utf-8' });
   }
 }

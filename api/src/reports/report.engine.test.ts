@@ -194,6 +194,25 @@ describe('the report engine, on a traffic counted by hand', () => {
     await expect(service.table(PROJECT, 'no_such_report', request())).rejects.toThrow(/not found/);
   });
 
+  it('CSV: the byte-order mark, the column titles, the totals, then every row, semicolons and comma decimals', async () => {
+    const { disposition, lines } = await service.csv(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'bounces', 'avg_view_depth'], limit: 1 }));
+    let text = '';
+    for await (const line of lines) text += line;
+    expect(text).toBe(
+      '\uFEFFИсточники трафика;Визиты;Отказы;Глубина просмотра\r\n' +
+        'Итого;3;66,67;1,33\r\n' +
+        'Прямые заходы;1;100;1\r\nПоисковые системы;1;0;2\r\nСоциальные сети;1;100;1\r\n',
+    );
+    expect(disposition).toContain(encodeURIComponent(`Источники трафика ${D1} — ${D2}.csv`));
+  });
+
+  it('CSV of a report of time rows: a line per bucket', async () => {
+    const { lines } = await service.csv(PROJECT, 'summary', request({ metrics: ['page_views', 'visits'], sort: { name: 'date', order: 'asc' } }));
+    let text = '';
+    for await (const line of lines) text += line;
+    expect(text).toBe(`\uFEFFДата;Просмотры;Визиты\r\nИтого;4;3\r\n${D1} 00:00:00;3;2\r\n${D2} 00:00:00;1;1\r\n`);
+  });
+
   it('a report of something the service does not collect answers no rows and says why', async () => {
     const t = await service.table(PROJECT, 'sex', request());
     expect(t.data).toEqual([]);

@@ -1,5 +1,6 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
+  METRIC_INFO,
   moscowDate,
   reportDefinition,
   TRAFFIC_TYPE_TITLES,
@@ -16,6 +17,7 @@ import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, ReportRequestError, type ReportPlan } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
+import { BOM, csvDisposition, csvLine } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
 
 /** §2: the title of an empty value. */
@@ -106,6 +108,36 @@ export class ReportService {
     return { ...head, data, totals: values(totals[0], plan.metrics.length) };
   }
 
+  /**
+   * The whole table as CSV (§7: the table's parameters without offset and limit, sample 1):
+   * a header of the column titles, the totals, then every row of the level, written as
+   * ClickHouse sends them.
+   */
+  async csv(projectId: number, reportName: string, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+    const planned = this.plan(projectId, reportName, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
+    const { definition, plan, sort } = planned;
+    const header = [definition.drilldown.length === 0 ? 'Дата' : definition.title, ...plan.metrics.map((m) => METRIC_INFO[m].title)];
+    const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
+    const totals = definition.notCollected === undefined ? values((await this.run(compileTotals(plan)))[0], plan.metrics.length) : [];
+    const lines = async function* (this: ReportService): AsyncGenerator<string> {
+      yield BOM + csvLine(header);
+      if (definition.notCollected !== undefined) return;
+      yield csvLine(['Итого', ...totals]);
+      if (plan.path.length === 0) {
+        const table = await this.timeTable({ ...planned, offset: 0, limit: Number.MAX_SAFE_INTEGER }, body);
+        for (const row of table.data) yield csvLine([row.title, ...row.metrics]);
+        return;
+      }
+      const dimension = plan.path[plan.parents.length]!;
+      const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0 });
+      for await (const batch of this.engine.batches(sql)) {
+        const titles = await this.titles(dimension, batch.map((r) => normalValue(r.value, dimension)));
+        yield batch.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+      }
+    };
+    return { disposition, lines: lines.call(this) };
+  }
+
   private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
@@ -168,7 +200,7 @@ export class ReportService {
   }
 
   /** What users read for each value of a dimension: place names, traffic types, ranges. */
-  private async titles(dimension: Dimension, rowValues: readonly (string | number)[]): Promise<Map<string, string>> {
+  async titles(dimension: Dimension, rowValues: readonly (string | number)[]): Promise<Map<string, string>> {
     const titles = new Map<string, string>();
     if (dimension === 'geo_country' || dimension === 'geo_area' || dimension === 'geo_city') {
       const ids = rowValues.map(Number).filter((id) => id > 0);
@@ -190,7 +222,7 @@ export class ReportService {
 }
 
 /** ClickHouse writes 64-bit numbers as strings: a row's value as the number or text its dimension holds. */
-function normalValue(value: unknown, dimension: Dimension): string | number {
+export function normalValue(value: unknown, dimension: Dimension): string | number {
   if (isNumericDimension(dimension)) return Number(value ?? 0);
   return typeof value === 'string' ? value : String(value ?? '');
 }

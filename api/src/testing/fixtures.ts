@@ -93,6 +93,7 @@ export async function snapshot(db: Db): Promise<string> {
     'SELECT * FROM ownership_tokens ORDER BY project_id, user_id',
     'SELECT * FROM rating_positions ORDER BY project_id, category_id',
     'SELECT * FROM rating_moderation_log ORDER BY id',
+    'SELECT * FROM saved_filters ORDER BY id',
   ];
   const parts: string[] = [];
   for (const query of queries) parts.push(JSON.stringify(await db.query(query)));

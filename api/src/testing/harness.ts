@@ -36,6 +36,7 @@ export const PROJECT_ID_RANGES = {
   'fuzz.test.ts': 8_300_000,
   'headers.test.ts': 8_400_000,
   'service.cluster.test.ts': 8_500_000,
+  'saved-filters.test.ts': 8_600_000,
   'eventbase-latency.test.ts': 8_700_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;

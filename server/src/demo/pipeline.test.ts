@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moscowDate, type AcceptedHit } from '@stat/schemas';
+import { moscowDate, moscowDayStart, type AcceptedHit } from '@stat/schemas';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator, loadGeo } from '@stat/aggregator';
 import { ipText, REGIONS } from './places.js';
-import { DEMO_EVENTS_PER_DAY, DEMO_PROJECT_ID, seedDemo } from './seed.js';
+import { DEMO_PROJECT_ID, TOP_UP_MIN_MS, demoTraffic, seedDemo } from './seed.js';
 import { generateTraffic, type TrafficStats } from './traffic.js';
 
 // Needs: chDB (in-process) in a data directory of its own, and the aggregator's GeoLite2 database.
@@ -25,6 +25,15 @@ afterAll(async () => {
   await clickhouse.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Runs a generation to its end; its stats. */
+function run(options: Parameters<typeof generateTraffic>[0]): TrafficStats {
+  const traffic = generateTraffic(options);
+  for (;;) {
+    const next = traffic.next();
+    if (next.done) return next.value;
+  }
+}
 
 async function rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
   const result = await clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
@@ -130,16 +139,61 @@ describe('generated traffic through the aggregator, on chDB', () => {
     for (const family of ['Chrome', 'Yandex', 'Mobile Safari', 'Samsung Internet', 'Edge', 'Firefox']) expect(browsers.get(family), family).toBeGreaterThan(0);
   });
 
-  it('the demo seed writes its days once, through the same generator', async () => {
+  it('the demo seed writes the traffic of its generator once, then only the time that passed, with every kind of data', async () => {
     const handle = createAggregator(clickhouse, { restoreVisits: false }).handle;
-    const written = await seedDemo(clickhouse, handle, 3);
-    expect(written).toBe(3 * DEMO_EVENTS_PER_DAY);
-    const days = await rows<{ d: string }>('SELECT DISTINCT toString(event_date) AS d FROM events WHERE project_id = {p:UInt32} ORDER BY d', {
-      p: DEMO_PROJECT_ID,
-    });
-    // Every finished day has traffic (today too, unless it is a few minutes old).
-    const now = Date.now();
-    expect(days.map((d) => d.d)).toEqual(expect.arrayContaining([moscowDate(now - 2 * 86_400_000), moscowDate(now - 86_400_000)]));
-    expect(await seedDemo(clickhouse, handle, 3)).toBe(0);
+    const p = { p: DEMO_PROJECT_ID };
+    const stored = async () => Number((await rows<{ n: string }>('SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', p))[0]!.n);
+    // A Saturday, 17:00 in Moscow: the same hits on every run.
+    const now = Date.UTC(2026, 10, 21, 14, 0);
+    const options = { days: 7, visitsPerDay: 600, now, batch: 5_000 };
+    const expected = run(demoTraffic(moscowDayStart(moscowDate(now - 6 * 86_400_000)), now, 600));
+
+    const first = await seedDemo(clickhouse, handle, options);
+    expect(first.events).toBe(expected.events);
+    expect(first.stats).toEqual(expected);
+    expect(await stored()).toBe(expected.events);
+    const [visits] = await rows<{ n: string }>('SELECT uniqExact(session_id) AS n FROM events WHERE project_id = {p:UInt32}', p);
+    expect(Number(visits!.n)).toBe(expected.visits);
+    const days = await rows<{ d: string }>('SELECT DISTINCT toString(event_date) AS d FROM events WHERE project_id = {p:UInt32} ORDER BY d', p);
+    expect(days.map((d) => d.d)).toEqual(Object.keys(expected.byDate).sort());
+
+    // A second start at the same time adds nothing; one later adds only the time since the
+    // latest event, from another stream (no event id twice).
+    expect((await seedDemo(clickhouse, handle, options)).events).toBe(0);
+    expect(await stored()).toBe(expected.events);
+    const later = await seedDemo(clickhouse, handle, { ...options, now: now + 3 * 3_600_000 });
+    expect(later.fromMs).toBeGreaterThan(now - TOP_UP_MIN_MS);
+    expect(later.events).toBe(run(demoTraffic(later.fromMs!, now + 3 * 3_600_000, 600)).events);
+    expect(later.events).toBeLessThan(expected.events / 10);
+    expect(await stored()).toBe(expected.events + later.events);
+    const [ids] = await rows<{ n: string }>('SELECT uniqExact(event_id) AS n FROM events WHERE project_id = {p:UInt32}', p);
+    expect(Number(ids!.n)).toBe(expected.events + later.events);
+
+    // What the enrichment made of it: every kind of data the reports show.
+    const kinds = await rows<Record<string, string>>(
+      `SELECT uniqExactIf(session_id, openstat_service != '') AS openstat, uniqExactIf(session_id, search_phrase != '') AS phrases,
+              uniqExact(utm_campaign) - 1 AS campaigns, uniqExactIf(block_name, event_type = 'show') AS shown_blocks,
+              uniqExactIf(block_name, event_type = 'click') AS clicked_blocks, uniqExact(event_class) - 1 AS event_classes,
+              uniqExact(event_name) - 1 AS event_names, countIf(length(event_params) > 0) AS with_params,
+              countIf(event_type = 'read' AND read_percent > 0) AS reads, countIf(link_url != '') AS outbound,
+              uniqExact(user_id) - 1 AS users, uniqExact(browser_family) AS browsers, uniqExact(os_family) AS systems,
+              uniqExact(device_type) AS devices, uniqExact(screen_width, screen_height) AS screens,
+              uniqExact(geo_country) AS countries, uniqExactIf(geo_area, geo_country = 2017370) AS russian_areas,
+              uniqExactIf(session_id, session_number > 1) AS returning
+       FROM events WHERE project_id = {p:UInt32}`,
+      p,
+    );
+    const k = Object.fromEntries(Object.entries(kinds[0]!).map(([key, v]) => [key, Number(v)]));
+    for (const [kind, least] of Object.entries({
+      openstat: 1, phrases: 1, campaigns: 5, shown_blocks: 5, clicked_blocks: 5, event_classes: 2, event_names: 5, with_params: 1,
+      reads: 1, outbound: 1, users: 1, browsers: 6, systems: 4, devices: 3, screens: 10, countries: 6, russian_areas: 20, returning: 1,
+    })) {
+      expect(k[kind], kind).toBeGreaterThanOrEqual(least);
+    }
+    const types = await rows<{ t: string; n: string }>(
+      'SELECT toString(traffic_type) AS t, uniqExact(session_id) AS n FROM events WHERE project_id = {p:UInt32} GROUP BY t',
+      p,
+    );
+    expect(types.map((t) => t.t).sort()).toEqual(['ad', 'aggrnews', 'direct', 'exchange', 'internal', 'link', 'messenger', 'qr', 'recommend', 'search', 'social']);
   });
 });

@@ -83,6 +83,12 @@ function digits(random: Random, n: number): string {
   return s;
 }
 
+/** Yandex Direct's _openstat tag: 'direct.yandex.ru;campaign;ad;place' in base64url, as Direct writes it. */
+function openstat(random: Random, place: string): string {
+  const campaign = 40_000_000 + random.int(4) * 1_111;
+  return Buffer.from(`direct.yandex.ru;${campaign};${9_000_000_000 + random.int(9_999)};${place}`).toString('base64url');
+}
+
 /** A Google Ads click id (base64url-like, as Google writes them). */
 function gclid(random: Random): string {
   const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
@@ -229,7 +235,10 @@ export const SOURCES: readonly Source[] = [
       const r = a.random.next();
       const referrer = r < 0.5 ? `https://${yandexHost(a.country)}/` : r < 0.8 ? '' : 'https://an.yandex.ru/';
       const yclid = digits(a.random, 19 + a.random.int(2));
-      if (a.random.chance(0.2)) return { referrer, query: `yclid=${yclid}` };
+      const tagged = a.random.next();
+      if (tagged < 0.2) return { referrer, query: `yclid=${yclid}` };
+      // Campaigns tagged the old way, by Direct's own _openstat (service;campaign;ad;place, base64).
+      if (tagged < 0.35) return { referrer, query: `_openstat=${openstat(a.random, a.random.chance(0.3) ? 'yandex.ru:premium' : 'yandex.ru:guarantee')}&yclid=${yclid}` };
       const tags = `utm_source=yandex&utm_medium=cpc&utm_campaign=${a.random.of(CAMPAIGNS)}&utm_content=${16_000_000 + a.random.int(9_999)}`;
       return { referrer, query: `${tags}&utm_term=${enc(phraseFor(a, landing))}&yclid=${yclid}` };
     },
@@ -268,7 +277,7 @@ export const SOURCES: readonly Source[] = [
     entry: () => ({ referrer: 'https://24smi.org/', query: '' }),
   },
   {
-    key: 'qr', group: 'qr', share: 0.1, stay: 0.4, landing: () => SUBSCRIBE,
+    key: 'qr', group: 'qr', share: 0.3, stay: 0.4, landing: () => SUBSCRIBE,
     entry: () => ({ referrer: '', query: 'utm_source=qr&utm_medium=offline&utm_campaign=print_nov' }),
   },
 ];

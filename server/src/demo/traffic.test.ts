@@ -22,6 +22,13 @@ function run(opts: TrafficOptions): { slices: AcceptedHit[][]; stats: TrafficSta
   }
 }
 
+/** A digest of every hit, in order. */
+function digest(slices: AcceptedHit[][]): string {
+  const hash = createHash('sha256');
+  for (const slice of slices) hash.update(JSON.stringify(slice));
+  return hash.digest('hex');
+}
+
 const share = (part: number | undefined, whole: number): number => (part ?? 0) / whole;
 
 describe('generateTraffic', () => {
@@ -46,14 +53,37 @@ describe('generateTraffic', () => {
     expect(previous).toBeLessThan(UNTIL);
   });
 
+  it.each([
+    [1, 1],
+    [250, 3],
+    [4_000, 35],
+  ])('makes exactly %i whole visits over %i days when sized in visits', (visits, days) => {
+    const { slices, stats } = run(options(0, days, 1, { events: undefined, visits }));
+    const hits = slices.flat();
+    expect(stats.visits).toBe(visits);
+    expect(stats.events).toBe(hits.length);
+    // Whole visits: each begins with its page view.
+    expect(new Set(hits.map((h) => h.hit.v)).size).toBeLessThanOrEqual(visits);
+    expect(hits.every((h) => h.at < UNTIL)).toBe(true);
+  });
+
+  it('sizes in visits of an ordinary day: the same hits as the number of visits it comes to, about that many a day', () => {
+    const perDay = run(options(0, 28, 4, { events: undefined, visitsPerDay: 700 }));
+    const same = run(options(0, 28, 4, { events: undefined, visits: perDay.stats.visits }));
+    expect(digest(same.slices)).toBe(digest(perDay.slices));
+    // Four whole weeks: the weekdays' factors average out; news spikes add some per cent.
+    expect(perDay.stats.visits / 28).toBeGreaterThan(700 * 0.95);
+    expect(perDay.stats.visits / 28).toBeLessThan(700 * 1.15);
+    // Half a day has its share by the time shape, at the same density.
+    const half = run({ ...options(0, 1, 4, { events: undefined, visitsPerDay: 700 }), untilMs: UNTIL - 12 * 3_600_000 });
+    expect(half.stats.visits).toBeGreaterThan(0);
+    expect(half.stats.visits).toBeLessThan(700);
+  });
+
   it('gives the same hits for the same seed and period, and other hits for another seed', () => {
-    const digest = (seed: number) => {
-      const hash = createHash('sha256');
-      for (const slice of run(options(20_000, 10, seed)).slices) hash.update(JSON.stringify(slice));
-      return hash.digest('hex');
-    };
-    expect(digest(5)).toBe(digest(5));
-    expect(digest(5)).not.toBe(digest(6));
+    const of = (seed: number) => digest(run(options(20_000, 10, seed)).slices);
+    expect(of(5)).toBe(of(5));
+    expect(of(5)).not.toBe(of(6));
   });
 
   it('makes hits that pass validateHit as the counter sends them, and unique event ids', () => {
@@ -96,9 +126,9 @@ describe('generateTraffic', () => {
       expect(multiDay / days.size).toBeGreaterThan(0.1);
     });
 
-    it('page views are about a third of the events; engagement, reading depth, block shows and clicks the rest', () => {
-      expect(share(stats.byType.pageview, stats.events)).toBeGreaterThan(0.28);
-      expect(share(stats.byType.pageview, stats.events)).toBeLessThan(0.4);
+    it('page views are about a quarter of the events; engagement, reading depth, block shows and clicks the rest', () => {
+      expect(share(stats.byType.pageview, stats.events)).toBeGreaterThan(0.22);
+      expect(share(stats.byType.pageview, stats.events)).toBeLessThan(0.3);
       for (const type of ['engagement', 'read', 'show', 'click', 'event', 'outbound'] as const) expect(stats.byType[type]).toBeGreaterThan(0);
       const reads = hits.filter((h) => h.hit.t === 'read');
       expect(reads.every((h) => /\/\d{8}\/[a-z]+-\d+\.html(\?.*)?$/.test(h.hit.u))).toBe(true);
@@ -158,8 +188,11 @@ describe('generateTraffic', () => {
     expect(stats.returningVisits).toBeGreaterThan(0);
   });
 
-  it('refuses a negative size and an empty period', () => {
+  it('refuses a negative size, no size or two, and an empty period', () => {
     expect(() => run(options(-1))).toThrow(/whole number/);
+    expect(() => run(options(0, 35, 1, { events: undefined, visits: 1.5 }))).toThrow(/visits must be a whole number/);
+    expect(() => run(options(0, 35, 1, { events: undefined }))).toThrow(/exactly one of events, visits and visitsPerDay, got none/);
+    expect(() => run(options(10, 35, 1, { visits: 10 }))).toThrow(/got events, visits/);
     expect(() => run({ ...options(10), untilMs: UNTIL - 35 * DAY })).toThrow(/period is empty/);
   });
 });

@@ -1,4 +1,4 @@
-import { HIT_TYPES, MOSCOW_OFFSET_MS, type AcceptedHit, type Hit, type HitType } from '@stat/schemas';
+import { HIT_TYPES, MOSCOW_OFFSET_MS, moscowDate, type AcceptedHit, type Hit, type HitType } from '@stat/schemas';
 import { DEVICE_PICK, type Device, type DeviceKind } from './devices.js';
 import { connection, ipText, visitAddress, type Region } from './places.js';
 import { Random } from './random.js';
@@ -29,13 +29,20 @@ export interface TrafficOptions {
   projectId: number;
   /** the site's origin, e.g. https://demo.stat.example; every page is on it */
   siteUrl: string;
-  /** hits to generate: exactly this many, of every type */
-  events: number;
+  /**
+   * The size, exactly one of: `events`, hits of every type, exactly this many (the last visit is
+   * cut to fit); `visits`, exactly this many visits, whole; `visitsPerDay`, the visits of an
+   * ordinary day (no news spike, the average weekday factor) at the same density over the
+   * period, so that a partial day or a few hours get their share by the time shape.
+   */
+  events?: number;
+  visits?: number;
+  visitsPerDay?: number;
   /** the period: its first instant and the instant traffic stops (epoch ms) */
   fromMs: number;
   untilMs: number;
   seed: number;
-  /** visitors remembered to come back; the default grows with `events` (at most 200 000) */
+  /** visitors remembered to come back; the default grows with the size (at most 200 000) */
   visitorPool?: number;
 }
 
@@ -56,6 +63,10 @@ export interface TrafficStats {
   byGroup: Partial<Record<SourceGroup, number>>;
   byKind: Record<DeviceKind, number>;
   byCountry: Record<string, number>;
+  /** visits by place, 'RU Moscow' */
+  byPlace: Record<string, number>;
+  /** visits by the Moscow date they start on, '2026-11-21' */
+  byDate: Record<string, number>;
 }
 
 /** Visits start in these slices; the hits of each slice leave together, in time order. */
@@ -126,6 +137,21 @@ class VisitorPool {
   }
 }
 
+/** Visits by the time of the Moscow day (ms since Moscow midnight), relative: the hours' weights, interpolated. */
+function timeOfDayWeight(msOfDay: number): number {
+  const hour = msOfDay / 3_600_000;
+  const h = Math.floor(hour);
+  const frac = hour - h;
+  return (HOUR_WEIGHTS[h] as number) * (1 - frac) + (HOUR_WEIGHTS[(h + 1) % 24] as number) * frac;
+}
+
+/** The weight of an ordinary whole day (no spike, the average weekday), the unit of `visitsPerDay`. */
+const ORDINARY_DAY_WEIGHT = ((): number => {
+  let day = 0;
+  for (let start = 0; start < DAY; start += SLICE_MS) day += timeOfDayWeight(start + SLICE_MS / 2);
+  return (day * WEEKDAY_FACTOR.reduce((a, b) => a + b, 0)) / WEEKDAY_FACTOR.length;
+})();
+
 /** The relative weight of each slice of the period: hour of the Moscow day, weekday, trend, spikes. */
 function sliceWeights(fromMs: number, untilMs: number, random: Random): Float64Array {
   const slices = Math.ceil((untilMs - fromMs) / SLICE_MS);
@@ -147,10 +173,7 @@ function sliceWeights(fromMs: number, untilMs: number, random: Random): Float64A
     const start = fromMs + s * SLICE_MS;
     const end = Math.min(start + SLICE_MS, untilMs);
     const mid = (start + end) / 2 + MOSCOW_OFFSET_MS;
-    const hour = ((mid % DAY) + DAY) % DAY / 3_600_000;
-    const h = Math.floor(hour);
-    const frac = hour - h;
-    const w = (HOUR_WEIGHTS[h] as number) * (1 - frac) + (HOUR_WEIGHTS[(h + 1) % 24] as number) * frac;
+    const w = timeOfDayWeight(((mid % DAY) + DAY) % DAY);
     weights[s] = w * factorOf(moscowDay(start)) * ((end - start) / SLICE_MS);
   }
   return weights;
@@ -184,51 +207,65 @@ function dwellMs(random: Random, page: Page, kind: DeviceKind): number {
   return Math.round(Math.min(25 * MINUTE, Math.max(3 * SECOND, ms)));
 }
 
-/** The page a reader opens next, and the block whose link they clicked (null: no marked block). */
+/**
+ * The page a reader opens next, and the block whose link they clicked (null: no marked block;
+ * the header menu is none, as it is on every page and would send a show with each page view).
+ */
 function navigate(random: Random, page: Page, today: number): [Page, string | null] {
   const r = random.next();
   switch (page.kind) {
     case 'article':
       if (r < 0.45) return [relatedArticle(random, today, page), 'related'];
       if (r < 0.63) return [pickArticle(random, today, true), 'popular'];
-      if (r < 0.78) return [sectionPage(page.section), 'menu'];
-      if (r < 0.9) return [HOME, 'menu'];
+      if (r < 0.78) return [sectionPage(page.section), null];
+      if (r < 0.9) return [HOME, null];
       if (r < 0.95) return [tagPage(random), null];
       if (r < 0.98) return [searchPage(random), null];
       return [SUBSCRIBE, 'subscribe_banner'];
     case 'home':
       if (r < 0.5) return [pickArticle(random, today, true), 'main_feed'];
       if (r < 0.75) return [pickArticle(random, today, true), 'top_news'];
-      if (r < 0.93) return [sectionPage(random.int(10)), 'menu'];
+      if (r < 0.93) return [sectionPage(random.int(10)), null];
       if (r < 0.97) return [searchPage(random), null];
       if (r < 0.99) return [tagPage(random), null];
-      return [ABOUT, 'menu'];
+      return [ABOUT, null];
     case 'section': {
       if (r < 0.85) return [relatedArticle(random, today, page), 'section_feed'];
       if (r < 0.93) {
         const n = Number(/page=(\d+)/.exec(page.path)?.[1] ?? '1');
         return [sectionPage(page.section, n + 1), null];
       }
-      return [HOME, 'menu'];
+      return [HOME, null];
     }
     case 'tag':
     case 'search':
-      return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, 'menu'];
+      return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, null];
     case 'subscribe':
     case 'about':
-      return r < 0.6 ? [HOME, 'menu'] : [pickArticle(random, today, true), null];
+      return r < 0.6 ? [HOME, null] : [pickArticle(random, today, true), null];
   }
 }
 
 /** Generates the hits of one run; see TrafficOptions. Yields each slice's hits in time order. */
 export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit[], TrafficStats> {
-  const { projectId, events: total, fromMs, untilMs } = options;
-  if (!Number.isInteger(total) || total < 0) throw new Error(`events must be a whole number, got ${total}`);
+  const { projectId, fromMs, untilMs } = options;
+  const sizes = (['events', 'visits', 'visitsPerDay'] as const).filter((key) => options[key] !== undefined);
+  if (sizes.length !== 1) throw new Error(`give exactly one of events, visits and visitsPerDay, got ${sizes.length === 0 ? 'none' : sizes.join(', ')}`);
+  const size = sizes[0] as 'events' | 'visits' | 'visitsPerDay';
+  const given = options[size] as number;
+  if (!Number.isInteger(given) || given < 0) throw new Error(`${size} must be a whole number, got ${given}`);
   if (!(untilMs > fromMs)) throw new Error('the period is empty: untilMs must be after fromMs');
   const site = options.siteUrl.replace(/\/+$/, '');
   const random = new Random(options.seed);
   const weights = sliceWeights(fromMs, untilMs, random.fork());
-  const pool = new VisitorPool(options.visitorPool ?? Math.min(200_000, Math.max(500, Math.round(total / 30))));
+  let sum = 0;
+  for (const w of weights) sum += w;
+  /** What the slices' shares divide: events, or visits. */
+  const byVisits = size !== 'events';
+  const total = size === 'visitsPerDay' ? Math.round((given * sum) / ORDINARY_DAY_WEIGHT) : given;
+  // Six or seven events a visit: about the same pool for the same traffic however it is sized.
+  const poolDefault = Math.round(byVisits ? total / 5 : total / 30);
+  const pool = new VisitorPool(options.visitorPool ?? Math.min(200_000, Math.max(500, poolDefault)));
   const stats: TrafficStats = {
     events: 0,
     pageViews: 0,
@@ -241,6 +278,8 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
     byGroup: {},
     byKind: { mobile: 0, tablet: 0, desktop: 0 },
     byCountry: {},
+    byPlace: {},
+    byDate: {},
   };
 
   const newVisitor = (at: number): Visitor => {
@@ -293,6 +332,10 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
     stats.byGroup[source.group] = (stats.byGroup[source.group] ?? 0) + 1;
     stats.byKind[kind] += 1;
     stats.byCountry[country] = (stats.byCountry[country] ?? 0) + 1;
+    const place = `${country} ${visitor.region.place.city}`;
+    stats.byPlace[place] = (stats.byPlace[place] ?? 0) + 1;
+    const date = moscowDate(start);
+    stats.byDate[date] = (stats.byDate[date] ?? 0) + 1;
 
     const stay = source.stay * (kind === 'desktop' ? 1.1 : kind === 'mobile' ? 0.95 : 1);
     let url = `${site}${page.path}${entry.query ? (page.path.includes('?') ? '&' : '?') + entry.query : ''}`;
@@ -308,26 +351,49 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
       const visible = Math.max(1, Math.round(dwell * (0.55 + 0.45 * random.next())));
       let rp = 0;
       let sp = 0;
+      // Block analytics: a marked block sends its show once a page view, when it comes into
+      // view, so a click inside a block always follows its show.
+      const shown = new Set<string>();
+      const show = (at: number, block: string): void => {
+        if (shown.has(block)) return;
+        shown.add(block);
+        push(at, { ...other(url, 'show'), bl: block });
+      };
       if (page.kind === 'article') {
         const ratio = visible / (page.readMinutes * MINUTE * (kind === 'mobile' ? 1.1 : 1));
         rp = Math.min(100, Math.max(0, Math.round(100 * ratio * random.logNormal(1, 0.35))));
         sp = Math.min(100, rp + random.int(12));
-        if (random.chance(0.12)) push(t + Math.min(3 * SECOND, dwell >> 1), { ...other(url, 'show'), bl: 'subscribe_banner' });
+        if (random.chance(0.12)) show(t + Math.min(3 * SECOND, dwell >> 1), 'subscribe_banner');
+        // The most-read list sits beside the text on computers, under it on phones.
+        if (kind === 'mobile' ? sp >= 85 && random.chance(0.8) : random.chance(0.6)) show(t + Math.round(dwell * (kind === 'mobile' ? 0.85 : 0.2)), 'popular');
         if (random.chance(0.04)) {
-          push(t + Math.round(visible * 0.3), { ...other(url, 'event'), ec: 'media', en: 'video_play', ep: { video_id: `v${random.int(500)}` } });
+          const video = { video_id: `v${random.int(500)}` };
+          push(t + Math.round(visible * 0.3), { ...other(url, 'event'), ec: 'media', en: 'video_play', ep: video });
+          if (random.chance(0.35)) {
+            push(t + Math.round(visible * 0.7), { ...other(url, 'event'), ec: 'media', en: 'video_complete', ep: { ...video, seconds: 30 + random.int(270) } });
+          }
         }
-        if (rp >= 70 && random.chance(0.9)) push(t + Math.round(dwell * 0.8), { ...other(url, 'show'), bl: 'related' });
+        if (rp >= 70 && random.chance(0.9)) show(t + Math.round(dwell * 0.8), 'related');
         if (random.chance(0.012)) {
           const network = random.of(['telegram', 'vk', 'ok', 'whatsapp', 'copy_link']);
           push(t + Math.round(dwell * 0.9), { ...other(url, 'event'), ec: 'cv', en: 'share', ep: { network } });
         }
         if (random.chance(0.01)) push(t + Math.round(dwell * 0.85), { ...other(url, 'event'), ec: 'cv', en: 'comment_open' });
       } else if (page.kind === 'home') {
-        if (random.chance(0.35)) push(t + SECOND, { ...other(url, 'show'), bl: 'top_news' });
+        show(t + SECOND, 'top_news');
+        if (random.chance(0.8)) show(t + Math.min(4 * SECOND, dwell >> 1), 'main_feed');
+      } else if (page.kind === 'section') {
+        show(t + SECOND, 'section_feed');
+      } else if (page.kind === 'search') {
+        const query = decodeURIComponent(page.path.slice(page.path.indexOf('q=') + 2));
+        push(t + 400, { ...other(url, 'event'), ec: 'cv', en: 'site_search', ep: { query, results: random.int(60) } });
       } else if (page.kind === 'subscribe' && random.chance(0.25)) {
         push(t + Math.round(dwell * 0.8), { ...other(url, 'event'), ec: 'cv', en: 'newsletter_subscribe', ep: { form: 'page' } });
       }
-      if (via !== null && random.chance(0.9)) push(leave - 250, { ...other(url, 'click'), bl: via });
+      if (via !== null && random.chance(0.9)) {
+        show(Math.max(t, leave - 2 * SECOND), via);
+        push(leave - 250, { ...other(url, 'click'), bl: via });
+      }
       if (last && page.kind === 'article' && random.chance(0.06)) push(leave - 300, { ...other(url, 'outbound'), l: random.of(OUTBOUND) });
       // Engagement and reading depth go when the page is hidden or left; phones lose more of them.
       if (random.chance(kind === 'desktop' ? 0.92 : 0.84)) {
@@ -354,20 +420,18 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
     return out;
   };
 
-  let sum = 0;
-  for (const w of weights) sum += w;
   const buckets = new Map<number, AcceptedHit[]>();
   let scheduled = 0;
   let cumulative = 0;
   for (let s = 0; s < weights.length; s++) {
     cumulative += weights[s] as number;
-    // Visits start in this slice until the hits made so far reach its share of the total.
+    // Visits start in this slice until the hits (or visits) made so far reach its share of the total.
     const target = s === weights.length - 1 ? total : Math.round((total * cumulative) / sum);
     const sliceStart = fromMs + s * SLICE_MS;
     const sliceLength = Math.min(SLICE_MS, untilMs - sliceStart);
     while (scheduled < target) {
       const hits = visit(sliceStart + random.int(sliceLength));
-      const keep = Math.min(hits.length, total - scheduled);
+      const keep = byVisits ? hits.length : Math.min(hits.length, total - scheduled);
       for (let i = 0; i < keep; i++) {
         const hit = hits[i] as AcceptedHit;
         const index = Math.floor((hit.at - fromMs) / SLICE_MS);
@@ -376,7 +440,7 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
         bucket.push(hit);
         stats.byType[hit.hit.t] += 1;
       }
-      scheduled += keep;
+      scheduled += byVisits ? 1 : keep;
     }
     const out = buckets.get(s);
     if (out) {

@@ -1,0 +1,35 @@
+/**
+ * The report CSV of specification 001 (§9: "semicolons, comma decimals, BOM"), as a spreadsheet
+ * in a Russian locale opens it: a byte-order mark so that the text is read as UTF-8, fields
+ * separated by semicolons, decimals with a comma, no thousands separators (a spreadsheet would
+ * read them as text), and lines ended by CRLF (RFC 4180).
+ */
+
+/** The UTF-8 byte-order mark that starts the file. */
+export const BOM = '\uFEFF';
+
+/** A field that holds a separator, a quote, a line break or edge spaces is quoted, quotes doubled. */
+function field(value: string): string {
+  return /[;"\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** A number as the table shows it, for a spreadsheet: a comma for the decimal point. */
+export function csvNumber(value: number): string {
+  return Number.isFinite(value) ? String(value).replace('.', ',') : '';
+}
+
+/** One line of the file. Text fields that a spreadsheet would take for a formula are kept as text. */
+export function csvLine(values: readonly (string | number)[]): string {
+  return `${values.map((v) => (typeof v === 'number' ? csvNumber(v) : field(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v))).join(';')}\r\n`;
+}
+
+/**
+ * The download's name: the report's title and period, e.g. «Источники трафика 2026-11-01 — 2026-11-10.csv»,
+ * as a Content-Disposition value with an ASCII fallback for old clients (RFC 6266).
+ */
+export function csvDisposition(reportName: string, title: string, dateStart: string, dateEnd: string): string {
+  const period = dateStart === dateEnd ? dateStart : `${dateStart} — ${dateEnd}`;
+  const utf8 = `${title} ${period}.csv`;
+  const ascii = `${reportName}_${dateStart}_${dateEnd}.csv`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(utf8)}`;
+}

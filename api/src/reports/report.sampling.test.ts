@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { DictionaryRepository } from './dictionaries.js';
+import { ReportEngine } from './engine.js';
+import type { ReportRequestDto } from './report-request.dto.js';
+import { ReportService } from './report.service.js';
+
+// Needs: chDB (in-process). 40 000 visitors of one day: sampling and distinct counts against the exact figures.
+const PROJECT = 43;
+const DAY = '2026-11-10';
+const NOW = Date.parse('2026-11-12T12:00:00Z');
+const VISITORS = 40_000;
+
+let dir: string;
+let clickhouse: ClickHouseClient;
+let service: ReportService;
+
+/** Visitor i comes once from search (i even) or social (i odd), with one page view, a second for every third visitor. */
+function events(): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < VISITORS; i++) {
+    const second = i % 3 === 0;
+    const at = `2026-11-10 ${String(7 + (i % 12)).padStart(2, '0')}:00:00.000`;
+    const base = { project_id: PROJECT, event_date: DAY, visitor_id: `visitor-${i}`, session_id: i + 1, session_start: at, traffic_type: i % 2 === 0 ? 'search' : 'social' };
+    rows.push({ ...base, event_id: crypto.randomUUID(), event_type: 'pageview', ts: at, event_number: 1, bounce_delta: second ? 0 : 1 });
+    if (second) rows.push({ ...base, event_id: crypto.randomUUID(), event_type: 'pageview', ts: at.replace(':00:00', ':01:00'), event_number: 2, duration_delta: 60_000 });
+  }
+  return rows;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'stat-report-sampling-'));
+  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
+  await migrateClickHouse(clickhouse);
+  await clickhouse.insert({ table: 'events', values: events(), format: 'JSONEachRow' });
+  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+});
+
+afterAll(async () => {
+  await clickhouse.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const request = (sample: number): ReportRequestDto =>
+  ({ date_start: DAY, date_end: DAY, group: 'hour', metrics: ['visits', 'visitors', 'page_views', 'avg_view_depth'], sample }) as ReportRequestDto;
+
+describe('sampling', () => {
+  it('reads the exact figures at sample 1; distinct visitors within uniq\'s error', async () => {
+    const t = await service.table(PROJECT, 'traffic_sources', request(1));
+    // 20 000 visitors a type; every third visitor (13 334 of 40 000) viewed two pages.
+    const [visits, visitors, pageViews, depth] = t.totals as [number, number, number, number];
+    expect([visits, pageViews, depth]).toEqual([40_000, 53_334, 1.33]);
+    // uniq keeps hashes, so two ids can meet in one: 39 999 of 40 000 here (README: under 1 %).
+    expect(Math.abs(visitors / 40_000 - 1)).toBeLessThan(0.01);
+    expect(t.meta.sample).toBe(1);
+  });
+
+  it('at sample 0.1 scales the counts back, within three standard errors of the exact ones', async () => {
+    const t = await service.table(PROJECT, 'traffic_sources', request(0.1));
+    expect(t.meta.sample).toBe(0.1);
+    // A sample of visitors by hash is a draw of each visitor with p = 0.1: the scaled count of N
+    // visitors has a relative standard error of sqrt((1 - p) / (N p)), 2.1 % for a row of 20 000;
+    // three of them is the bound.
+    const bound = (n: number): number => 3 * Math.sqrt(0.9 / (n * 0.1));
+    const [visits, visitors, pageViews, depth] = t.totals as [number, number, number, number];
+    expect(Math.abs(visits / 40_000 - 1)).toBeLessThan(bound(40_000));
+    expect(Math.abs(visitors / 40_000 - 1)).toBeLessThan(bound(40_000));
+    expect(Math.abs(pageViews / 53_334 - 1)).toBeLessThan(bound(40_000));
+    expect(Math.abs(depth - 1.33)).toBeLessThan(0.05);
+    for (const row of t.data) expect(Math.abs((row.metrics[0] as number) / 20_000 - 1)).toBeLessThan(bound(20_000));
+    // Counts are scaled: whole numbers near the total, not the sample's own (about 4 000).
+    expect(visits).toBeGreaterThan(30_000);
+    expect(Number.isInteger(visits)).toBe(true);
+  });
+
+  it('is exact for a period of today only, whatever sample is asked', async () => {
+    const today = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => Date.parse(`${DAY}T20:00:00Z`));
+    const t = await today.table(PROJECT, 'traffic_sources', request(0.01));
+    expect(t.meta.sample).toBe(1);
+    expect(t.totals[0]).toBe(40_000);
+  });
+
+  it('states the error of uniq on larger sets: under 1 %', async () => {
+    for (const n of [100_000, 1_000_000]) {
+      const [row] = await (await clickhouse.query({ query: `SELECT uniq(toString(number)) AS u FROM numbers(${n})`, format: 'JSONEachRow' })).json<{ u: string }>();
+      expect(Math.abs(Number(row!.u) / n - 1)).toBeLessThan(0.01);
+    }
+  });
+});
