@@ -18,8 +18,8 @@ import styles from './ProjectLayout.module.css';
 
 const ProjectSwitcher = lazy(() => import('./ProjectSwitcher'));
 
-/** Query parameters a report link carries over, so the period stays when switching reports. */
-const CARRIED_PARAMS = ['dateStart', 'dateEnd', 'groupBy'] as const;
+/** Query parameters a report link carries over, so the period and the chosen accuracy stay when switching reports. */
+const CARRIED_PARAMS = ['dateStart', 'dateEnd', 'groupBy', 'sample'] as const;
 
 function carriedQuery(search: string): string {
   const from = new URLSearchParams(search);

@@ -8,6 +8,7 @@
  *   user's e-mail domain is restricted (only the usability report and the constructor), or when
  *   an item is staff-only and the user is neither staff nor holds `can_read_dev_reports`.
  */
+import { REPORT_DEFINITIONS, type ReportGroup } from '@stat/schemas/reports';
 import type { CurrentUser } from '../data/calls';
 
 const env = import.meta.env ?? {};
@@ -135,18 +136,48 @@ export interface ReportMenuGroup {
   readonly items: readonly ReportMenuItem[];
 }
 
-/** The report menu (spec 000 §2.2: dashboard, constructor, goals, conversions, funnels). */
+/**
+ * Reports reached through another report's drill-down or filters, not from the menu (spec 001 §2:
+ * "Further names seen in filters and drill-down").
+ */
+const NOT_IN_MENU: ReadonlySet<string> = new Set(['drilldown_sources', 'drilldown_width', 'chapters']);
+
+/** Titles of the menu's report groups, in menu order. */
+const REPORT_GROUPS: readonly { readonly group: Exclude<ReportGroup, 'summary'>; readonly title: string }[] = [
+  { group: 'sources', title: 'Источники' },
+  { group: 'audience', title: 'Аудитория' },
+  { group: 'technology', title: 'Технологии' },
+  { group: 'content', title: 'Содержание' },
+  { group: 'events', title: 'События' },
+];
+
+/** The menu item of a base report: its title from the shared definition. */
+function reportItem(name: string): ReportMenuItem[] {
+  const definition = Object.hasOwn(REPORT_DEFINITIONS, name) ? REPORT_DEFINITIONS[name] : undefined;
+  if (!definition || NOT_IN_MENU.has(name)) return [];
+  return [{ to: `new/report/${name}`, label: definition.title, report: name, carry: true, ...(name === 'usability' ? { restrictedOk: true } : {}) }];
+}
+
+/**
+ * The report menu (spec 000 §2.2: dashboard, the reports by group, constructor, goals,
+ * conversions, funnels); the base reports are every shared definition, grouped as defined.
+ */
 export const REPORT_MENU: readonly ReportMenuGroup[] = [
   { items: [{ to: 'dashboard', label: 'Дашборд' }] },
   {
     title: 'Отчёты',
     items: [
-      { to: 'new/report/summary', label: 'Посещаемость', report: 'summary', carry: true },
-      { to: 'new/report/usability', label: 'Юзабилити', report: 'usability', restrictedOk: true, carry: true },
+      ...reportItem('summary'),
       { to: 'new/report/rating', label: 'Рейтинг', report: 'rating', carry: true },
       { to: 'new/media/materials_summary', label: 'Материалы', report: 'materials_summary', media: true, carry: true },
     ],
   },
+  ...REPORT_GROUPS.map(({ group, title }) => ({
+    title,
+    items: Object.values(REPORT_DEFINITIONS)
+      .filter((d) => d.group === group)
+      .flatMap((d) => reportItem(d.name)),
+  })),
   {
     title: 'Инструменты',
     items: [

@@ -11,6 +11,14 @@ export interface UPlotChartProps {
   readonly options: Omit<uPlot.Options, 'width' | 'height'>;
   /** Aligned data: x values first, then one array per series. */
   readonly data: uPlot.AlignedData;
+  /**
+   * The y series, when they change with the data (lines chosen by the user): `options.series`
+   * then holds only the x series, and a change of `seriesKey` swaps the chart's series in place
+   * (delSeries/addSeries, then setData) instead of recreating the chart.
+   */
+  readonly series?: readonly uPlot.Series[];
+  /** Names the series: a new key swaps them. */
+  readonly seriesKey?: string;
   /** Height of the plotting canvas in CSS pixels (the legend comes on top of it). */
   readonly height: number;
   readonly className?: string;
@@ -21,20 +29,29 @@ export interface UPlotChartProps {
  * The one wrapper of uPlot (STYLE: "wrap uPlot once"): creates the chart on mount, calls
  * `setData` when the data changes, follows the container's width, destroys it on unmount.
  */
-export function UPlotChart({ options, data, height, className, testId }: UPlotChartProps) {
+export function UPlotChart({ options, data, height, className, testId, series, seriesKey }: UPlotChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
-  // The latest data, for a chart (re)created by an options change.
+  // The latest data and series, for a chart (re)created by an options change.
   const dataRef = useRef(data);
+  const seriesRef = useRef({ series, key: seriesKey });
+  const chartSeriesKey = useRef(seriesKey);
 
   useLayoutEffect(() => {
     const container = containerRef.current;
     if (!container) return undefined;
+    const ySeries = seriesRef.current.series;
     const chart = new uPlot(
-      { ...options, width: Math.max(100, container.clientWidth), height },
+      {
+        ...options,
+        ...(ySeries ? { series: [options.series[0] ?? {}, ...ySeries] } : {}),
+        width: Math.max(100, container.clientWidth),
+        height,
+      },
       dataRef.current,
       container,
     );
+    chartSeriesKey.current = seriesRef.current.key;
     chartRef.current = chart;
     const observer = new ResizeObserver(() => {
       const width = Math.max(100, container.clientWidth);
@@ -52,9 +69,21 @@ export function UPlotChart({ options, data, height, className, testId }: UPlotCh
 
   useEffect(() => {
     dataRef.current = data;
+    seriesRef.current = { series, key: seriesKey };
     const chart = chartRef.current;
-    if (chart && chart.data !== data) chart.setData(data);
-  }, [data]);
+    if (!chart) return;
+    if (series && chartSeriesKey.current !== seriesKey) {
+      // Series and data change together; uPlot redraws once, after setData.
+      for (let i = chart.series.length - 1; i >= 1; i--) chart.delSeries(i);
+      for (const s of series) chart.addSeries(s);
+      chartSeriesKey.current = seriesKey;
+      chart.setData(data);
+    } else if (chart.data !== data) {
+      chart.setData(data);
+    }
+    // `series` is named by `seriesKey`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [data, seriesKey]);
 
   useEffect(() => {
     const chart = chartRef.current;

@@ -30,3 +30,6 @@ export const SNACKS = {
   declined: 'Запрос на доступ отклонен',
   idCopied: 'Id проекта скопирован',
 } as const;
+
+/** A report call that failed on the server (spec 001 §8: the server's «Oops…» message shows this). */
+export const REPORT_FAILED = 'Произошла ошибка при запросе на сервер';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatInteger, formatNumber, formatPercent, MISSING_VALUE, NBSP, NO_TITLE, projectTitle } from './format';
+import { formatDuration, formatInteger, formatMetric, formatNumber, formatPercent, MISSING_VALUE, NBSP, NO_TITLE, projectTitle } from './format';
 
 /** Writes expectations with a visible «␣» for the no-break space. */
 const s = (text: string) => text.replaceAll('␣', NBSP);
@@ -173,5 +173,27 @@ describe('projectTitle', () => {
     expect(projectTitle(' \t ')).toBe('Нет названия');
     expect(projectTitle(null)).toBe('Нет названия');
     expect(projectTitle(undefined)).toBe('Нет названия');
+  });
+});
+
+describe('formatMetric', () => {
+  it('formats counts with spaces and suffixes', () => {
+    expect(formatMetric(1234, 'count')).toBe(`1${NBSP}234`);
+    expect(formatMetric(1_234_567, 'count')).toBe(`1,23${NBSP}млн`);
+  });
+  it('formats percents as the api gives them (0–100) with a comma and no space', () => {
+    expect(formatMetric(20.51, 'percent')).toBe('20,51%');
+    expect(formatMetric(100, 'percent')).toBe('100%');
+  });
+  it('formats ratios with up to two decimals', () => {
+    expect(formatMetric(1.7234, 'ratio')).toBe('1,72');
+    expect(formatMetric(2, 'ratio')).toBe('2');
+  });
+  it('formats seconds as mm:ss, and h:mm:ss from an hour on', () => {
+    expect(formatMetric(80.1, 'seconds')).toBe('01:20');
+    expect(formatMetric(3723, 'seconds')).toBe('1:02:03');
+  });
+  it('shows a missing value as NA whatever the unit', () => {
+    for (const unit of ['count', 'percent', 'ratio', 'seconds'] as const) expect(formatMetric(null, unit)).toBe(MISSING_VALUE);
   });
 });

@@ -157,3 +157,24 @@ export function formatDuration(seconds: Num): string {
   const body = h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
   return seconds < 0 && total > 0 ? `-${body}` : body;
 }
+
+/** How a metric's number is shown (the catalogue's `MetricUnit`). */
+export type ValueUnit = 'count' | 'percent' | 'ratio' | 'seconds';
+
+/**
+ * A metric value by its unit: counts as numbers («1 234», «1,23 млн»), percents as the api gives
+ * them, already multiplied by 100 («20,51%»), ratios with up to two decimals («1,72»), seconds as
+ * a duration («01:20», «1:02:03»). Missing values are «NA».
+ */
+export function formatMetric(value: Num, unit: ValueUnit): string {
+  switch (unit) {
+    case 'count':
+      return formatNumber(value);
+    case 'percent':
+      return isPresent(value) ? `${formatNumber(value, { compact: false })}%` : MISSING_VALUE;
+    case 'ratio':
+      return formatNumber(value, { maxFractionDigits: 2 });
+    case 'seconds':
+      return formatDuration(value);
+  }
+}

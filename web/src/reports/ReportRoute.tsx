@@ -3,20 +3,21 @@ import { useParams } from 'react-router-dom';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
 import { ReportSkeleton } from './framework/ReportSkeleton';
-import { PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, REPORTS } from './registry';
+import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportView } from './registry';
 
 /** `new/report/:reportName`: the report's view, a placeholder for planned ones, else 404. */
 export function ReportRoute() {
   const { projectId = '', reportName = '' } = useParams();
-  const report = Object.hasOwn(REPORTS, reportName) ? REPORTS[reportName] : undefined;
+  const report = openableReport(reportName);
   if (!report) {
     if (PLANNED_REPORTS.has(reportName)) return <Placeholder title="Отчёт" text="Этот отчёт скоро появится." />;
     return <ErrorPage status={404} />;
   }
-  const View = report.view;
+  const View = reportView(report);
+  const hint = reportHint(report.name);
   return (
-    <Suspense fallback={<ReportSkeleton title={report.title} />}>
-      <View key={`${projectId}/${report.name}`} projectId={projectId} report={report} />
+    <Suspense fallback={<ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />}>
+      <View key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />
     </Suspense>
   );
 }

@@ -1,69 +1,101 @@
 /**
- * Every report the app knows, as data (ARCHITECTURE: "a report is data, the engine is code").
- * A definition names the report, its title and metrics, and the view that renders it; views are
- * loaded on demand, so the initial bundle carries none of them.
+ * The reports the app opens, from the shared definitions (`@stat/schemas/reports`: name, title,
+ * drill-down path, metrics, default sort, sampling, empty kind): a title, metric list or label is
+ * written there once and never again here. What is the web's own is kept here: the view that
+ * renders a definition, the hint under the title and the placeholder texts. Views load on demand,
+ * so the initial bundle carries none of them.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { METRIC_INFO, type Metric, type MetricUnit } from '@stat/schemas/catalogue';
+import { reportDefinition, type ReportDefinition } from '@stat/schemas/reports';
+
+export type { ReportDefinition } from '@stat/schemas/reports';
 
 /** Props every report view gets. */
 export interface ReportViewProps {
   readonly projectId: string;
   readonly report: ReportDefinition;
-}
-
-/** A metric of a report, with what the user sees. */
-export interface ReportMetric {
-  /** Wire name (spec 001 §3 "Metrics"). */
-  readonly name: string;
-  /** Column and legend title. */
-  readonly title: string;
-}
-
-/** A report that can be opened at `new/report/{name}`. */
-export interface ReportDefinition {
-  /** The `reportName` of the route and the api. */
-  readonly name: string;
-  /** Page title (spec 001 §2: summary is «Посещаемость»). */
-  readonly title: string;
   /** A short help text under the title. */
   readonly hint?: string;
-  /** Metrics requested and shown, in order. */
-  readonly metrics: readonly ReportMetric[];
-  /** Table rows per page (spec 001 §9: summary report rows 90). */
-  readonly pageSize: number;
-  /** The view that renders it. */
-  readonly view: LazyExoticComponent<ComponentType<ReportViewProps>>;
+}
+
+/** A metric column or line, with what the user sees. */
+export interface ReportMetric {
+  /** Wire name (spec 001 §3 "Metrics"). */
+  readonly name: Metric;
+  /** Column and legend title (from the catalogue). */
+  readonly title: string;
+  readonly unit: MetricUnit;
+}
+
+/** The catalogue's title and unit of each metric, in the given order. */
+export function metricColumns(names: readonly Metric[]): ReportMetric[] {
+  return names.map((name) => ({ name, title: METRIC_INFO[name].title, unit: METRIC_INFO[name].unit }));
 }
 
 const TimeSeriesReport = lazy(() => import('./timeseries/TimeSeriesReport'));
+const DimensionReport = lazy(() => import('./dimension/DimensionReport'));
 
-/** The reports that are built, by name. */
-export const REPORTS: Readonly<Record<string, ReportDefinition>> = {
-  summary: {
-    name: 'summary',
-    title: 'Посещаемость',
-    hint: 'Просмотры страниц, визиты и уникальные посетители сайта за выбранный период.',
-    metrics: [
-      { name: 'page_views', title: 'Просмотры' },
-      { name: 'visits', title: 'Визиты' },
-      { name: 'visitors', title: 'Посетители' },
-    ],
-    pageSize: 90,
-    view: TimeSeriesReport,
-  },
+/** The view of a definition: time buckets without a drill-down, the dimension view otherwise. */
+export function reportView(definition: ReportDefinition): LazyExoticComponent<ComponentType<ReportViewProps>> {
+  return definition.drilldown.length === 0 ? TimeSeriesReport : DimensionReport;
+}
+
+/** Hints under the title, by report (the web's texts). */
+const HINTS: Readonly<Record<string, string>> = {
+  summary: 'Просмотры страниц, визиты и уникальные посетители сайта за выбранный период.',
+  traffic_sources: 'Откуда приходят посетители: поисковые системы, сайты, социальные сети, реклама и прямые заходы.',
+  drilldown_sources: 'Источники трафика с сайтами, с которых пришли посетители.',
+  ad_systems: 'Визиты из рекламных систем и их кампаний.',
+  utms: 'Визиты по UTM-меткам в адресах переходов: источник, канал, кампания, объявление, ключевое слово.',
+  openstat: 'Визиты по меткам Openstat в адресах переходов.',
+  sites: 'Сайты, по ссылкам с которых пришли посетители, и их страницы.',
+  search_system_phrase: 'Поисковые системы и фразы, по которым посетители нашли сайт.',
+  search_phrase_system: 'Поисковые фразы и системы, в которых их искали.',
+  aggrnews_system: 'Визиты из новостных агрегаторов.',
+  exchange_system: 'Визиты из обменных сетей.',
+  recom_system: 'Визиты из рекомендательных систем.',
+  social_network: 'Визиты из социальных сетей.',
+  message_system: 'Визиты по ссылкам из мессенджеров.',
+  qr_system: 'Визиты по QR-кодам.',
+  geo: 'Страны, регионы и города посетителей по их IP-адресам.',
+  view_depth: 'Сколько страниц посетители смотрели за визит.',
+  visit_time: 'Сколько длились визиты.',
+  sex: 'Пол посетителей.',
+  age: 'Возраст посетителей.',
+  segments: 'Интересы посетителей.',
+  device: 'Типы устройств посетителей, их производители и модели.',
+  browser: 'Браузеры посетителей и их версии.',
+  os: 'Операционные системы посетителей и их версии.',
+  screensize: 'Разрешения экранов посетителей.',
+  drilldown_width: 'Ширина и высота экранов посетителей.',
+  page_formats: 'Форматы страниц, которые смотрели посетители.',
+  page_urls: 'Адреса страниц сайта, которые смотрели посетители.',
+  chapters: 'Разделы сайта по первой части адреса страницы.',
+  page_titles: 'Заголовки страниц, которые смотрели посетители.',
+  page_args: 'Параметры в адресах страниц и страницы с ними.',
+  entrance_pages: 'Страницы, с которых посетители начинали визит.',
+  exit_pages: 'Страницы, на которых посетители заканчивали визит.',
+  usability: 'Показы и клики по блокам страниц, размеченным для блочной аналитики.',
+  custom_vars: 'События, которые сайт отправляет счётчику, и их параметры.',
+  likes: 'Лайки и репосты материалов через кнопки социальных сетей.',
 };
 
+/** The hint of a report, if it has one. */
+export function reportHint(name: string): string | undefined {
+  return Object.hasOwn(HINTS, name) ? HINTS[name] : undefined;
+}
+
+/** The definition of a report the app can open, or undefined. */
+export function openableReport(name: string): ReportDefinition | undefined {
+  return reportDefinition(name);
+}
+
 /**
- * Base report names of the spec (001 §2) that are not built yet: their route shows a «coming»
- * placeholder; any other name is a 404.
+ * Base report names of the spec (001 §2) that no definition answers yet: their route shows a
+ * «coming» placeholder; any other unknown name is a 404.
  */
-export const PLANNED_REPORTS: ReadonlySet<string> = new Set([
-  'view_depth', 'visit_time', 'geo', 'sex', 'age', 'segments', 'device', 'browser', 'os', 'screensize',
-  'page_formats', 'traffic_sources', 'ad_systems', 'utms', 'openstat', 'sites', 'search_system_phrase',
-  'search_phrase_system', 'aggrnews_system', 'exchange_system', 'recom_system', 'social_network',
-  'message_system', 'qr_system', 'page_urls', 'entrance_pages', 'exit_pages', 'page_titles', 'page_args',
-  'custom_vars', 'usability', 'likes', 'rating', 'constructor',
-]);
+export const PLANNED_REPORTS: ReadonlySet<string> = new Set(['rating', 'constructor']);
 
 /** Media report names of the spec (001 §2), all still to be built. */
 export const PLANNED_MEDIA_REPORTS: ReadonlySet<string> = new Set([

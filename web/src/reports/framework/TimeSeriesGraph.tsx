@@ -7,7 +7,6 @@ import { paletteColor, withAlpha } from '../../lib/palette';
 import type { PeriodGroup } from '@stat/schemas/period';
 import { formatBucket, type Period } from '../../lib/period';
 import type { ReportMetric } from '../registry';
-import type { GraphPoint } from './reportApi';
 import styles from './TimeSeriesGraph.module.css';
 
 /** Height reserved for uPlot's legend row under the canvas, so the card never changes height. */
@@ -62,6 +61,15 @@ const TIME_INCRS: Readonly<Record<PeriodGroup, number[]>> = {
 /** Tick steps of the value axis: counts, so 1-2-5 steps from 1 on. */
 const COUNT_INCRS: number[] = Array.from({ length: 14 * 3 }, (_v, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
 
+/** One bucket of a time series: values in the order of the graph's metrics (null: not drawn). */
+export interface TimePoint {
+  /** Unix seconds of the bucket's start. */
+  readonly ts: number;
+  /** Moscow wall time of the bucket's start, `YYYY-MM-DD HH:mm:ss`. */
+  readonly date: string;
+  readonly metrics: readonly (number | null)[];
+}
+
 /** What the legend shows: the hovered bucket's label, or, with no bucket hovered, the totals. */
 export interface LegendSource {
   labelOf(ts: number): string | undefined;
@@ -74,7 +82,7 @@ export interface LegendSource {
 /** Props of {@link TimeSeriesGraph}. */
 export interface TimeSeriesGraphProps {
   /** The buckets; undefined until the first answer. */
-  readonly points: readonly GraphPoint[] | undefined;
+  readonly points: readonly TimePoint[] | undefined;
   /** The lines, in the order of each point's `metrics`. */
   readonly metrics: readonly ReportMetric[];
   /** Totals over the period by metric, shown in the legend while no bucket is hovered. */

@@ -10,15 +10,14 @@ import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
 import {
   fetchReportGraph,
   fetchReportTable,
-  type GraphPoint,
+  requestSort,
   type MetricName,
   type ReportRequest,
   type ReportSort,
-  type ReportTableRequest,
 } from '../framework/reportApi';
-import { TimeSeriesGraph } from '../framework/TimeSeriesGraph';
+import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
-import type { ReportViewProps } from '../registry';
+import { metricColumns, type ReportViewProps } from '../registry';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
 const NARROW_BODY = 1275;
@@ -32,6 +31,9 @@ const TITLE_HEADERS: Readonly<Record<PeriodGroup, string>> = {
   month: 'Месяц',
 };
 
+/** Rows per page of a time-series table (spec 001 §9: summary report rows 90). */
+const PAGE_SIZE = 90;
+
 /** The sort the api applies when none is sent. */
 const DEFAULT_SORT: ReportSort = { name: 'date', order: 'desc' };
 
@@ -39,10 +41,10 @@ const DEFAULT_SORT: ReportSort = { name: 'date', order: 'desc' };
  * A report over time buckets with no dimension (the summary report «Посещаемость»): the period
  * toolbar, a line graph of the report's metrics and a table of the same buckets with totals.
  */
-export default function TimeSeriesReport({ projectId, report }: ReportViewProps) {
+export default function TimeSeriesReport({ projectId, report, hint }: ReportViewProps) {
   const clock = useServerClock();
-  if (!clock) return <ReportSkeleton title={report.title} {...(report.hint ? { hint: report.hint } : {})} />;
-  return <TimeSeriesReportBody projectId={projectId} report={report} clock={clock} />;
+  if (!clock) return <ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />;
+  return <TimeSeriesReportBody projectId={projectId} report={report} clock={clock} {...(hint ? { hint } : {})} />;
 }
 
 /** Indices into an answer's metrics for each wanted metric (-1 when the answer lacks it). */
@@ -54,16 +56,17 @@ function reorder(values: readonly (number | null)[], indices: readonly number[])
   return indices.map((i) => (i < 0 ? null : (values[i] ?? null)));
 }
 
-function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { readonly clock: ServerClock }) {
+function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProps & { readonly clock: ServerClock }) {
   const { today } = clock;
-  const metricNames = useMemo(() => report.metrics.map((m) => m.name), [report]);
+  const metrics = useMemo(() => metricColumns(report.defaultMetrics), [report]);
+  const metricNames = useMemo(() => metrics.map((m) => m.name), [metrics]);
   const sortColumns = useMemo(() => ['date', ...metricNames], [metricNames]);
-  const query = useReportQuery(today, sortColumns, report.pageSize);
+  const query = useReportQuery(today, sortColumns, PAGE_SIZE);
   const { period, sort, offset } = query;
   const narrow = useNarrowerThan(NARROW_BODY);
 
   const graphBody: ReportRequest = { date_start: period.start, date_end: period.end, group: period.group, metrics: metricNames };
-  const tableBody: ReportTableRequest = { ...graphBody, ...(sort ? { sort } : {}), limit: report.pageSize, offset };
+  const tableBody: ReportRequest = { ...graphBody, ...(sort ? { sort: requestSort(sort) } : {}), limit: PAGE_SIZE, offset };
   const graph = useRequest(JSON.stringify(graphBody), (signal) => fetchReportGraph(projectId, report.name, graphBody, { signal }));
   const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
 
@@ -73,7 +76,7 @@ function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { 
     const indices = metricIndices(answer.metrics, metricNames);
     return {
       // Buckets that have not begun yet come as zeros; drawn, they would look like a fall to zero.
-      points: (answer.data[0]?.points ?? []).map<GraphPoint>((p) => ({
+      points: (answer.data[0]?.points ?? []).map<TimePoint>((p) => ({
         ...p,
         metrics: p.ts * 1000 > Date.now() + clock.offsetMs ? indices.map(() => null) : reorder(p.metrics, indices),
       })),
@@ -106,7 +109,7 @@ function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { 
 
   const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} />;
   return (
-    <ReportPage title={report.title} subtitle={projectId} {...(report.hint ? { hint: report.hint } : {})}>
+    <ReportPage title={report.title} subtitle={projectId} {...(hint ? { hint } : {})}>
       <Toolbar>
         {periodPicker}
         <GroupPicker period={period} onChange={query.setGroup} />
@@ -126,7 +129,7 @@ function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { 
             <TimeSeriesGraph
               points={points}
               totals={graphTotals}
-              metrics={report.metrics}
+              metrics={metrics}
               period={period}
               loading={graph.loading}
               height={narrow ? 217 : 320}
@@ -137,14 +140,14 @@ function TimeSeriesReportBody({ projectId, report, clock }: ReportViewProps & { 
             <ReportTable
               titleHeader={TITLE_HEADERS[period.group]}
               titleColumn="date"
-              metrics={report.metrics}
+              metrics={metrics}
               rows={rows}
               totals={totals}
               sort={currentSort}
               onSort={(column) => query.toggleSort(column, currentSort)}
               loading={table.loading}
               expectedRows={bucketCount(period.start, period.end, period.group) - offset}
-              paging={{ offset, pageSize: report.pageSize, total: table.data?.meta.total, onOffset: query.setOffset }}
+              paging={{ offset, pageSize: PAGE_SIZE, total: table.data?.meta.total, onOffset: query.setOffset }}
               testId={`${report.name}-table`}
               totalsTestId={`${report.name}-totals`}
             />

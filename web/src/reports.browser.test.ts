@@ -1,0 +1,161 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
+/**
+ * The dimension reports in a real browser against the running service: opened from the menu on
+ * the demo project, each draws its graph and shows the totals the table endpoint answers for the
+ * same request; a tree row expands and a row becomes a line; a report whose data is not
+ * collected shows its placeholder.
+ *
+ * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
+ * chromium; a missing one fails the test.
+ */
+import { execSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+
+const base = inject('apiUrl').replace(/\/+$/, '');
+const PROJECT = '7596044';
+
+interface Envelope<T> {
+  responseStatus: number;
+  result: T;
+}
+
+async function api<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${base}/top100${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+  const envelope = (await response.json()) as Envelope<T>;
+  return envelope.result;
+}
+
+function chromiumPath(): string {
+  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
+}
+
+/** Non-transparent pixels of the graph's canvases, after uPlot had a few frames to draw. */
+async function paintedPixels(page: Page): Promise<number> {
+  let painted = 0;
+  for (let i = 0; i < 50 && painted === 0; i++) {
+    painted = await page.evaluate(() => {
+      let n = 0;
+      for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="report-graph"] canvas')) {
+        const ctx = canvas.getContext('2d');
+        if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
+        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+        for (let j = 3; j < data.length; j += 4) if (data[j] !== 0) n += 1;
+      }
+      return n;
+    });
+    if (painted === 0) await page.waitForTimeout(100);
+  }
+  return painted;
+}
+
+const isTopTable = (name: string) => (r: Request) =>
+  r.method() === 'POST' && r.url().endsWith(`/report/${PROJECT}/${name}/table`) && !(r.postDataJSON() as { parents?: unknown }).parents;
+
+/** Opens a report from the menu; resolves with the body of its first table request. */
+async function openFromMenu(page: Page, name: string): Promise<Record<string, unknown>> {
+  const request = page.waitForRequest(isTopTable(name));
+  await page.click(`[data-testid="report-menu"] a[href*="/new/report/${name}?"]`);
+  return (await request).postDataJSON() as Record<string, unknown>;
+}
+
+/** The totals row as shown: metric → raw value. */
+function shownTotals(page: Page): Promise<Record<string, number>> {
+  return page.$$eval('[data-testid="report-totals"] [data-metric]', (cells) =>
+    Object.fromEntries(cells.map((c) => [c.getAttribute('data-metric') ?? '', Number(c.getAttribute('data-value'))])),
+  );
+}
+
+async function expectApiTotals(page: Page, name: string, sent: Record<string, unknown>): Promise<void> {
+  await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
+  const direct = await api<{ metrics: string[]; totals: number[] }>(`/api/report/v1.0/report/${PROJECT}/${name}/table`, sent);
+  expect(await shownTotals(page)).toEqual(Object.fromEntries(direct.metrics.map((m, i) => [m, direct.totals[i]])));
+}
+
+describe('dimension reports in a browser', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('opens reports of every kind from the menu: graph, totals, tree, lines, placeholder', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    try {
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=7days&dateEnd=today&groupBy=day`);
+      await page.waitForSelector('[data-testid="report-menu"]');
+
+      // traffic_sources: the accuracy slider applies on close; the menu then carries it.
+      let sent = await openFromMenu(page, 'traffic_sources');
+      expect(sent).toMatchObject({ group: 'day', sample: 0.1, limit: 10, offset: 0 });
+      await page.click('[data-testid="sample-value"]');
+      const resent = page.waitForRequest(isTopTable('traffic_sources'));
+      await page.fill('[data-testid="sample-slider"]', '2');
+      await page.keyboard.press('Escape');
+      sent = (await resent).postDataJSON() as Record<string, unknown>;
+      expect(sent).toMatchObject({ sample: 1 });
+      expect(new URL(page.url()).searchParams.get('sample')).toBe('1');
+      await expectApiTotals(page, 'traffic_sources', sent);
+      expect(await paintedPixels(page)).toBeGreaterThan(1000);
+
+      // Expand the first row: its children come under it, one level deeper.
+      const first = page.locator('[data-testid="report-row"][data-level="0"]').first();
+      const firstId = await first.getAttribute('data-row-id');
+      const childRequest = page.waitForRequest((r) => r.url().endsWith('/traffic_sources/table') && Boolean((r.postDataJSON() as { parents?: unknown }).parents));
+      await first.locator('[data-testid="row-expand"]').click();
+      expect((await childRequest).postDataJSON()).toMatchObject({ parents: JSON.parse(firstId ?? '[]') });
+      await page.waitForSelector('[data-testid="report-row"][data-level="1"]');
+      const childParent = await page.$eval('[data-testid="report-row"][data-level="1"]', (r) => r.getAttribute('data-row-id'));
+      expect(JSON.parse(childParent ?? '[]').slice(0, -1)).toEqual(JSON.parse(firstId ?? '[]'));
+
+      // Select the child as a line: the graph asks for it.
+      const graphRequest = page.waitForRequest((r) => r.url().endsWith('/traffic_sources/graph') && Array.isArray((r.postDataJSON() as { selected_lines?: unknown }).selected_lines));
+      await page.locator('[data-testid="report-row"][data-level="1"] [data-testid="line-toggle"]').first().check();
+      const lines = (await graphRequest).postDataJSON() as { selected_lines: string[] };
+      expect(lines.selected_lines).toContain(childParent);
+      await page.waitForSelector(`[data-testid="report-graph"] ~ ul [data-line='${childParent?.replace(/'/g, "\\'")}']`);
+
+      for (const name of ['geo', 'page_urls', 'usability', 'entrance_pages']) {
+        const body = await openFromMenu(page, name);
+        expect(body).toMatchObject({ sample: 1, group: 'day' });
+        await expectApiTotals(page, name, body);
+        expect(await paintedPixels(page)).toBeGreaterThan(500);
+        const rows = await page.$$('[data-testid="report-row"]');
+        expect(rows.length).toBeGreaterThan(0);
+        const box = page.locator('[data-testid="report-row"] [data-testid="line-toggle"]');
+        // Uncheck the first default line and check it again: the graph follows.
+        const toggled = page.waitForRequest((r) => r.url().endsWith(`/${name}/graph`) && Array.isArray((r.postDataJSON() as { selected_lines?: unknown }).selected_lines));
+        await box.first().click();
+        await toggled;
+      }
+
+      // sex is not collected: the placeholder instead of graph and table.
+      await page.click(`[data-testid="report-menu"] a[href*="/new/report/sex?"]`);
+      await page.waitForSelector('[data-testid="report-placeholder"]');
+      expect(await page.textContent('[data-testid="report-placeholder"]')).toContain('Подробнее');
+      expect(await page.$('[data-testid="report-table"]')).toBeNull();
+
+      // The default accuracy, 10 %, read from the events with SAMPLE: the same totals as the api's.
+      const sampled = page.waitForRequest(isTopTable('page_urls'));
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/page_urls?dateStart=7days&dateEnd=yesterday&groupBy=day`);
+      const sampledBody = (await sampled).postDataJSON() as Record<string, unknown>;
+      expect(sampledBody).toMatchObject({ sample: 0.1 });
+      await expectApiTotals(page, 'page_urls', sampledBody);
+      expect(await page.getAttribute('[data-testid="sample-value"]', 'data-sample')).toBe('0.1');
+
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 180_000);
+});

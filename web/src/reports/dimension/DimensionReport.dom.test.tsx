@@ -1,0 +1,303 @@
+// @vitest-environment happy-dom
+/**
+ * The dimension report's table against a fake api: expanding a tree row asks for its children
+ * with `parents`, a header click sorts (and flips), a checkbox draws the row as a line.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import type { GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
+import { reportDefinition } from '@stat/schemas/reports';
+import { fire, render, until, type Rendered } from '../../testing/render';
+import DimensionReport from './DimensionReport';
+
+// happy-dom has no canvas: the one uPlot wrapper is replaced by a box that shows its series.
+vi.mock('../../components/UPlotChart', () => ({
+  UPlotChart: (props: { series?: { label?: string }[]; testId?: string }) => (
+    <div data-testid={props.testId}>{(props.series ?? []).map((s) => s.label).join('|')}</div>
+  ),
+}));
+
+const report = reportDefinition('traffic_sources');
+if (!report) throw new Error('traffic_sources is not defined');
+
+function row(path: string[], visits: number, canExpand = true): TableRow {
+  const title = path.at(-1) ?? '';
+  return {
+    id: JSON.stringify(path),
+    parent_id: path.length > 1 ? JSON.stringify(path.slice(0, -1)) : null,
+    level: path.length - 1,
+    can_be_expanded: canExpand,
+    title,
+    extra: { title },
+    metrics: [visits, visits - 1, visits * 2],
+  };
+}
+
+const TOP = [row(['search'], 300), row(['direct'], 200), row(['social'], 100), row([''], 5, false)];
+const SEARCH = Array.from({ length: 12 }, (_v, i) => row(['search', `engine${i}`], 50 - i));
+
+/** Requests the fake api got, by kind. */
+let sent: { table: ReportRequest[]; graph: ReportRequest[] };
+/** Answers that replace the fake report's for one test. */
+let override: ((path: string, body: ReportRequest) => Response | undefined) | undefined;
+
+function tableAnswer(body: ReportRequest): TableResult {
+  const metrics = body.metrics ?? ['visits', 'visitors', 'page_views'];
+  const sort = body.sort ?? { name: 'visits', order: 'desc' };
+  let rows = body.parents ? SEARCH : TOP;
+  if (sort.name === 'title') rows = [...rows].sort((a, b) => a.title.localeCompare(b.title));
+  else rows = [...rows].sort((a, b) => (b.metrics[0] ?? 0) - (a.metrics[0] ?? 0));
+  if (sort.order === (sort.name === 'title' ? 'desc' : 'asc')) rows.reverse();
+  const offset = body.offset ?? 0;
+  return {
+    data: rows.slice(offset, offset + (body.limit ?? 10)),
+    metrics,
+    all_metrics: metrics,
+    totals: [605, 601, 1210],
+    sort: { name: sort.name, order: sort.order ?? 'desc' },
+    meta: { total: rows.length, offset, sample: body.sample ?? 1 },
+  };
+}
+
+function graphAnswer(body: ReportRequest): GraphResult {
+  const ids = body.selected_lines ?? TOP.slice(0, 5).map((r) => r.id);
+  const points = [{ ts: 1_700_000_000, date: '2023-11-14 00:00:00', metrics: [1, 1, 1] }];
+  return {
+    metrics: body.metrics ?? [],
+    data: [
+      { id: 'total', title: 'Итого', points },
+      ...ids.map((id) => ({ id, title: String(JSON.parse(id).at(-1)), points })),
+    ],
+    totals: [605, 601, 1210],
+    sample: 1,
+  };
+}
+
+function fakeReports(): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(input), 'http://localhost').pathname;
+    const ok = (result: unknown) => new Response(JSON.stringify({ responseStatus: 200, result }), { status: 200, headers: { 'content-type': 'application/json' } });
+    if (path.endsWith('/service/time')) return ok({ timestamp: Math.floor(Date.now() / 1000) });
+    const body = JSON.parse(String(init?.body ?? '{}')) as ReportRequest;
+    const replaced = override?.(path, body);
+    if (replaced) return replaced;
+    if (path.endsWith('/table')) {
+      sent.table.push(body);
+      return ok(tableAnswer(body));
+    }
+    if (path.endsWith('/graph')) {
+      sent.graph.push(body);
+      return ok(graphAnswer(body));
+    }
+    return new Response('{}', { status: 404 });
+  }) as typeof fetch;
+}
+
+function Where() {
+  const location = useLocation();
+  return <output data-testid="where">{location.search}</output>;
+}
+
+let view: Rendered | null = null;
+beforeEach(() => {
+  sent = { table: [], graph: [] };
+  override = undefined;
+  vi.stubGlobal('fetch', fakeReports());
+});
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+});
+
+const q = (selector: string) => document.querySelector<HTMLElement>(selector);
+const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="report-row"]')];
+const rowIds = () => rows().map((r) => r.dataset.rowId);
+const search = () => new URLSearchParams(q('[data-testid="where"]')?.textContent ?? '');
+const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click', { bubbles: true }));
+
+async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definition = report!, rowsExpected = 4) {
+  view = await render(
+    <MemoryRouter initialEntries={[`/stat/projects/7596044/new/report/${definition.name}?${query}`]}>
+      <Routes>
+        <Route
+          path="/stat/projects/:projectId/new/report/:reportName"
+          element={
+            <>
+              <Where />
+              <DimensionReport projectId="7596044" report={definition} />
+            </>
+          }
+        />
+      </Routes>
+    </MemoryRouter>,
+  );
+  if (rowsExpected > 0) await until(() => expect(rows()).toHaveLength(rowsExpected));
+}
+
+describe('dimension report table', () => {
+  it('shows the rows, the totals and «Не определено» for an empty title', async () => {
+    await open();
+    expect(rows().map((r) => r.querySelector('th')?.textContent)).toEqual(['search', 'direct', 'social', 'Не определено']);
+    const totals = [...document.querySelectorAll('[data-testid="report-totals"] [data-metric]')].map((c) => c.getAttribute('data-value'));
+    expect(totals).toEqual(['605', '601', '1210']);
+    expect(sent.table[0]).toMatchObject({ group: 'day', metrics: ['visits', 'visitors', 'page_views'], sample: 0.1, limit: 10, offset: 0 });
+  });
+
+  it('expands a row with a request for its children, indents them, and shows more on «Показать ещё»', async () => {
+    await open();
+    await click(rows()[0]?.querySelector('[data-testid="row-expand"]'));
+    await until(() => expect(rows()).toHaveLength(4 + 10));
+    const childRequest = sent.table.find((b) => b.parents);
+    expect(childRequest).toMatchObject({ parents: ['search'], limit: 10, offset: 0 });
+    expect(rowIds().slice(0, 3)).toEqual(['["search"]', '["search","engine0"]', '["search","engine1"]']);
+    expect(rows()[1]?.dataset.level).toBe('1');
+    expect(q('[data-testid="show-more"]')?.textContent).toBe('Показать ещё');
+
+    await click(q('[data-testid="show-more"]'));
+    await until(() => expect(rows()).toHaveLength(4 + 12));
+    expect(sent.table.filter((b) => b.parents).at(-1)).toMatchObject({ parents: ['search'], offset: 10 });
+    expect(q('[data-testid="show-more"]')).toBeNull();
+
+    // The arrow again hides the children without asking for them again.
+    const asked = sent.table.length;
+    await click(rows()[0]?.querySelector('[data-testid="row-expand"]'));
+    await until(() => expect(rows()).toHaveLength(4));
+    expect(sent.table).toHaveLength(asked);
+  });
+
+  it('sorts by a header click: title ascending first, a metric descending first, a repeated click flips', async () => {
+    await open();
+    await click(q('[data-column="title"]'));
+    await until(() => expect(search().get('orderBy')).toBe('title:asc'));
+    await until(() => expect(rowIds()).toEqual(['[""]', '["direct"]', '["search"]', '["social"]']));
+    expect(sent.table.at(-1)?.sort).toEqual({ name: 'title', order: 'asc' });
+
+    await click(q('[data-column="title"]'));
+    await until(() => expect(search().get('orderBy')).toBe('title:desc'));
+
+    await click(q('[data-column="visitors"]'));
+    await until(() => expect(search().get('orderBy')).toBe('visitors:desc'));
+    await click(q('[data-column="visitors"]'));
+    await until(() => expect(search().get('orderBy')).toBe('visitors:asc'));
+    await until(() => expect(sent.table.at(-1)?.sort).toEqual({ name: 'visitors', order: 'asc' }));
+  });
+
+  it('draws the checked rows: the default lines first, then the rows chosen, with their colours kept', async () => {
+    await open();
+    await until(() => expect(q('[data-testid="report-graph"]')?.textContent).toBe('search|direct|social|Не определено|Итого'));
+    const checked = () => rows().filter((r) => r.querySelector<HTMLInputElement>('[data-testid="line-toggle"]')?.checked).map((r) => r.dataset.rowId);
+    expect(checked()).toEqual(['["search"]', '["direct"]', '["social"]', '[""]']);
+    expect(sent.graph[0]).toMatchObject({ need_all_total: true });
+    expect(sent.graph[0]?.selected_lines).toBeUndefined();
+
+    // Unchecking a default line makes the lines explicit, without it.
+    await click(rows()[1]?.querySelector('[data-testid="line-toggle"]'));
+    await until(() => expect(sent.graph.at(-1)?.selected_lines).toEqual(['["search"]', '["social"]', '[""]']));
+    await until(() => expect(checked()).toEqual(['["search"]', '["social"]', '[""]']));
+
+    const colour = (id: string) => rows().find((r) => r.dataset.rowId === id)?.querySelector<HTMLInputElement>('[data-testid="line-toggle"]')?.style.accentColor;
+    const socialColour = colour('["social"]');
+    await click(rows()[1]?.querySelector('[data-testid="line-toggle"]'));
+    await until(() => expect(sent.graph.at(-1)?.selected_lines).toEqual(['["search"]', '["social"]', '[""]', '["direct"]']));
+    expect(colour('["social"]')).toBe(socialColour);
+
+    // A new sort goes back to the default lines.
+    await click(q('[data-column="title"]'));
+    await until(() => expect(sent.graph.at(-1)?.selected_lines).toBeUndefined());
+  });
+
+  it('shows more metrics chosen in «Показатели» when the list closes, in the report\'s order', async () => {
+    await open();
+    await click(q('[data-testid="metrics-picker"]'));
+    await click(q('input[data-metric="bounces"]'));
+    await click(q('input[data-metric="visitors"]'));
+    expect(sent.table.at(-1)?.metrics).toEqual(['visits', 'visitors', 'page_views']);
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await until(() => expect(search().get('metrics')).toBe('visits,page_views,bounces'));
+    await until(() => expect(sent.table.at(-1)?.metrics).toEqual(['visits', 'page_views', 'bounces']));
+    await until(() => expect(q('[data-column="bounces"]')?.textContent).toContain('Отказы'));
+  });
+
+  it('applies the accuracy when the slider closes, and only if it changed', async () => {
+    await open();
+    const slider = () => q('[data-testid="sample-slider"]') as HTMLInputElement | null;
+    const move = async (value: string) => {
+      const input = slider();
+      if (!input) throw new Error('no slider');
+      // React tracks the value through the native setter.
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+      await fire(input, new Event('input', { bubbles: true }));
+    };
+    const asked = sent.table.length;
+    await click(q('[data-testid="sample-value"]'));
+    expect(slider()?.value).toBe('1');
+    await move('2');
+    await move('1');
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(slider()).toBeNull();
+    expect(search().has('sample')).toBe(false);
+    expect(sent.table).toHaveLength(asked);
+
+    await click(q('[data-testid="sample-value"]'));
+    await move('0');
+    expect(sent.table).toHaveLength(asked);
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await until(() => expect(search().get('sample')).toBe('0.01'));
+    await until(() => expect(sent.table.at(-1)?.sample).toBe(0.01));
+    expect(q('[data-testid="sample-value"]')?.textContent).toBe('1%');
+  });
+
+  it('corrects the URL: unknown metrics dropped, a bad sample and page size reset', async () => {
+    await open('dateStart=7days&dateEnd=today&groupBy=day&metrics=visits,nope&sample=7&limit=13&orderBy=bounces:asc');
+    await until(() => expect(search().get('metrics')).toBe('visits'));
+    expect(search().has('sample')).toBe(false);
+    expect(search().has('limit')).toBe(false);
+    expect(search().has('orderBy')).toBe(false);
+  });
+});
+
+describe('dimension report states', () => {
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const empty = (body: ReportRequest, extra: Partial<TableResult['meta']> = {}) =>
+    json(200, { responseStatus: 200, result: { ...tableAnswer(body), data: [], totals: [0, 0, 0], meta: { total: 0, offset: 0, sample: 1, ...extra } } });
+
+  it('shows the placeholder of a report that is not collected, and draws nothing', async () => {
+    override = (path, body) => (path.endsWith('/table') ? empty(body, { not_collected: 'not collected' }) : undefined);
+    await open(undefined, reportDefinition('sex')!, 0);
+    await until(() => expect(q('[data-testid="report-placeholder"]')).not.toBeNull());
+    expect(q('[data-testid="report-placeholder"] a')?.textContent).toBe('Подробнее');
+    expect(q('[data-testid="report-placeholder"] h2')?.textContent).toBe('Данные о поле посетителей недоступны');
+    expect(q('[data-testid="report-placeholder"]')?.querySelectorAll('p')).toHaveLength(3);
+    expect(sent.graph).toHaveLength(0);
+    expect(q('[data-testid="sample-picker"]')).toBeNull();
+  });
+
+  it('shows the placeholder of an event report without data, and «Нет данных для отображения» for other empty reports', async () => {
+    override = (path, body) => (path.endsWith('/table') ? empty(body) : path.endsWith('/graph') ? json(500, { responseStatus: 500, errors: { message: 'Oops... Something went terribly wrong.' } }) : undefined);
+    await open(undefined, reportDefinition('custom_vars')!, 0);
+    await until(() => expect(q('[data-testid="report-placeholder"]')).not.toBeNull());
+    expect(q('[data-testid="error-page"]')).toBeNull();
+    view?.unmount();
+    view = null;
+
+    override = (path, body) => (path.endsWith('/table') ? empty(body) : undefined);
+    await open(undefined, report!, 0);
+    await until(() => expect(q('[data-testid="table-empty"]')?.textContent).toBe('Нет данных для отображения'));
+    expect(q('[data-testid="report-placeholder"]')).toBeNull();
+  });
+
+  it('answers 507 with its screen and a period picker to shorten the period', async () => {
+    override = (path) => (path.endsWith('/table') ? json(507, { responseStatus: 507, errors: { message: 'Превышен лимит памяти' } }) : undefined);
+    await open(undefined, report!, 0);
+    await until(() => expect(q('[data-testid="error-page"]')?.dataset.status).toBe('507'));
+    expect(q('[data-testid="error-page"] h1')?.textContent).toBe('Превышен лимит памяти');
+    expect(q('[data-testid="error-page"] [data-testid="period-picker"]')).not.toBeNull();
+  });
+
+  it('says «Произошла ошибка при запросе на сервер» when the server fails', async () => {
+    override = (path) => (path.endsWith('/table') ? json(500, { responseStatus: 500, errors: { message: 'Oops... Something went terribly wrong.' } }) : undefined);
+    await open(undefined, report!, 0);
+    await until(() => expect(q('[data-testid="error-page"]')?.textContent).toContain('Произошла ошибка при запросе на сервер'));
+  });
+});

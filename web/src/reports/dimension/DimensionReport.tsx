@@ -1,0 +1,289 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { ReportRequest } from '@stat/schemas/reports';
+import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
+import { REPORT_FAILED } from '../../data/messages';
+import { ApiError } from '../../lib/api';
+import { parsePeriod, writePeriod, type DateParam } from '../../lib/period';
+import { ErrorPage } from '../../pages/ErrorPage';
+import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { ReportCard, ReportPage } from '../framework/ReportPage';
+import { ReportSkeleton } from '../framework/ReportSkeleton';
+import { fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
+import { SamplePicker } from '../framework/SamplePicker';
+import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
+import { metricColumns, type ReportViewProps } from '../registry';
+import { drilldownHeader } from './dimensionTitles';
+import { LinesGraph, type GraphSeries } from './LinesGraph';
+import { MetricsPicker } from './MetricsPicker';
+import { ReportPlaceholder } from './ReportPlaceholder';
+import {
+  DEFAULT_LINES,
+  explicitLines,
+  nextSort,
+  parseDimensionQuery,
+  toggleLine,
+  withMetrics,
+  writeDimensionQuery,
+  type DimensionQuery,
+  type LineSelection,
+} from './state';
+import { flattenTree, useTree } from './tree';
+import { TreeTable } from './TreeTable';
+import styles from './DimensionReport.module.css';
+
+/** Body width below which graphs get the short height (spec 001 §9). */
+const NARROW_BODY = 1275;
+/** Body width from which a report shows its most metric columns (spec 001 §9). */
+const WIDE_BODY = 1695;
+
+/**
+ * Any report with a drill-down path (spec 001 §2): the toolbar (period, detail, accuracy), a line
+ * graph of the selected rows and «Итого», and the tree table. Everything but the selected lines
+ * lives in the URL.
+ */
+export default function DimensionReport({ projectId, report, hint }: ReportViewProps) {
+  const clock = useServerClock();
+  if (!clock) return <ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />;
+  return <DimensionReportBody projectId={projectId} report={report} clock={clock} {...(hint ? { hint } : {})} />;
+}
+
+function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps & { readonly clock: ServerClock }) {
+  const { today } = clock;
+  const [search, setSearch] = useSearchParams();
+  const parsedPeriod = useMemo(() => parsePeriod(search, today), [search, today]);
+  const parsedQuery = useMemo(() => parseDimensionQuery(search, report), [search, report]);
+  const { period } = parsedPeriod;
+  const { query } = parsedQuery;
+  const narrow = useNarrowerThan(NARROW_BODY);
+  const medium = useNarrowerThan(WIDE_BODY);
+  // Metric columns by the body's width (spec 001 §9 "Metric column limit": 5, 7, 8).
+  const metricLimit = narrow ? 5 : medium ? 7 : 8;
+
+  // Invalid or missing values are replaced in the URL (no new history entry).
+  useEffect(() => {
+    if (!parsedPeriod.corrected && !parsedQuery.corrected) return;
+    setSearch(
+      (prev) => {
+        const withPeriod = parsedPeriod.corrected ? writePeriod(prev, parsedPeriod.period) : prev;
+        return parsedQuery.corrected ? writeDimensionQuery(withPeriod, parseDimensionQuery(withPeriod, report).query, report) : withPeriod;
+      },
+      { replace: true },
+    );
+  }, [parsedPeriod, parsedQuery, report, setSearch]);
+
+  /** A user's change: a new history entry; the table goes back to its first page unless told. */
+  const change = useCallback(
+    (edit: (q: DimensionQuery) => DimensionQuery, periodEdit?: (next: URLSearchParams) => void) => {
+      setSearch((prev) => {
+        const next = new URLSearchParams(prev);
+        periodEdit?.(next);
+        const current = parseDimensionQuery(next, report).query;
+        return writeDimensionQuery(next, edit(current), report);
+      });
+    },
+    [report, setSearch],
+  );
+
+  const metrics = useMemo(() => metricColumns(query.metrics), [query.metrics]);
+  const sortKey = query.sort ? `${query.sort.name}:${query.sort.order}` : '';
+
+  // Sorting resets the selected lines to the default ones (§4 "Sorting").
+  const [selection, setSelection] = useState<{ sortKey: string; lines: LineSelection }>({ sortKey, lines: DEFAULT_LINES });
+  const lines = selection.sortKey === sortKey ? selection.lines : DEFAULT_LINES;
+
+  const base = useMemo<ReportRequest>(
+    () => ({
+      date_start: period.start,
+      date_end: period.end,
+      group: period.group,
+      metrics: [...query.metrics],
+      ...(query.sort ? { sort: requestSort(query.sort) } : {}),
+      ...(query.sample !== null ? { sample: query.sample } : {}),
+    }),
+    [period.start, period.end, period.group, query.metrics, query.sort, query.sample],
+  );
+  const baseKey = JSON.stringify(base);
+  const tableBody: ReportRequest = { ...base, limit: query.limit, offset: query.offset };
+  const graphBody: ReportRequest = {
+    ...base,
+    need_all_total: true,
+    ...(lines.custom ? { selected_lines: lines.lines.map((l) => l.id) } : {}),
+  };
+  const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
+  // A report whose data is not collected has nothing to draw.
+  const graph = useRequest(report.notCollected === undefined ? JSON.stringify(graphBody) : null, (signal) =>
+    fetchReportGraph(projectId, report.name, graphBody, { signal }),
+  );
+  const fetchChildren = useCallback(
+    (body: ReportRequest, signal: AbortSignal) => fetchReportTable(projectId, report.name, body, { signal }),
+    [projectId, report.name],
+  );
+  const tree = useTree(baseKey, base, fetchChildren);
+
+  // The rows the server drew by default, in its order: their colours follow that order.
+  const drawn = useMemo(() => (graph.data?.data ?? []).filter((l) => l.id !== 'total').map((l) => l.id), [graph.data]);
+  const lineColors = useMemo(
+    () => new Map<string, number>(lines.custom ? lines.lines.map((l) => [l.id, l.colorIndex]) : drawn.map((id, i) => [id, i])),
+    [lines, drawn],
+  );
+  const onToggleLine = useCallback(
+    (id: string) =>
+      setSelection((s) => ({ sortKey, lines: toggleLine(explicitLines(s.sortKey === sortKey ? s.lines : DEFAULT_LINES, drawn), id) })),
+    [drawn, sortKey],
+  );
+
+  const graphMetric = metrics.find((m) => m.name === query.graphMetric) ?? metrics[0];
+  const { buckets, graphLines } = useMemo(() => {
+    const answer = graph.data;
+    if (!answer) return { buckets: undefined, graphLines: [] as GraphSeries[] };
+    const index = answer.metrics.findIndex((m) => m === graphMetric?.name);
+    const first = answer.data[0]?.points ?? [];
+    const series = answer.data.map<GraphSeries>((line) => ({
+      id: line.id,
+      title: line.id === 'total' ? 'Итого' : line.title || 'Не определено',
+      colorIndex: line.id === 'total' ? null : (lineColors.get(line.id) ?? 0),
+      values: line.points.map((p) => (index < 0 ? null : (p.metrics[index] ?? null))),
+    }));
+    // «Итого» last, so that the rows' lines are drawn under it.
+    series.sort((a, b) => (a.colorIndex === null ? 1 : 0) - (b.colorIndex === null ? 1 : 0));
+    return { buckets: first.map((p) => ({ ts: p.ts, date: p.date })), graphLines: series };
+  }, [graph.data, graphMetric?.name, lineColors]);
+
+  const items = useMemo(() => (table.data ? flattenTree(table.data.data, tree.children) : undefined), [table.data, tree.children]);
+  const totals = useMemo(() => {
+    const answer = table.data;
+    if (!answer) return undefined;
+    return query.metrics.map((m) => {
+      const i = answer.metrics.indexOf(m);
+      return i < 0 ? null : (answer.totals[i] ?? null);
+    });
+  }, [table.data, query.metrics]);
+
+  const setDates = (dateStart: DateParam, dateEnd: DateParam) => {
+    const start = resolveDate(dateStart, today);
+    const end = resolveDate(dateEnd, today);
+    if (!start || !end) return;
+    const [from, to, fromParam, toParam] = start <= end ? [start, end, dateStart, dateEnd] : [end, start, dateEnd, dateStart];
+    const group = fitGroup(period.group, from, to);
+    change(
+      (q) => ({ ...q, offset: 0 }),
+      (next) => {
+        next.set('dateStart', fromParam);
+        next.set('dateEnd', toParam);
+        next.set('groupBy', group);
+      },
+    );
+  };
+  const setGroup = (group: PeriodGroup) => change((q) => ({ ...q, offset: 0 }), (next) => next.set('groupBy', group));
+  const currentSort: ReportSort = table.data?.sort ?? query.sort ?? report.defaultSort;
+
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} />;
+  const answer = table.data;
+  const placeholder =
+    table.error === undefined &&
+    (report.notCollected !== undefined ||
+      answer?.meta.not_collected !== undefined ||
+      (report.empty === 'placeholder' && answer !== undefined && answer.meta.total === 0 && query.offset === 0 && !table.loading));
+  // The table's failure first; a placeholder needs no graph, so a graph failure does not hide it.
+  const error = table.error ?? (placeholder ? undefined : (graph.error ?? tree.error));
+  const status = error === undefined ? 0 : error instanceof ApiError && error.status !== 0 ? error.status : 500;
+
+  return (
+    <ReportPage title={report.title} subtitle={projectId} {...(hint ? { hint } : {})}>
+      <Toolbar>
+        {periodPicker}
+        <GroupPicker period={period} onChange={setGroup} />
+        {query.sample !== null && !placeholder ? (
+          <SamplePicker
+            value={query.sample}
+            used={answer?.meta.sample}
+            onChange={(sample) => change((q) => ({ ...q, sample, offset: 0 }))}
+          />
+        ) : null}
+      </Toolbar>
+      {status !== 0 ? (
+        <ErrorPage
+          compact
+          status={status}
+          {...(status === 404 ? { text: 'Отчёт не найден.' } : status === 500 ? { text: REPORT_FAILED } : {})}
+          {...(error instanceof ApiError && error.status === 0 ? { text: `Сервер недоступен: ${error.message}` } : {})}
+        >
+          {status === 507 ? periodPicker : null}
+        </ErrorPage>
+      ) : placeholder ? (
+        <ReportPlaceholder reportName={report.name} />
+      ) : (
+        <>
+          <ReportCard>
+            <div className={styles.graphHead}>
+              <div className={styles.metricTabs} role="tablist" aria-label="Показатель на графике">
+                {metrics.map((m) => (
+                  <button
+                    key={m.name}
+                    type="button"
+                    role="tab"
+                    aria-selected={m.name === graphMetric?.name}
+                    className={m.name === graphMetric?.name ? `${styles.metricTab} ${styles.metricTabActive}` : styles.metricTab}
+                    onClick={() => change((q) => ({ ...q, graphMetric: m.name }))}
+                    data-metric={m.name}
+                  >
+                    {m.title}
+                  </button>
+                ))}
+              </div>
+              <div className={styles.graphTools}>
+              {lines.custom || drawn.length > 0 ? (
+                <button
+                  type="button"
+                  className={styles.resetLines}
+                  disabled={!lines.custom}
+                  onClick={() => setSelection({ sortKey, lines: DEFAULT_LINES })}
+                  data-testid="reset-lines"
+                >
+                  Сбросить линии
+                </button>
+              ) : null}
+              <MetricsPicker available={report.metrics} value={query.metrics} limit={metricLimit} onChange={(m) => change((q) => withMetrics(q, m))} />
+              </div>
+            </div>
+            {graphMetric ? (
+              <LinesGraph
+                buckets={buckets}
+                lines={graphLines}
+                metric={graphMetric}
+                period={period}
+                loading={graph.loading}
+                height={narrow ? 217 : 320}
+                testId="report-graph"
+              />
+            ) : null}
+          </ReportCard>
+          <ReportCard flush>
+            <TreeTable
+              titleHeader={drilldownHeader(report.drilldown)}
+              metrics={metrics}
+              items={items}
+              totals={totals}
+              sort={currentSort}
+              onSort={(column) => change((q) => ({ ...q, sort: nextSort(currentSort, column), offset: 0 }))}
+              lineColors={lineColors}
+              onToggleLine={onToggleLine}
+              onToggleExpand={tree.toggle}
+              onShowMore={tree.showMore}
+              loading={table.loading}
+              paging={{
+                offset: query.offset,
+                limit: query.limit,
+                total: answer?.meta.total,
+                onOffset: (offset) => change((q) => ({ ...q, offset })),
+                onLimit: (limit) => change((q) => ({ ...q, limit, offset: 0 })),
+              }}
+              testId="report-table"
+            />
+          </ReportCard>
+        </>
+      )}
+    </ReportPage>
+  );
+}

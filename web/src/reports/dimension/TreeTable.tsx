@@ -1,0 +1,326 @@
+import { useMemo } from 'react';
+import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
+import type { TableRow } from '@stat/schemas/reports';
+import { formatInteger, formatMetric } from '../../lib/format';
+import { paletteColor } from '../../lib/palette';
+import type { ReportSort } from '../framework/reportApi';
+import type { ReportMetric } from '../registry';
+import { PAGE_SIZES, TITLE_COLUMN } from './state';
+import styles from './TreeTable.module.css';
+
+/** What an empty title is shown as (spec 001 §2 "an empty cell shows 'Не определено'"). */
+export const EMPTY_TITLE = 'Не определено';
+
+/** A row of the table as shown: a data row at its depth, or the «Показать ещё» row of a level. */
+export type TreeItem =
+  | {
+      readonly kind: 'row';
+      readonly id: string;
+      readonly row: TableRow;
+      readonly depth: number;
+      readonly expanded: boolean;
+      /** Its children are being fetched. */
+      readonly expanding: boolean;
+    }
+  | {
+      readonly kind: 'more';
+      readonly id: string;
+      /** The row whose children these are. */
+      readonly parentId: string;
+      readonly depth: number;
+      readonly shown: number;
+      readonly total: number;
+      readonly loading: boolean;
+    };
+
+/** Props of {@link TreeTable}. */
+export interface TreeTableProps {
+  /** Header of the first column (the drill-down's dimensions). */
+  readonly titleHeader: string;
+  readonly metrics: readonly ReportMetric[];
+  /** Rows in display order (children under their parents); undefined until the first answer. */
+  readonly items: readonly TreeItem[] | undefined;
+  /** Totals over the whole report, in the order of `metrics`. */
+  readonly totals: readonly (number | null)[] | undefined;
+  /** The sort the server applied. */
+  readonly sort: ReportSort | undefined;
+  readonly onSort: (column: string) => void;
+  /** Palette index of each row drawn as a line. */
+  readonly lineColors: ReadonlyMap<string, number>;
+  readonly onToggleLine: (id: string) => void;
+  readonly onToggleExpand: (id: string) => void;
+  readonly onShowMore: (parentId: string) => void;
+  /** A newer answer is on its way (rows are dimmed, not removed). */
+  readonly loading: boolean;
+  readonly paging: {
+    readonly offset: number;
+    readonly limit: number;
+    readonly total: number | undefined;
+    readonly onOffset: (offset: number) => void;
+    readonly onLimit: (limit: number) => void;
+  };
+  readonly testId?: string;
+}
+
+const features = tableFeatures({ rowSortingFeature });
+const helper = createColumnHelper<typeof features, TreeItem>();
+
+/** The title shown for a row: the api's, or «Не определено» when empty. */
+export function rowTitle(row: Pick<TableRow, 'extra' | 'title'>): string {
+  const title = row.extra?.title ?? row.title;
+  return title && title.trim() ? title : EMPTY_TITLE;
+}
+
+/**
+ * The table of a dimension report (headless TanStack Table; sorting and paging on the server):
+ * tree rows that expand with the arrow, their children indented under them with «Показать ещё»
+ * when a level has more, a checkbox per row to draw it on the graph, the totals row («Итого»),
+ * sortable headers and the pager.
+ */
+export function TreeTable(props: TreeTableProps) {
+  const { titleHeader, metrics, items, totals, sort, onSort, lineColors, loading, paging } = props;
+  const metricKey = metrics.map((m) => m.name).join('|');
+  const columns = useMemo(
+    () =>
+      helper.columns([
+        helper.accessor((item) => (item.kind === 'row' ? rowTitle(item.row) : ''), { id: TITLE_COLUMN, header: titleHeader }),
+        ...metrics.map((m, i) =>
+          helper.accessor((item) => (item.kind === 'row' ? (item.row.metrics[i] ?? null) : null), { id: m.name, header: m.title }),
+        ),
+      ]),
+    // metricKey stands for metrics.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [metricKey, titleHeader],
+  );
+  const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
+  const data = useMemo(() => (items ? [...items] : []), [items]);
+  const dense = metrics.length > 5;
+  // Past this width the table scrolls sideways rather than squeeze the titles to nothing.
+  const minWidth = (dense ? DENSE_TITLE_MIN_WIDTH : TITLE_MIN_WIDTH) + metrics.length * (dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH);
+  const table = useTable({
+    features,
+    columns,
+    data,
+    getRowId: (item) => item.id,
+    manualSorting: true,
+    enableMultiSort: false,
+    state: { sorting },
+    onSortingChange: () => undefined,
+  });
+
+  return (
+    <div className={styles.wrap}>
+      <div className={styles.scroll}>
+        <table
+          className={[styles.table, loading && items ? styles.loading : '', dense ? styles.dense : ''].filter(Boolean).join(' ')}
+          style={{ minWidth }}
+          data-testid={props.testId}
+          aria-busy={loading}
+        >
+          <colgroup>
+            <col />
+            {metrics.map((m) => (
+              <col key={m.name} style={{ width: dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH }} />
+            ))}
+          </colgroup>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header, i) => {
+                  const sorted = header.column.getIsSorted();
+                  return (
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className={i === 0 ? styles.titleHead : styles.metricHead}
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                    >
+                      <button
+                        type="button"
+                        className={sorted ? `${styles.sort} ${styles.sorted}` : styles.sort}
+                        onClick={() => onSort(header.column.id)}
+                        data-column={header.column.id}
+                      >
+                        <table.FlexRender header={header} />
+                        {dense && !sorted ? null : <SortArrow direction={sorted} />}
+                      </button>
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+            <tr className={styles.totals} data-testid="report-totals">
+              <th scope="row" className={styles.titleCell}>
+                <span className={styles.totalsTitle}>Итого</span>
+              </th>
+              {metrics.map((m, i) => {
+                const value = totals?.[i];
+                return (
+                  <td key={m.name} className={styles.metricCell} data-metric={m.name} data-value={value ?? undefined} title={value == null || m.unit !== 'count' ? undefined : formatInteger(value)}>
+                    {totals ? formatMetric(value, m.unit) : <span className={`skeleton ${styles.skeletonNumber}`} />}
+                  </td>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.map((tableRow) => {
+              const item = tableRow.original;
+              if (item.kind === 'more') {
+                return (
+                  <tr key={item.id} className={styles.moreRow}>
+                    <td colSpan={metrics.length + 1} style={{ paddingLeft: indent(item.depth) + 28 }}>
+                      <button type="button" className={styles.more} onClick={() => props.onShowMore(item.parentId)} disabled={item.loading} data-testid="show-more" data-parent={item.parentId}>
+                        {item.loading ? 'Загрузка…' : 'Показать ещё'}
+                      </button>
+                      <span className={styles.moreCount}>
+                        {formatInteger(item.shown)} из {formatInteger(item.total)}
+                      </span>
+                    </td>
+                  </tr>
+                );
+              }
+              const color = lineColors.get(item.id);
+              const selected = color !== undefined;
+              const title = rowTitle(item.row);
+              return (
+                <tr key={item.id} className={selected ? styles.selectedRow : undefined} data-testid="report-row" data-row-id={item.id} data-level={item.depth}>
+                  {tableRow.getAllCells().map((cell, i) => {
+                    if (i === 0) {
+                      return (
+                        <th key={cell.id} scope="row" className={styles.titleCell}>
+                          <span className={styles.titleInner} style={{ paddingLeft: indent(item.depth) }}>
+                            <input
+                              type="checkbox"
+                              className={styles.check}
+                              checked={selected}
+                              onChange={() => props.onToggleLine(item.id)}
+                              aria-label={`Показать на графике: ${title}`}
+                              style={selected ? { accentColor: paletteColor(color) } : undefined}
+                              data-testid="line-toggle"
+                            />
+                            {item.row.can_be_expanded ? (
+                              <button
+                                type="button"
+                                className={item.expanded ? `${styles.expand} ${styles.expanded}` : styles.expand}
+                                onClick={() => props.onToggleExpand(item.id)}
+                                aria-expanded={item.expanded}
+                                aria-label={item.expanded ? 'Свернуть' : 'Развернуть'}
+                                data-testid="row-expand"
+                              >
+                                {item.expanding ? <span className={styles.spinner} /> : <ExpandArrow />}
+                              </button>
+                            ) : (
+                              <span className={styles.expandSpace} />
+                            )}
+                            <span className={title === EMPTY_TITLE ? `${styles.title} ${styles.undefinedTitle}` : styles.title} title={title}>
+                              {title}
+                            </span>
+                          </span>
+                        </th>
+                      );
+                    }
+                    const metric = metrics[i - 1];
+                    const value = cell.getValue() as number | null;
+                    return (
+                      <td key={cell.id} className={styles.metricCell} data-metric={cell.column.id} data-value={value ?? undefined}>
+                        {metric ? formatMetric(value, metric.unit) : null}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+            {items
+              ? null
+              : Array.from({ length: Math.min(paging.limit, 10) }, (_v, r) => (
+                  <tr key={`skeleton-${r}`} aria-hidden="true">
+                    <th scope="row" className={styles.titleCell}>
+                      <span className={`skeleton ${styles.skeletonTitle}`} />
+                    </th>
+                    {metrics.map((m) => (
+                      <td key={m.name} className={styles.metricCell}>
+                        <span className={`skeleton ${styles.skeletonNumber}`} />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+            {items && items.length === 0 ? (
+              <tr>
+                <td colSpan={metrics.length + 1} className={styles.empty} data-testid="table-empty">
+                  Нет данных для отображения
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <Pager {...paging} />
+    </div>
+  );
+}
+
+/** Narrowest the title column gets before the table scrolls sideways (narrower with more than five metrics). */
+const TITLE_MIN_WIDTH = 240;
+const DENSE_TITLE_MIN_WIDTH = 180;
+/** Width of a metric column; narrower when more than five are shown. */
+const METRIC_WIDTH = 136;
+const DENSE_METRIC_WIDTH = 118;
+
+/** Indentation of a tree level, in pixels. */
+function indent(depth: number): number {
+  return depth * 24;
+}
+
+function ExpandArrow() {
+  return (
+    <svg viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
+      <path d="M3.5 1.5 L7 5 L3.5 8.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function SortArrow({ direction }: { readonly direction: false | 'asc' | 'desc' }) {
+  return (
+    <svg className={styles.arrow} viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
+      {direction === 'asc' ? <path d="M5 2 L8.5 7 H1.5 Z" fill="currentColor" /> : null}
+      {direction === 'desc' ? <path d="M5 8 L8.5 3 H1.5 Z" fill="currentColor" /> : null}
+      {direction === false ? <path d="M5 1.5 L7.5 4.2 H2.5 Z M5 8.5 L7.5 5.8 H2.5 Z" fill="currentColor" opacity="0.35" /> : null}
+    </svg>
+  );
+}
+
+/** «Строк на странице: 10 25 50 100», «1–10 из 46» and the page buttons. */
+function Pager({ offset, limit, total, onOffset, onLimit }: TreeTableProps['paging']) {
+  const last = total === undefined ? offset + limit : Math.min(offset + limit, total);
+  return (
+    <div className={styles.pager} data-testid="table-pager">
+      <span className={styles.pageSizes} role="group" aria-label="Строк на странице">
+        Строк на странице:
+        {PAGE_SIZES.map((size) => (
+          <button
+            key={size}
+            type="button"
+            className={size === limit ? `${styles.pageSize} ${styles.pageSizeActive}` : styles.pageSize}
+            aria-pressed={size === limit}
+            onClick={() => onLimit(size)}
+            data-limit={size}
+          >
+            {size}
+          </button>
+        ))}
+      </span>
+      {total !== undefined && total > 0 ? (
+        <span className={styles.range}>
+          {formatInteger(offset + 1)}–{formatInteger(last)} из {formatInteger(total)}
+        </span>
+      ) : null}
+      <button type="button" className={styles.pageButton} disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))} aria-label="Предыдущая страница">
+        ‹
+      </button>
+      <button type="button" className={styles.pageButton} disabled={total === undefined || last >= total} onClick={() => onOffset(offset + limit)} aria-label="Следующая страница">
+        ›
+      </button>
+    </div>
+  );
+}
