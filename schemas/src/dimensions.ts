@@ -105,6 +105,8 @@ export const DIMENSIONS = {
   visit_time: visit('end_ts'),
   /** the site section of a page: its first path segment */
   url_chapter: event('url_chapter'),
+  /** the kind of hit: pageview, event (a custom event), click and show (blocks), outbound, engagement, read */
+  event_type: event('event_type'),
   /** the value of a custom event's parameter, under its key (custom_vars) */
   customer_params_value: event('event_params'),
 } as const satisfies Record<string, DimensionStorage>;

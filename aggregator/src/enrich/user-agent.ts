@@ -1,10 +1,10 @@
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
+import type { DeviceType } from '@stat/schemas';
 import { Lru } from './lru.js';
 
-/** Device classes of the `device_type` dimension. */
-export const DEVICE_TYPES = ['desktop', 'mobile', 'tablet', 'tv', 'console', 'wearable', 'embedded', 'other'] as const;
-export type DeviceType = (typeof DEVICE_TYPES)[number];
+/** Device classes of the `device_type` dimension (defined in schemas, with their titles). */
+export { DEVICE_TYPES, type DeviceType } from '@stat/schemas';
 
 /**
  * What a user agent says about the browser, the system and the device. Names are ua-parser-js 1.x

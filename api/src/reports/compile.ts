@@ -65,6 +65,7 @@ const HIT_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
   'title',
   'external_url',
   'page_format',
+  'event_type',
   'event_class',
   'event_name',
   'ub_block_list',

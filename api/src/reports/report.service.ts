@@ -3,7 +3,7 @@ import {
   METRIC_INFO,
   moscowDate,
   reportDefinition,
-  TRAFFIC_TYPE_TITLES,
+  VALUE_TITLES,
   type Dimension,
   type GraphLine,
   type GraphPoint,
@@ -211,7 +211,8 @@ export class ReportService {
       const key = String(value);
       if (titles.has(key)) continue;
       if (value === '' || value === 0) continue;
-      if (dimension === 'traffic_type') titles.set(key, TRAFFIC_TYPE_TITLES[key as keyof typeof TRAFFIC_TYPE_TITLES] ?? key);
+      const coded = dimension === 'traffic_type' || dimension === 'device_type' ? VALUE_TITLES[dimension] : undefined;
+      if (coded !== undefined) titles.set(key, coded[key] ?? key);
       else if (dimension === 'visit_time') titles.set(key, VISIT_TIME_TITLES[Number(value)] ?? key);
       else titles.set(key, key);
     }

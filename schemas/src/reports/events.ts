@@ -8,7 +8,7 @@ export const EVENTS_REPORTS: readonly ReportDefinition[] = [
     drilldown: ['event_name', 'customer_params_key', 'customer_params_value'],
     metrics: ['events_count', 'visits', 'visitors'],
     defaultSort: { name: 'events_count', order: 'desc' },
-    where: [{ key: 'event_class', op: '!=', value: '' }],
+    where: [{ key: 'event_type', op: '=', value: 'event' }],
     empty: 'placeholder',
   }),
   defineReport({
