@@ -6,32 +6,10 @@
  * so the initial bundle carries none of them.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { METRIC_INFO, type Metric, type MetricUnit } from '@stat/schemas/catalogue';
 import { reportDefinition, type ReportDefinition } from '@stat/schemas/reports';
+import type { ReportViewProps } from './view';
 
 export type { ReportDefinition } from '@stat/schemas/reports';
-
-/** Props every report view gets. */
-export interface ReportViewProps {
-  readonly projectId: string;
-  readonly report: ReportDefinition;
-  /** A short help text under the title. */
-  readonly hint?: string;
-}
-
-/** A metric column or line, with what the user sees. */
-export interface ReportMetric {
-  /** Wire name (spec 001 §3 "Metrics"). */
-  readonly name: Metric;
-  /** Column and legend title (from the catalogue). */
-  readonly title: string;
-  readonly unit: MetricUnit;
-}
-
-/** The catalogue's title and unit of each metric, in the given order. */
-export function metricColumns(names: readonly Metric[]): ReportMetric[] {
-  return names.map((name) => ({ name, title: METRIC_INFO[name].title, unit: METRIC_INFO[name].unit }));
-}
 
 const TimeSeriesReport = lazy(() => import('./timeseries/TimeSeriesReport'));
 const DimensionReport = lazy(() => import('./dimension/DimensionReport'));

@@ -12,7 +12,7 @@ import { ReportSkeleton } from '../framework/ReportSkeleton';
 import { fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
-import { metricColumns, type ReportViewProps } from '../registry';
+import { metricColumns, type ReportViewProps } from '../view';
 import { drilldownHeader } from './dimensionTitles';
 import { LinesGraph, type GraphSeries } from './LinesGraph';
 import { MetricsPicker } from './MetricsPicker';

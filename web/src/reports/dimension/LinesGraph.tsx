@@ -5,7 +5,7 @@ import { formatMetric } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { formatBucket, type Period } from '../../lib/period';
 import { timeSeriesOptions } from '../framework/TimeSeriesGraph';
-import type { ReportMetric } from '../registry';
+import type { ReportMetric } from '../view';
 import styles from './LinesGraph.module.css';
 
 /** The colour of the «Итого» line: apart from the palette, so it never looks like a row's. */

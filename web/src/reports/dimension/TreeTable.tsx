@@ -4,7 +4,7 @@ import type { TableRow } from '@stat/schemas/reports';
 import { formatInteger, formatMetric } from '../../lib/format';
 import { paletteColor } from '../../lib/palette';
 import type { ReportSort } from '../framework/reportApi';
-import type { ReportMetric } from '../registry';
+import type { ReportMetric } from '../view';
 import { PAGE_SIZES, TITLE_COLUMN } from './state';
 import styles from './TreeTable.module.css';
 

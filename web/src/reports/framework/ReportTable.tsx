@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
 import { formatInteger, formatNumber } from '../../lib/format';
-import type { ReportMetric } from '../registry';
+import type { ReportMetric } from '../view';
 import type { ReportSort } from './reportApi';
 import styles from './ReportTable.module.css';
 

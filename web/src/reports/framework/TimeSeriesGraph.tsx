@@ -6,7 +6,7 @@ import { formatNumber } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import type { PeriodGroup } from '@stat/schemas/period';
 import { formatBucket, type Period } from '../../lib/period';
-import type { ReportMetric } from '../registry';
+import type { ReportMetric } from '../view';
 import styles from './TimeSeriesGraph.module.css';
 
 /** Height reserved for uPlot's legend row under the canvas, so the card never changes height. */

@@ -17,7 +17,7 @@ import {
 } from '../framework/reportApi';
 import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
-import { metricColumns, type ReportViewProps } from '../registry';
+import { metricColumns, type ReportViewProps } from '../view';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
 const NARROW_BODY = 1275;
