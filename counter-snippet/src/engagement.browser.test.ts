@@ -20,8 +20,10 @@ afterAll(async () => {
 });
 
 const START = new Date('2026-03-02T09:00:00Z').getTime();
+// The clock starts a minute before START and runs on until pauseAt: pausing at the very time it was
+// installed at fails ("Cannot fast-forward to the past") when the page's clock has moved a little.
 const pausedClock = async (page: Page): Promise<void> => {
-  await page.clock.install({ time: START });
+  await page.clock.install({ time: START - 60_000 });
   await page.clock.pauseAt(START);
 };
 const isEngagement = (hit: Record<string, unknown>): boolean => hit.t === 'engagement';
