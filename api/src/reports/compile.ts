@@ -1,3 +1,4 @@
+import { BadRequestException } from '@nestjs/common';
 import {
   DIMENSIONS,
   LIST_OPERATORS,
@@ -51,8 +52,8 @@ export interface Sql {
   params: Record<string, unknown>;
 }
 
-/** A request the compiler refuses (a filter value of the wrong kind): the api answers 400. */
-export class ReportQueryError extends Error {}
+/** A request the compiler refuses (a filter value of the wrong kind): the api answers 400 with its message. */
+export class ReportQueryError extends BadRequestException {}
 
 const TZ = `'${REPORT_TIME_ZONE}'`;
 

@@ -1,10 +1,11 @@
+import { BadRequestException } from '@nestjs/common';
 import { METRIC_INFO, type Dimension, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
 import { canAnswer, isHitDimension, isVisitTableDimension, rollupTable, type Plan, type Scope, type Source } from './compile.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 
-/** A request the planner refuses: the api answers 400 with this message. */
-export class ReportRequestError extends Error {}
+/** A request the planner refuses: the api answers 400 with its message. */
+export class ReportRequestError extends BadRequestException {}
 
 /** Rows of a table page when the request names no limit (§9: summary report rows 90, tables 10). */
 export const DEFAULT_LIMIT = { summary: 90, table: 10 } as const;

@@ -234,6 +234,16 @@ describe('every base report through the api, on the demo project', () => {
       const { status, json } = await post('7596044/traffic_sources/table', body);
       expect([status, json.responseStatus]).toEqual([400, 400]);
     }
+    // Well-formed but wrong for the dimension: 400 from the compiler, never a 500.
+    for (const [name, more] of [
+      ['geo', { parents: ['Россия'] }],
+      ['geo', { dimension_filters: [{ key: 'geo_city', op: '>', value: 'много' }] }],
+      ['traffic_sources', { dimension_filters: [{ key: 'entry_page', op: '=', value: '/' }] }],
+      ['traffic_sources', { parents: ['search', 'yandex', 'фраза'] }],
+    ] as const) {
+      const { status, json } = await post(`7596044/${name}/table`, { ...month, ...more });
+      expect([status, json.responseStatus, typeof json.errors.message]).toEqual([400, 400, 'string']);
+    }
     // SQL in a value is a value: it matches nothing and breaks nothing.
     const { status, json } = await post('7596044/traffic_sources/table', { ...month, dimension_filters: [{ key: 'url', op: 'like', value: "*' OR 1=1 --*" }] });
     expect(status).toBe(200);

@@ -1,4 +1,4 @@
-import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
   METRIC_INFO,
   moscowDate,
@@ -12,9 +12,9 @@ import {
   type TableResult,
 } from '@stat/schemas';
 import { bucketStarts, moscowDateTime } from './buckets.js';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, ReportQueryError, type LinePath, type Plan, type Sql } from './compile.js';
+import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, type LinePath, type Plan, type Sql } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
-import { DEFAULT_LINES, planReport, ReportRequestError, type ReportPlan } from './plan.js';
+import { DEFAULT_LINES, planReport, type ReportPlan } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { BOM, csvDisposition, csvLine } from './csv.js';
@@ -141,12 +141,7 @@ export class ReportService {
   private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
-    try {
-      return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
-    } catch (error) {
-      if (error instanceof ReportRequestError || error instanceof ReportQueryError) throw new BadRequestException(error.message);
-      throw error;
-    }
+    return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
   }
 
   private async run(sql: Sql): Promise<ResultRow[]> {
