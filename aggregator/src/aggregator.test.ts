@@ -154,7 +154,7 @@ describe('aggregator on chDB', () => {
     // The reader's second and third page views come to a new aggregator, as after a crash.
     await createAggregator(clickhouse).handle([hit(16, 'reader-01', at + 2 * MINUTE), hit(16, 'reader-01', at + 3 * MINUTE)]);
     const [day] = await rows<Record<string, string>>(
-      'SELECT sum(page_views) AS page_views, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
+      'SELECT sum(page_views) AS page_views, sum(visit_starts) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 16 },
     );
     expect(Object.fromEntries(Object.entries(day!).map(([k, v]) => [k, Number(v)]))).toEqual({
@@ -182,7 +182,7 @@ describe('aggregator on chDB', () => {
     // page view lengthens the visit from the first page view (a report lengthens nothing).
     await createAggregator(clickhouse).handle([report('skimmer-1', 30_000, 6_000), hit(18, 'reader-02', at + 10 * MINUTE)]);
     const [day] = await rows<Record<string, string>>(
-      'SELECT sum(page_views) AS page_views, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
+      'SELECT sum(page_views) AS page_views, sum(visit_starts) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 18 },
     );
     expect(Object.fromEntries(Object.entries(day!).map(([k, v]) => [k, Number(v)]))).toEqual({
@@ -248,7 +248,7 @@ describe('aggregator on chDB', () => {
       { event_type: 'engagement', event_class: 'base', event_name: 'engagement', event_params: {}, user_id: '', block_name: '', engaged_ms: 3_000_000, event_number: 4 },
     ]);
     const [day] = await rows<Record<string, string>>(
-      'SELECT sum(page_views) AS pv, uniqMerge(visits) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration FROM rollup_day WHERE project_id = {p:UInt32}',
+      'SELECT sum(page_views) AS pv, sum(visit_starts) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 17 },
     );
     // One visit of one page view, lasting to the click (the late report adds nothing): not a

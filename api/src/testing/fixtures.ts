@@ -65,15 +65,15 @@ export async function addTraffic(clickhouse: ClickHouseClient, projectId: number
   const day = new Date(atMs + 3 * 3_600_000).toISOString().slice(0, 10);
   const params = { p: projectId, t: hour, d: day, v: views, n: visitors, seed: Math.floor(Math.random() * 1e9) };
   await clickhouse.command({
-    query: `INSERT INTO rollup_hour (project_id, bucket, page_views, events, visit_starts, custom_events, visits, visitors)
+    query: `INSERT INTO rollup_hour (project_id, bucket, page_views, events, visit_starts, custom_events, visitors)
             SELECT {p:UInt32}, toDateTime({t:UInt32}, 'UTC'), {v:UInt64}, {v:UInt64} + {n:UInt64}, {n:UInt64}, {n:UInt64},
-                   uniqState(toUInt64(number + {seed:UInt64})), uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
+                   uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
     query_params: params,
   });
   await clickhouse.command({
-    query: `INSERT INTO rollup_day (project_id, event_date, page_views, events, visit_starts, custom_events, visits, visitors)
+    query: `INSERT INTO rollup_day (project_id, event_date, page_views, events, visit_starts, custom_events, visitors)
             SELECT {p:UInt32}, toDate({d:String}), {v:UInt64}, {v:UInt64} + {n:UInt64}, {n:UInt64}, {n:UInt64},
-                   uniqState(toUInt64(number + {seed:UInt64})), uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
+                   uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
     query_params: params,
   });
 }
