@@ -16,8 +16,8 @@ import {
  * (`DIMENSIONS`); every value of a request travels as a typed query parameter.
  */
 
-/** Where a report's numbers are read: a time rollup, the raw events, or the visits. */
-export type Source = 'rollup' | 'events' | 'visits';
+/** Where a report's numbers are read: a time rollup, a drill-down path's day rollup, the raw events, or the visits. */
+export type Source = 'rollup' | 'paths' | 'events' | 'visits';
 
 /**
  * What the rows of a report are: `visit`, rows whose every event of a visit has the same value
@@ -26,6 +26,20 @@ export type Source = 'rollup' | 'events' | 'visits';
  */
 export type Scope = 'visit' | 'hit';
 
+/** A day rollup shaped like a drill-down path (migration 0014): its dimensions in key order. */
+export interface PathRollup {
+  table: string;
+  dims: readonly Dimension[];
+  scope: Scope;
+}
+
+/** The drill-down paths kept in day rollups: read when a report's path, filters and metrics fit. */
+export const PATH_ROLLUPS: readonly PathRollup[] = [
+  { table: 'rollup_sources_day', dims: ['traffic_type', 'traffic_system', 'search_phrase'], scope: 'visit' },
+  { table: 'rollup_geo_day', dims: ['geo_country', 'geo_area', 'geo_city'], scope: 'visit' },
+  { table: 'rollup_pages_day', dims: ['url_no_args', 'url'], scope: 'hit' },
+];
+
 /** Everything the compiler needs: decided by the planner from a definition and a request. */
 export interface Plan {
   projectId: number;
@@ -33,6 +47,8 @@ export interface Plan {
   dateStart: string;
   dateEnd: string;
   source: Source;
+  /** the path rollup read when the source is `paths` */
+  pathRollup?: PathRollup;
   scope: Scope;
   /** share of visitors read, (0, 1]; 1 reads all */
   sample: number;
@@ -127,6 +143,7 @@ function eventColumn(d: Dimension): string {
 
 /** The SQL of a dimension's value on a row of the source. `keyParam`: the custom parameter key above (custom_vars). */
 export function dimensionSql(d: Dimension, source: Source, keyParam?: string): string {
+  if (source === 'paths') return eventColumn(d);
   if (source === 'visits') {
     const sql = VISIT_TABLE_SQL[d];
     if (sql === undefined) throw new ReportQueryError(`${d} cannot be read from visits`);
@@ -267,6 +284,44 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
         return undefined;
     }
   }
+  if (plan.source === 'paths') {
+    const pageViews = 'sum(page_views)';
+    if (plan.scope === 'hit') {
+      switch (m) {
+        case 'page_views':
+          return pageViews;
+        case 'visits':
+          return 'uniqMerge(sessions)';
+        case 'visitors':
+          return 'uniqMerge(visitors)';
+        case 'avg_view_duration':
+          return ratio('sum(engaged_ms)', pageViews, 0.001, 1);
+        case 'uid':
+          return 'uniqIfMerge(uid)';
+        default:
+          return undefined;
+      }
+    }
+    const visits = 'sum(visit_starts)';
+    switch (m) {
+      case 'page_views':
+        return pageViews;
+      case 'visits':
+        return visits;
+      case 'visitors':
+        return 'uniqMerge(visitors)';
+      case 'bounces':
+        return ratio('sum(bounces)', visits, 100, 2);
+      case 'avg_view_depth':
+        return ratio(pageViews, visits, 1, 2);
+      case 'avg_sessions_duration':
+        return ratio('sum(duration_ms)', visits, 0.001, 1);
+      case 'uid':
+        return 'uniqIfMerge(uid)';
+      default:
+        return undefined;
+    }
+  }
   if (plan.source === 'visits') {
     switch (m) {
       case 'visits':
@@ -382,9 +437,25 @@ function rollupRows(plan: Plan, group: Group, p: Params): Rows {
   return { from: table, where: [project, `bucket >= toDateTime(${from}, ${TZ})`, `bucket < toDateTime(${to}, ${TZ}) + INTERVAL 1 DAY`] };
 }
 
+/** A path rollup's rows of the period: every filter is on its dimensions (the planner made sure). */
+function pathRollupRows(plan: Plan, p: Params): Rows {
+  const rollup = plan.pathRollup;
+  if (rollup === undefined) throw new ReportQueryError('no path rollup was planned');
+  return {
+    from: rollup.table,
+    where: [
+      `project_id = ${p.add(plan.projectId, 'UInt32')}`,
+      `event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`,
+      ...pathConditions(plan, p),
+      ...plan.filters.map((r) => ruleSql(r.key as Dimension, eventColumn(r.key as Dimension), r, p)),
+    ],
+  };
+}
+
 /** The path's conditions above the rows' level, the filters, and the report's fixed rules. */
 export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   if (plan.source === 'rollup') return rollupRows(plan, group, p);
+  if (plan.source === 'paths') return pathRollupRows(plan, p);
   const visitTableRules = plan.filters.filter((r) => isVisitTableDimension(r.key as Dimension));
   const eventRules = plan.filters.filter((r) => !isVisitTableDimension(r.key as Dimension));
   if (plan.source === 'visits') {
@@ -485,6 +556,7 @@ export function compileTotals(plan: Plan): Sql {
  * period's first day start there (buckets never reach outside the period; see buckets.ts).
  */
 function bucketSql(plan: Plan, group: Group, p: Params): string {
+  if (plan.source === 'paths' && (group === 'minute' || group === 'five_minute' || group === 'hour')) throw new ReportQueryError(`a day rollup has no ${group} buckets`);
   const instant = plan.source === 'rollup' ? 'bucket' : plan.source === 'visits' ? 'visit_start' : 'ts';
   const day = plan.source === 'visits' ? 'visit_date' : 'event_date';
   const first = (): string => p.add(plan.dateStart, 'Date');

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { METRIC_INFO, type Dimension, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
-import { canAnswer, isHitDimension, isVisitTableDimension, rollupTable, type Plan, type Scope, type Source } from './compile.js';
+import { canAnswer, isHitDimension, isVisitTableDimension, PATH_ROLLUPS, rollupTable, type PathRollup, type Plan, type Scope, type Source } from './compile.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 
 /** A request the planner refuses: the api answers 400 with its message. */
@@ -80,9 +80,29 @@ function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): 
  * and cheaper than any sample).
  */
 function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): number {
-  if (!definition.sampling || source === 'rollup') return 1;
+  if (!definition.sampling || source === 'rollup' || source === 'paths') return 1;
   if (period.dateStart === today && period.dateEnd === today) return 1;
   return body.sample ?? 1;
+}
+
+/** Groupings a day rollup answers. */
+const DAY_GROUPS: readonly Group[] = ['day', 'week', 'month'];
+
+/**
+ * The day rollup of the report's drill-down path (migration 0014), when it can answer: the
+ * report's path is the rollup's, every filter is on the rollup's dimensions, and a graph's
+ * buckets are days or longer (a table has no buckets). Exact and read in tens of milliseconds
+ * where the raw events take hundreds (benchmarks/RESULTS.md, 2026-11-24).
+ */
+function pathRollupFor(definition: ReportDefinition, filters: readonly DimensionFilterRule[], group: Group, kind: 'table' | 'graph'): PathRollup | undefined {
+  const path = definition.drilldown;
+  if (path.length === 0 || (kind === 'graph' && !DAY_GROUPS.includes(group))) return undefined;
+  return PATH_ROLLUPS.find(
+    (rollup) =>
+      path.length <= rollup.dims.length &&
+      path.every((d, i) => rollup.dims[i] === d) &&
+      filters.every((rule) => rollup.dims.includes(rule.key as Dimension) && rule.extra?.eventClass === undefined),
+  );
 }
 
 interface Period {
@@ -132,9 +152,11 @@ export function planReport(definition: ReportDefinition, projectId: number, body
   const rollupAnswers =
     path.length === 0 && filters.length === 0 && metricFilters.length === 0 && rollupTable(body.group) !== undefined &&
     metrics.every((m) => canAnswer(m, { ...base, source: 'rollup', sample: 1 }));
+  const pathRollup = pathRollupFor(definition, filters, body.group, kind);
   if (rollupAnswers) source = 'rollup';
+  else if (pathRollup !== undefined && metrics.every((m) => canAnswer(m, { ...base, source: 'paths', pathRollup, sample: 1 }))) source = 'paths';
   const sample = sampleOf(definition, body, period, today, source);
-  const plan: Plan = { ...base, source, sample, metrics };
+  const plan: Plan = { ...base, source, sample, metrics, ...(source === 'paths' ? { pathRollup } : {}) };
   const unanswerable = metrics.find((m) => !canAnswer(m, plan));
   if (unanswerable !== undefined) throw new ReportRequestError(`metrics: ${unanswerable} cannot be computed for the rows of ${definition.name}`);
   const limit = body.limit ?? (path.length === 0 ? DEFAULT_LIMIT.summary : DEFAULT_LIMIT.table);

@@ -7,8 +7,9 @@ import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@sta
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
-import type { TableResult } from '@stat/schemas';
+import { reportDefinition, type TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
+import { planReport } from './plan.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;
@@ -316,6 +317,34 @@ describe('the report engine, on a traffic counted by hand', () => {
       // 1 November 2026 is a Sunday: its week is that one day.
       const g = await service.graph(PROJECT, 'summary', request({ date_start: '2026-11-01', date_end: D2, group: 'week', metrics: ['page_views'] }));
       expect(g.data[0]!.points.map((p) => [p.date, ...p.metrics])).toEqual([['2026-11-01 00:00:00', 0], ['2026-11-02 00:00:00', 0], ['2026-11-09 00:00:00', 4]]);
+    });
+  });
+
+  describe('the day rollups of drill-down paths', () => {
+    // A rule every event passes, on a dimension no path rollup keeps, sends a request to the raw events.
+    const toRaw = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] } as const;
+
+    it('answer traffic_sources, geo and page_urls when path, filters and metrics fit; the raw events otherwise', () => {
+      const source = (name: string, more: Partial<ReportRequestDto>, kind: 'table' | 'graph' = 'table'): string =>
+        planReport(reportDefinition(name)!, PROJECT, request(more), '2026-11-12', kind).plan.source;
+      expect(['traffic_sources', 'geo', 'page_urls'].map((name) => source(name, {}))).toEqual(['paths', 'paths', 'paths']);
+      expect(source('traffic_sources', { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'search' }] })).toBe('paths');
+      expect(source('traffic_sources', toRaw)).toBe('events');
+      expect(source('traffic_sources', { date_end: D1, group: 'hour' }, 'graph')).toBe('events');
+      expect(source('browser', {})).toBe('events');
+    });
+
+    it.each([
+      ['traffic_sources', ['visits', 'visitors', 'page_views', 'bounces', 'avg_view_depth', 'avg_sessions_duration', 'uid'], ['search']],
+      ['geo', ['visits', 'visitors', 'page_views', 'bounces', 'avg_view_depth', 'avg_sessions_duration', 'uid'], [2017370]],
+      ['page_urls', ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'], ['https://site.example/news/1']],
+    ] as const)('%s: the same tables, expanded rows and graphs as the raw events', async (name, metrics, parents) => {
+      const asked = { metrics: [...metrics] } as Partial<ReportRequestDto>;
+      const raw = { ...asked, ...toRaw } as Partial<ReportRequestDto>;
+      expect((await service.table(PROJECT, name, request(asked))).data.length).toBeGreaterThan(0);
+      expect(await service.table(PROJECT, name, request(asked))).toEqual(await service.table(PROJECT, name, request(raw)));
+      expect(await service.table(PROJECT, name, request({ ...asked, parents: [...parents] }))).toEqual(await service.table(PROJECT, name, request({ ...raw, parents: [...parents] })));
+      expect(await service.graph(PROJECT, name, request({ ...asked, need_all_total: true }))).toEqual(await service.graph(PROJECT, name, request({ ...raw, need_all_total: true })));
     });
   });
 
