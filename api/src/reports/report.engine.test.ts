@@ -139,6 +139,10 @@ describe('the report engine, on a traffic counted by hand', () => {
     const next = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'page_views', order: 'desc' }, limit: 2, offset: 2 }));
     expect(shown(next)).toEqual([['Социальные сети', 1]]);
     expect(next.meta.total).toBe(3);
+    // Past the last row, and with no rows asked for, the count is still the level's.
+    const past = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], offset: 10 }));
+    const none = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], limit: 0 }));
+    expect([past.data, past.meta.total, none.data, none.meta.total, none.totals]).toEqual([[], 3, [], 3, [4]]);
   });
 
   it('page_urls: pages count every visit that viewed them; a page expands into its addresses with arguments', async () => {

@@ -75,7 +75,7 @@ export class ReportService {
         };
       }),
       totals: values(totals[0], plan.metrics.length),
-      meta: { total: Number(rows[0]?.total_rows ?? (planned.offset > 0 ? await this.countRows(planned) : 0)), offset: planned.offset, sample: plan.sample },
+      meta: { total: Number(rows[0]?.total_rows ?? (planned.offset > 0 || planned.limit === 0 ? await this.countRows(planned) : 0)), offset: planned.offset, sample: plan.sample },
     };
   }
 
@@ -156,7 +156,7 @@ export class ReportService {
     return rows.map((r) => [normalValue(r.value, top.path[0]!)]);
   }
 
-  /** A page past the last row has no row to carry the count: ask for it alone. */
+  /** A page past the last row, or of no rows (limit 0), has no row to carry the count: ask for it alone. */
   private async countRows(planned: ReportPlan): Promise<number> {
     const rows = await this.run(compileTable(planned.plan, { sortBy: 'title', order: 'asc', limit: 1, offset: 0 }));
     return Number(rows[0]?.total_rows ?? 0);
