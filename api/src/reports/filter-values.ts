@@ -8,7 +8,8 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { CLOCK, type Clock } from '../tokens.js';
-import { compileTable, isHitDimension, isVisitTableDimension, type Plan } from './compile.js';
+import { compileTable, type Plan } from './compile.js';
+import { scopeOf, sourceOf } from './plan.js';
 import { ReportEngine } from './engine.js';
 import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
 import { normalValue, ReportService } from './report.service.js';
@@ -150,8 +151,8 @@ export class FilterValuesController {
       projectId,
       dateStart,
       dateEnd,
-      source: path.some(isVisitTableDimension) ? 'visits' : 'events',
-      scope: path.some(isHitDimension) ? 'hit' : 'visit',
+      source: sourceOf(path),
+      scope: scopeOf(path),
       sample: 1,
       metrics: ['visits'],
       path,

@@ -29,8 +29,10 @@ export interface ReportPlan {
   offset: number;
 }
 
-const sourceOf = (path: readonly Dimension[]): Source => (path.some(isVisitTableDimension) ? 'visits' : 'events');
-const scopeOf = (path: readonly Dimension[]): Scope => (path.some(isHitDimension) ? 'hit' : 'visit');
+/** The raw storage a path's rows are read from: the visits for entry and exit pages, depth and time; the events otherwise. */
+export const sourceOf = (path: readonly Dimension[]): Source => (path.some(isVisitTableDimension) ? 'visits' : 'events');
+/** Whether a path's rows are visits' (one value a visit) or pages' and events'. */
+export const scopeOf = (path: readonly Dimension[]): Scope => (path.some(isHitDimension) ? 'hit' : 'visit');
 
 /** The metrics asked for, each offered by the report. */
 function metricsOf(definition: ReportDefinition, body: ReportRequestDto): Metric[] {

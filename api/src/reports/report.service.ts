@@ -1,5 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
+  EMPTY_TITLE,
   METRIC_INFO,
   moscowDate,
   reportDefinition,
@@ -20,8 +21,6 @@ import { DictionaryRepository } from './dictionaries.js';
 import { BOM, csvDisposition, csvLine } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
 
-/** §2: the title of an empty value. */
-export const EMPTY_TITLE = 'Не определено';
 
 const values = (row: ResultRow | undefined, count: number): MetricValues =>
   Array.from({ length: count }, (_, i) => Number(row?.[metricAlias(i)] ?? 0));

@@ -7,6 +7,9 @@ import type { PeriodGroup } from '../period.js';
  * the api answers them and the web app reads them, so neither writes its own copy.
  */
 
+/** §2: what an empty value is shown as, by the api's titles and the web's cells alike. */
+export const EMPTY_TITLE = 'Не определено';
+
 /** The body of `POST /api/report/v1.0/report/{projectId}/{reportName}/table` and `/graph`. */
 export interface ReportRequest {
   /** YYYY-MM-DD, or today, yesterday, Ndays */

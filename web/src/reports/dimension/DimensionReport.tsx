@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { ReportRequest } from '@stat/schemas/reports';
+import { EMPTY_TITLE, type ReportRequest } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError } from '../../lib/api';
@@ -141,7 +141,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
     const first = answer.data[0]?.points ?? [];
     const series = answer.data.map<GraphSeries>((line) => ({
       id: line.id,
-      title: line.id === 'total' ? 'Итого' : line.title || 'Не определено',
+      title: line.id === 'total' ? 'Итого' : line.title || EMPTY_TITLE,
       colorIndex: line.id === 'total' ? null : (lineColors.get(line.id) ?? 0),
       values: line.points.map((p) => (index < 0 ? null : (p.metrics[index] ?? null))),
     }));

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
-import type { TableRow } from '@stat/schemas/reports';
+import { EMPTY_TITLE, type TableRow } from '@stat/schemas/reports';
 import { formatInteger, formatMetric } from '../../lib/format';
 import { paletteColor } from '../../lib/palette';
 import type { ReportSort } from '../framework/reportApi';
@@ -8,8 +8,6 @@ import type { ReportMetric } from '../view';
 import { PAGE_SIZES, TITLE_COLUMN } from './state';
 import styles from './TreeTable.module.css';
 
-/** What an empty title is shown as (spec 001 §2 "an empty cell shows 'Не определено'"). */
-export const EMPTY_TITLE = 'Не определено';
 
 /** A row of the table as shown: a data row at its depth, or the «Показать ещё» row of a level. */
 export type TreeItem =
