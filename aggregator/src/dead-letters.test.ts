@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedHit, DeadLetter, DeadLetterPublisher } from '@stat/schemas';
+import { eventKeyOf, type AcceptedHit, type DeadLetter, type DeadLetterPublisher } from '@stat/schemas';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator } from './aggregator.js';
 
@@ -42,13 +42,13 @@ async function rows<T>(query: string, params: Record<string, unknown> = {}): Pro
   return result.json<T>();
 }
 
-/** The events of a project: each id and how often it is stored. */
-async function events(project: number): Promise<{ event_id: string; n: number }[]> {
-  const stored = await rows<{ event_id: string; n: string | number }>(
-    'SELECT event_id, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY event_id ORDER BY event_id',
+/** The events of a project: each key and how often it is stored. */
+async function events(project: number): Promise<{ event_key: string; n: number }[]> {
+  const stored = await rows<{ event_key: string; n: string | number }>(
+    'SELECT toString(event_key) AS event_key, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY event_key ORDER BY event_key',
     { p: project },
   );
-  return stored.map((r) => ({ event_id: r.event_id, n: Number(r.n) }));
+  return stored.map((r) => ({ event_key: r.event_key, n: Number(r.n) }));
 }
 
 /** The dead letters whose raw text holds `marker`, as dead_hits holds them (one per message). */
@@ -78,7 +78,7 @@ describe('dead letters on chDB', () => {
     const aggregator = createAggregator(clickhouse, { retryMs: 10 });
     await aggregator.handle(batch, { topic: 't-poison', partition: 0, offsets: [0, 1, 2, 3] });
     expect(aggregator.stats).toEqual({ stored: 3, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 1 });
-    expect(await events(41)).toEqual([batch[0], batch[1], batch[3]].map((h) => ({ event_id: h!.id, n: 1 })));
+    expect(await events(41)).toEqual([batch[0], batch[1], batch[3]].map((h) => ({ event_key: eventKeyOf(h!.id), n: 1 })));
     expect(await deadHits(batch[2]!.id, since)).toEqual([
       { project_id: 41, event_id: batch[2]!.id, event_date: expect.any(String), reason: expect.stringMatching(REFUSAL), raw: JSON.stringify(batch[2]), recent: 1 },
     ]);
@@ -105,7 +105,7 @@ describe('dead letters on chDB', () => {
     const again = createAggregator(clickhouse);
     await again.handle(batch, { topic: 't-poison', partition: 1, offsets: [7, 8] });
     expect(again.stats).toEqual({ stored: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 1, deadLettered: 1 });
-    expect({ events: await events(42), dead: (await deadHits(batch[1]!.id, since)).length }).toEqual({ events: [{ event_id: batch[0]!.id, n: 1 }], dead: 1 });
+    expect({ events: await events(42), dead: (await deadHits(batch[1]!.id, since)).length }).toEqual({ events: [{ event_key: eventKeyOf(batch[0]!.id), n: 1 }], dead: 1 });
   });
 
   it('sets aside messages that are no accepted hit with their reasons, stores the valid ones of the batch, and a later batch', async () => {
@@ -129,7 +129,7 @@ describe('dead letters on chDB', () => {
       offsets: [0, 1, 2, 3, 4, 5],
     });
     expect(aggregator.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 4 });
-    expect(await events(43)).toEqual([valid, validText].map((h) => ({ event_id: h.id, n: 1 })));
+    expect(await events(43)).toEqual([valid, validText].map((h) => ({ event_key: eventKeyOf(h.id), n: 1 })));
     const day = (await rows<{ d: string }>('SELECT toString(toDate(fromUnixTimestamp64Milli({at:Int64}), \'Europe/Moscow\')) AS d', { at }))[0]!.d;
     const today = (await rows<{ d: string }>("SELECT toString(toDate(now(), 'Europe/Moscow')) AS d"))[0]!.d;
     const letters = [
@@ -147,7 +147,7 @@ describe('dead letters on chDB', () => {
     expect(JSON.stringify(loneObject)).toContain('x\\udc00y');
     const later = hit(43, 'visitor-43a', at + 2000);
     await aggregator.handle([JSON.stringify(later)], { topic: 't-bad', partition: 0, offsets: [6] });
-    expect(await events(43)).toEqual([valid, validText, later].map((h) => ({ event_id: h.id, n: 1 })));
+    expect(await events(43)).toEqual([valid, validText, later].map((h) => ({ event_key: eventKeyOf(h.id), n: 1 })));
   });
 
   it('writes dead letters once however often a batch comes (a replay from before the offsets moved)', async () => {

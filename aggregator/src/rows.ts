@@ -1,4 +1,4 @@
-import { moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
+import { eventKeyOf, moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
 import type { VisitStep } from './sessions.js';
 import { sourceOf } from './source.js';
@@ -56,7 +56,7 @@ export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep
   const { visit } = step;
   const s = visit.source ?? sourceOf(e);
   return {
-    event_id: accepted.id,
+    event_key: eventKeyOf(accepted.id),
     project_id: hit.p,
     event_type: hit.t,
     event_class: eventClassOf(hit),

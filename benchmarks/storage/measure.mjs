@@ -112,7 +112,7 @@ for (const table of tables.filter((t) => t.startsWith('rollup_dim_'))) {
 if (codecs) {
   // Each candidate: a column of the scratch table, the expression that fills it, and the column it would replace.
   const candidates = [
-    ['event_id', 'event_id_z', 'UUID CODEC(ZSTD(1))', 'event_id'],
+    ['event_key', 'event_key_z', 'UInt64 CODEC(ZSTD(1))', 'event_key'],
     ['user_agent', 'user_agent_lc', 'LowCardinality(String)', 'user_agent'],
     ['user_agent', 'user_agent_z3', 'String CODEC(ZSTD(3))', 'user_agent'],
     ['url', 'url_z3', 'String CODEC(ZSTD(3))', 'url'],

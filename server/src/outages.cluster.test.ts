@@ -71,7 +71,7 @@ async function send(projectId: number, count: number): Promise<number> {
 
 async function stored(projectId: number): Promise<{ events: number; distinct: number }> {
   const result = await clickhouse.query({
-    query: 'SELECT count() AS events, uniqExact(event_id) AS distinct FROM events WHERE project_id = {p:UInt32}',
+    query: 'SELECT count() AS events, uniqExact(event_key) AS distinct FROM events WHERE project_id = {p:UInt32}',
     query_params: { p: projectId },
     format: 'JSONEachRow',
   });

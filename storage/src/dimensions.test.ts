@@ -37,7 +37,7 @@ describe('the dimension catalogue in storage', () => {
       format: 'JSONEachRow',
       values: [
         {
-          event_id: '00000000-0000-4000-8000-000000000001',
+          event_key: '1',
           project_id: 1,
           event_type: 'pageview',
           ts: '2026-11-20 10:00:00.000',

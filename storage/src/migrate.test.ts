@@ -1,8 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { eventKeyOf } from '@stat/schemas';
+import { CLICKHOUSE_MIGRATIONS_DIR } from '@stat/schemas/migrations';
 import { createClickHouse } from './client.js';
 import { loadMigrations, migrateClickHouse, splitStatements } from './migrate.js';
 
@@ -26,13 +28,25 @@ describe('migrations on chDB', () => {
   });
 
   // Needs: chDB (in-process). One data directory per process, so this is the only chDB test here.
-  it('apply once, are recorded, and create the events table with SAMPLE BY', async () => {
+  it('apply once, are recorded, upgrade an older install keeping its events, and create the events table with SAMPLE BY', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stat-migrate-'));
     const client = createClickHouse({ kind: 'chdb', path: dir });
     try {
+      // An install of before the events' key (migrations 1 to 14) with one stored event, upgraded.
       const all = (await loadMigrations()).map((m) => m.version);
-      expect(await migrateClickHouse(client)).toEqual(all);
+      const before = mkdtempSync(join(tmpdir(), 'stat-migrations-14-'));
+      for (const file of readdirSync(CLICKHOUSE_MIGRATIONS_DIR).filter((f) => /^00(0\d|1[0-4])_/.test(f))) copyFileSync(new URL(file, CLICKHOUSE_MIGRATIONS_DIR), join(before, file));
+      expect(await migrateClickHouse(client, pathToFileURL(before + '/'))).toEqual(all.filter((v) => v <= 14));
+      const uuid = '0f1e2d3c-4b5a-4987-a6b5-c4d3e2f10123';
+      await client.insert({ table: 'events', format: 'JSONEachRow', values: [{ event_id: uuid, project_id: 1, event_type: 'pageview', ts: '2026-11-20 10:00:00.000', event_date: '2026-11-20', visitor_id: 'v1' }] });
+      expect(await migrateClickHouse(client)).toEqual(all.filter((v) => v > 14));
       expect(await migrateClickHouse(client)).toEqual([]);
+      // The old row's key is the one the aggregator gives a new row of the same UUID: a6b5c4d3e2f10123 as one number.
+      const keys = await client.query({ query: 'SELECT toString(event_key) AS event_key FROM events', format: 'JSONEachRow' });
+      expect(await keys.json()).toEqual([{ event_key: eventKeyOf(uuid) }]);
+      expect(eventKeyOf(uuid)).toBe(BigInt('0xa6b5c4d3e2f10123').toString());
+      const columns = await client.query({ query: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name LIKE 'event\\_%' ORDER BY name", format: 'JSONEachRow' });
+      expect(await columns.json()).toEqual([{ name: 'event_class' }, { name: 'event_date' }, { name: 'event_key' }, { name: 'event_name' }, { name: 'event_number' }, { name: 'event_params' }, { name: 'event_type' }]);
       const table = await client.query({ query: "SELECT sampling_key, sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'events'", format: 'JSONEachRow' });
       expect(await table.json()).toEqual([{ sampling_key: 'visitor_hash', sorting_key: 'project_id, event_date, visitor_hash, ts' }]);
     } finally {

@@ -32,7 +32,8 @@ describe('toRowStep', () => {
     expect(session_id).toBe(hit.step.visit.id.toString());
     const rest = Object.fromEntries(Object.entries(row).filter(([key]) => !(key in enrichment)));
     expect(rest).toEqual({
-      event_id: '00000000-0000-4000-8000-000000000001',
+      // the UUID's last 16 hex digits, 8000000000000001, as one number: 2^63 + 1
+      event_key: '9223372036854775809',
       project_id: 5,
       event_type: 'event',
       event_class: 'ec',

@@ -7,7 +7,7 @@ import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@sta
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
-import { reportDefinition, type TableResult } from '@stat/schemas';
+import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
 import { planReport } from './plan.js';
 
@@ -64,7 +64,7 @@ const EVENTS: Fixture[] = [
 function row(f: Fixture): Record<string, unknown> {
   const url = `https://site.example${f.path}`;
   return {
-    event_id: crypto.randomUUID(),
+    event_key: eventKeyOf(crypto.randomUUID()),
     project_id: PROJECT,
     event_type: f.type,
     ts: utc(f.at),

@@ -8,6 +8,7 @@ import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
+import { eventKeyOf } from '@stat/schemas';
 
 // Needs: chDB (in-process). 40 000 visitors of one day: sampling and distinct counts against the exact figures
 // (drilldown_sources: a report of sources that no day rollup holds, so it reads the raw events).
@@ -27,8 +28,8 @@ function events(): Record<string, unknown>[] {
     const second = i % 3 === 0;
     const at = `2026-11-10 ${String(7 + (i % 12)).padStart(2, '0')}:00:00.000`;
     const base = { project_id: PROJECT, event_date: DAY, visitor_id: `visitor-${i}`, session_id: i + 1, session_start: at, traffic_type: i % 2 === 0 ? 'search' : 'social' };
-    rows.push({ ...base, event_id: crypto.randomUUID(), event_type: 'pageview', ts: at, event_number: 1, bounce_delta: second ? 0 : 1 });
-    if (second) rows.push({ ...base, event_id: crypto.randomUUID(), event_type: 'pageview', ts: at.replace(':00:00', ':01:00'), event_number: 2, duration_delta: 60_000 });
+    rows.push({ ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'pageview', ts: at, event_number: 1, bounce_delta: second ? 0 : 1 });
+    if (second) rows.push({ ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'pageview', ts: at.replace(':00:00', ':01:00'), event_number: 2, duration_delta: 60_000 });
   }
   return rows;
 }

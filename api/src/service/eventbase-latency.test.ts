@@ -27,7 +27,7 @@ async function writeEvents(projectId: number, instants: string[]): Promise<void>
     values: instants.map((at) => {
       written += 1;
       return {
-        event_id: `00000000-0000-4000-8000-${String(written).padStart(12, '0')}`,
+        event_key: String(written),
         project_id: projectId,
         event_type: 'pageview',
         ts: at.replace('T', ' ').replace('Z', ''),

@@ -166,7 +166,7 @@ describe('generated traffic through the aggregator, on chDB', () => {
     expect(later.events).toBe(run(demoTraffic(later.fromMs!, now + 3 * 3_600_000, 600)).events);
     expect(later.events).toBeLessThan(expected.events / 10);
     expect(await stored()).toBe(expected.events + later.events);
-    const [ids] = await rows<{ n: string }>('SELECT uniqExact(event_id) AS n FROM events WHERE project_id = {p:UInt32}', p);
+    const [ids] = await rows<{ n: string }>('SELECT uniqExact(event_key) AS n FROM events WHERE project_id = {p:UInt32}', p);
     expect(Number(ids!.n)).toBe(expected.events + later.events);
 
     // What the enrichment made of it: every kind of data the reports show.
