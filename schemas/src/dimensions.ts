@@ -112,3 +112,19 @@ export const DIMENSIONS = {
 } as const satisfies Record<string, DimensionStorage>;
 
 export type Dimension = keyof typeof DIMENSIONS;
+
+/**
+ * The dimensions whose values are the ids of traffic systems (`yandex`, `vk`, `telegram`), which
+ * reports title by the `ch_traffic_systems` dictionary («Яндекс», «ВКонтакте», «Telegram»).
+ */
+export const SYSTEM_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
+  'traffic_system',
+  'ad_system',
+  'search_system',
+  'aggrnews_system',
+  'exchange_system',
+  'recom_system',
+  'social_network',
+  'message_system',
+  'qr_system',
+]);

@@ -5,7 +5,7 @@ import { healthOf, type AcceptedHit, type HealthReport, type HealthSources, type
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { KafkaConsumer, KafkaDeadLetters, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
-import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, type SiteRulesLoader } from '@stat/aggregator';
+import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, storeSystemDictionary, type SiteRulesLoader } from '@stat/aggregator';
 import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
 import { readConfig, type Config } from './config.js';
 import { Spool } from './spool.js';
@@ -52,6 +52,9 @@ export async function main(config: Config): Promise<RunningService> {
     // The names of its places, for the reports (ch_geo); written only when the files changed.
     const places = await storeGeoDictionary(store);
     if (places > 0) log(`geo dictionary: ${places} places written to ch_geo`);
+    // And the names of the traffic systems its referrer tables know (ch_traffic_systems).
+    const systems = await storeSystemDictionary(store);
+    if (systems > 0) log(`traffic systems: ${systems} names written to ch_traffic_systems`);
     if (config.DEMO_SEED) {
       const seed = (): DemoSeeding => startDemoSeed(store, { days: config.DEMO_DAYS, visitsPerDay: config.DEMO_VISITS_PER_DAY }, log);
       // A month of a site of thousands of visits a day takes the aggregator minutes on two

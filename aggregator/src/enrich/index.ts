@@ -19,6 +19,7 @@ export {
   type GeoOptions,
 } from './geo.js';
 export { storeGeoDictionary } from './geo-dictionary.js';
+export { storeSystemDictionary } from './system-dictionary.js';
 export {
   classifyReferrer,
   createReferrerClassifier,

@@ -50,7 +50,7 @@ export interface GeoPlace {
   parent_id: number;
 }
 
-/** The report dictionaries in ClickHouse (`ch_geo`, written by the aggregator at its start). */
+/** The report dictionaries in ClickHouse (`ch_geo`, `ch_traffic_systems`, written by the aggregator at its start). */
 @Injectable()
 export class DictionaryRepository {
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient) {}
@@ -65,6 +65,16 @@ export class DictionaryRepository {
     });
     const rows = await result.json<{ id: number; name: string; kind: GeoPlace['kind']; parent_id: number }>();
     return rows.map((r) => ({ id: Number(r.id), name: r.name, kind: r.kind, parent_id: Number(r.parent_id) }));
+  }
+
+  /** The names of the traffic system ids that the dictionary knows (`ch_traffic_systems`), by id. */
+  async systems(ids: readonly string[]): Promise<Map<string, string>> {
+    const result = await this.clickhouse.query({
+      query: `SELECT id, argMax(name, version) AS name FROM ch_traffic_systems WHERE id IN {ids:Array(String)} GROUP BY id`,
+      query_params: { ids: [...new Set(ids)] },
+      format: 'JSONEachRow',
+    });
+    return new Map((await result.json<{ id: string; name: string }>()).map((r) => [r.id, r.name]));
   }
 }
 

@@ -92,6 +92,16 @@ beforeAll(async () => {
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: EVENTS.map(row), format: 'JSONEachRow' });
+  // The names of two systems, as the aggregator writes them at its start; the newer version of a name wins.
+  await clickhouse.insert({
+    table: 'ch_traffic_systems',
+    values: [
+      { traffic_type: 'search', id: 'yandex', name: 'Yandex', digest: 'a', version: 1 },
+      { traffic_type: 'search', id: 'yandex', name: 'Яндекс', digest: 'b', version: 2 },
+      { traffic_type: 'social', id: 'vk', name: 'ВКонтакте', digest: 'b', version: 2 },
+    ],
+    format: 'JSONEachRow',
+  });
   service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
 });
 
@@ -129,8 +139,20 @@ describe('the report engine, on a traffic counted by hand', () => {
   it('traffic_sources: a row expands into its systems, and a system into its phrases', async () => {
     const systems = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], parents: ['search'] }));
     expect(systems.data.map((r) => [r.id, r.parent_id, r.level, r.can_be_expanded, ...r.metrics])).toEqual([['["search","yandex"]', '["search"]', 1, true, 1, 2]]);
+    // A system reads by its name from the dictionary, not by its id.
+    expect(systems.data.map((r) => r.extra.title)).toEqual(['Яндекс']);
     const phrases = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], parents: ['search', 'yandex'] }));
     expect(phrases.data.map((r) => [r.extra.title, r.level, r.can_be_expanded, ...r.metrics])).toEqual([['купить слона', 2, false, 1, 2]]);
+  });
+
+  it('social_network and search_system_phrase: systems read by their names, a system the dictionary lacks by its id', async () => {
+    const social = await service.table(PROJECT, 'social_network', request({ metrics: ['visits'] }));
+    expect(shown(social)).toEqual([['ВКонтакте', 1]]);
+    const search = await service.table(PROJECT, 'search_system_phrase', request({ metrics: ['visits'] }));
+    expect(shown(search)).toEqual([['Яндекс', 1]]);
+    await clickhouse.command({ query: "ALTER TABLE ch_traffic_systems DELETE WHERE id = 'vk'", clickhouse_settings: { mutations_sync: '2' } });
+    expect(shown(await service.table(PROJECT, 'social_network', request({ metrics: ['visits'] })))).toEqual([['vk', 1]]);
+    await clickhouse.insert({ table: 'ch_traffic_systems', values: [{ traffic_type: 'social', id: 'vk', name: 'ВКонтакте', digest: 'b', version: 2 }], format: 'JSONEachRow' });
   });
 
   it('sorts by a metric in SQL, ties by title, and pages with limit and offset', async () => {
@@ -308,7 +330,7 @@ describe('the report engine, on a traffic counted by hand', () => {
       expect(g.data.map((l) => [l.id, l.title, l.points.map((p) => p.metrics[0])])).toEqual([
         ['total', 'Итого', [3, 1]],
         ['["search"]', 'Поисковые системы', [2, 0]],
-        ['["search","yandex"]', 'yandex', [2, 0]],
+        ['["search","yandex"]', 'Яндекс', [2, 0]],
       ]);
     });
 

@@ -4,6 +4,7 @@ import {
   METRIC_INFO,
   moscowDate,
   reportDefinition,
+  SYSTEM_DIMENSIONS,
   VALUE_TITLES,
   type Dimension,
   type GraphLine,
@@ -199,6 +200,10 @@ export class ReportService {
     if (dimension === 'geo_country' || dimension === 'geo_area' || dimension === 'geo_city') {
       const ids = rowValues.map(Number).filter((id) => id > 0);
       for (const place of ids.length > 0 ? await this.dictionaries.geo(ids) : []) titles.set(String(place.id), place.name);
+    }
+    if (SYSTEM_DIMENSIONS.has(dimension)) {
+      const ids = rowValues.map(String).filter((id) => id !== '');
+      if (ids.length > 0) for (const [id, name] of await this.dictionaries.systems(ids)) titles.set(id, name);
     }
     for (const raw of rowValues) {
       const value = normalValue(raw, dimension);
