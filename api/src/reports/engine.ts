@@ -26,13 +26,33 @@ export type ResultRow = Record<string, unknown>;
  * the server's (500) and is not dressed up.
  */
 export class ReportEngine {
+  /** The answers of the queries running now, by their SQL and parameters. */
+  private readonly running = new Map<string, Promise<ResultRow[]>>();
+
   constructor(
     private readonly clickhouse: ClickHouseClient,
     /** ClickHouse settings every report query runs with (the configured scan and memory limits) */
     private readonly settings: { max_memory_usage: number; max_rows_to_read: number } = { max_memory_usage: 0, max_rows_to_read: 0 },
   ) {}
 
+  /**
+   * The rows of a query. A query asked again while the same one (same SQL, same parameters) runs
+   * shares its answer instead of reading the data again: the table and the graph of one page both
+   * ask for the period's totals at once, and users opening one report together ask the same.
+   * Nothing is kept once the answer is in, so no answer is ever older than its request.
+   */
   async rows(sql: Sql): Promise<ResultRow[]> {
+    const key = `${sql.query}\u0000${JSON.stringify(sql.params)}`;
+    let answer = this.running.get(key);
+    if (answer === undefined) {
+      answer = this.read(sql).finally(() => this.running.delete(key));
+      this.running.set(key, answer);
+    }
+    // A list of its own for each caller; the rows themselves are only read.
+    return [...(await answer)];
+  }
+
+  private async read(sql: Sql): Promise<ResultRow[]> {
     try {
       return await (await this.query(sql)).json<ResultRow>();
     } catch (error) {

@@ -393,3 +393,42 @@ describe('the report engine, on a traffic counted by hand', () => {
     }
   });
 });
+
+describe('the runner', () => {
+  /** The test's own ClickHouse client, counting the queries that reach it. */
+  function counted(): { engine: ReportEngine; queries: () => number } {
+    let queries = 0;
+    const client = Object.create(clickhouse) as ClickHouseClient;
+    client.query = ((params: Parameters<ClickHouseClient['query']>[0]) => {
+      queries += 1;
+      return clickhouse.query(params);
+    }) as ClickHouseClient['query'];
+    return { engine: new ReportEngine(client), queries: () => queries };
+  }
+
+  it('reads once for a table and a graph of one page asked together: they share the totals query', async () => {
+    const { engine, queries } = counted();
+    const page = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW);
+    const asked = request({ metrics: ['visits', 'page_views'] });
+    const [table, graph] = await Promise.all([page.table(PROJECT, 'traffic_sources', asked), page.graph(PROJECT, 'traffic_sources', asked)]);
+    expect(table.totals).toEqual([3, 4]);
+    expect(graph.totals).toEqual([3, 4]);
+    // The table: its rows and totals; the graph: the totals, its default lines (the first rows)
+    // and their series. Together, the totals are read once.
+    const together = queries();
+    const alone = counted();
+    const one = new ReportService(alone.engine, new DictionaryRepository(clickhouse), () => NOW);
+    await one.table(PROJECT, 'traffic_sources', asked);
+    await one.graph(PROJECT, 'traffic_sources', asked);
+    expect([together, alone.queries()]).toEqual([4, 5]);
+  });
+
+  it('keeps nothing once answered: the same query asked later reads again', async () => {
+    const { engine, queries } = counted();
+    const sql = { query: 'SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', params: { p: PROJECT } };
+    const [a, b] = await Promise.all([engine.rows(sql), engine.rows(sql)]);
+    expect([a, b, queries()]).toEqual([[{ n: EVENTS.length }], [{ n: EVENTS.length }], 1]);
+    await engine.rows(sql);
+    expect(queries()).toBe(2);
+  });
+});

@@ -90,11 +90,12 @@ export class ReportService {
       const points = fill(starts, series, plan.metrics.length);
       return { ...head, data: [{ id: 'total', title: 'Итого', points }], totals: values(totals[0], plan.metrics.length) };
     }
-    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned));
-    const [lineRows, totals, whole] = await Promise.all([
-      lines.length > 0 ? this.run(compileSeries(plan, planned.group, lines)) : Promise.resolve([]),
+    // Every query starts at once; the totals first, so that a table of the same page asked
+    // together shares them (ReportEngine.rows).
+    const [totals, whole, [lines, lineRows]] = await Promise.all([
       this.run(compileTotals(plan)),
       body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
+      this.linesOf(planned, body),
     ]);
     const data: GraphLine[] = [];
     if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
@@ -146,6 +147,12 @@ export class ReportService {
 
   private async run(sql: Sql): Promise<ResultRow[]> {
     return this.engine.rows(sql);
+  }
+
+  /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
+  private async linesOf(planned: ReportPlan, body: ReportRequestDto): Promise<[LinePath[], ResultRow[]]> {
+    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned));
+    return [lines, lines.length > 0 ? await this.run(compileSeries(planned.plan, planned.group, lines)) : []];
   }
 
   /** The rows of the report's top level that a graph draws when none are selected. */
