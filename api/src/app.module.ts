@@ -27,6 +27,8 @@ import { ProjectService } from './projects/project.service.js';
 import { ProjectsRepository } from './projects/projects.repository.js';
 import { RatingController } from './projects/rating.controller.js';
 import { RatingService } from './projects/rating.service.js';
+import { RatingReport } from './projects/rating-report.js';
+import { RatingReportController } from './projects/rating-report.controller.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
 import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
@@ -58,6 +60,7 @@ export const CONTROLLERS: Type[] = [
   ProjectListController,
   AccessController,
   RatingController,
+  RatingReportController,
   SavedFiltersController,
 ];
 
@@ -90,6 +93,7 @@ export class AppModule {
       MetricsRepository,
       Favicons,
       RatingService,
+      RatingReport,
       ProjectService,
       AccessService,
       SavedFiltersRepository,

@@ -2,8 +2,8 @@
  * The metric and grouping catalogues shared by the api and the web app. Names are the wire
  * names of the specification (001, §3 "Metrics"); each service maps them to its own work (SQL in
  * the api's report engine, titles and formats in the web). Only metrics the stored data can
- * answer are here: popularity and position (the rating), the media and funnel metrics come with
- * the reports that own them. README ("Metric definitions") defines each one.
+ * answer are here (popularity and position are the rating report's alone); the media and funnel
+ * metrics come with the reports that own them. README ("Metric definitions") defines each one.
  */
 export const METRICS = [
   'page_views',
@@ -18,6 +18,8 @@ export const METRICS = [
   'usability_views',
   'usability_clicks',
   'usability_ctr',
+  'popularity',
+  'position',
 ] as const;
 export type Metric = (typeof METRICS)[number];
 
@@ -46,6 +48,9 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   usability_views: { title: 'Показы блока', unit: 'count', order: 'desc' },
   usability_clicks: { title: 'Клики по блоку', unit: 'count', order: 'desc' },
   usability_ctr: { title: 'CTR блока', unit: 'percent', order: 'desc' },
+  popularity: { title: 'Популярность', unit: 'count', order: 'desc' },
+  // The first place is the best: a position column sorts ascending first.
+  position: { title: 'Позиция', unit: 'count', order: 'asc' },
 };
 
 /** What each metric counts (kept for the callers that need the unit only). */

@@ -25,6 +25,8 @@ const APP = 'only a mobile app SDK reports it; the service has a web counter onl
 /** The catalogue's dimensions, grouped as the specification groups them. */
 export const DIMENSIONS = {
   date: event('event_date'),
+  /** the site: the rows of the rating report, every rated site of a category */
+  project_id: event('project_id'),
   // Events
   event_class: event('event_class'),
   event_name: event('event_name'),

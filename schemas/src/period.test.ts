@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ratingDefaultPeriod,
+  ratingPeriod,
   addDays,
   allowedGroups,
   bucketCount,
@@ -203,5 +205,19 @@ describe('bucketCount', () => {
 
   it('counts months cut by the period, across a year end', () => {
     expect(bucketCount('2024-11-30', '2025-03-01', 'month')).toBe(5);
+  });
+});
+
+describe('the rating report period', () => {
+  const today = '2026-11-24';
+  it('keeps a period that ends yesterday or earlier', () => {
+    expect(ratingPeriod('2026-11-01', '2026-11-23', today)).toEqual({ dateStart: '2026-11-01', dateEnd: '2026-11-23' });
+  });
+  it('moves a period reaching today back to end yesterday, keeping its length', () => {
+    expect(ratingPeriod('2026-11-18', today, today)).toEqual({ dateStart: '2026-11-17', dateEnd: '2026-11-23' });
+    expect(ratingPeriod(today, today, today)).toEqual({ dateStart: '2026-11-23', dateEnd: '2026-11-23' });
+  });
+  it('reads 8 to 2 days back by default', () => {
+    expect(ratingDefaultPeriod(today)).toEqual({ dateStart: '2026-11-16', dateEnd: '2026-11-22' });
   });
 });

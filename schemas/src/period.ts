@@ -119,6 +119,23 @@ export function resolveDate(param: string | null | undefined, todayIso: IsoDate)
   return param;
 }
 
+/**
+ * The rating report's period (spec 001, §5 and §9): its days end yesterday at the latest, because
+ * a site's popularity counts whole days. A period reaching today moves back to end yesterday and
+ * keeps its length (a period of today alone becomes yesterday). By default the rating reads the
+ * days from 8 to 2 days back ({@link ratingDefaultPeriod}).
+ */
+export function ratingPeriod(dateStart: IsoDate, dateEnd: IsoDate, todayIso: IsoDate): { dateStart: IsoDate; dateEnd: IsoDate } {
+  const yesterday = addDays(todayIso, -1);
+  if (dateEnd <= yesterday) return { dateStart, dateEnd };
+  return { dateStart: addDays(yesterday, -(periodDays(dateStart, dateEnd) - 1)), dateEnd: yesterday };
+}
+
+/** The rating report's period when none is asked for: 8 to 2 days back (spec 001, §9), the days the positions are computed from. */
+export function ratingDefaultPeriod(todayIso: IsoDate): { dateStart: IsoDate; dateEnd: IsoDate } {
+  return { dateStart: addDays(todayIso, -8), dateEnd: addDays(todayIso, -2) };
+}
+
 /** Number of calendar days of a period, both ends included. */
 export function periodDays(dateStart: IsoDate, dateEnd: IsoDate): number {
   return daysBetween(dateStart, dateEnd) + 1;

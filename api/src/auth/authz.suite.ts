@@ -38,6 +38,7 @@ interface Entry {
 
 const TODAY = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
 const REPORT = { date_start: TODAY, date_end: TODAY, group: 'hour', metrics: ['page_views'] };
+const RATING = { date_start: TODAY, date_end: TODAY, group: 'day' };
 const SAVED_FILTER = { title: 'Шаблон проверки доступа', body: { dimension_filters: [{ key: 'url', op: '=', value: '/' }] } };
 
 /**
@@ -80,6 +81,13 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   // The CSV needs a login (§2: the button is for a user with an e-mail), on the demo project too.
   { route: 'POST /api/report/v1.0/report/:projectId/:reportName/csv', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/summary/csv`, body: REPORT }),
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
+  // The rating report: a site's viewers see the rating of its categories (none here: an empty answer).
+  { route: 'POST /api/report/v1.0/report/:projectId/rating/graph', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/rating/graph`, body: RATING }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/report/:projectId/rating/table', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/rating/table`, body: RATING }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/report/:projectId/rating/csv', call: (t) => ({ path: `/api/report/v1.0/report/${t?.id}/rating/csv`, body: RATING }),
     project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
   { route: 'POST /api/report/v1.0/eventbase/:projectId/filter/events', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/filter/events`, body: {} }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },

@@ -8,9 +8,8 @@ import { ReportEngine } from '../reports/engine.js';
 import type { Principal } from '../auth/principal.js';
 import type { CategoryView } from './project-view.js';
 import type { ProjectRow } from './projects.repository.js';
+import { byPopularity, LISTED_STATUSES } from './rating-report.js';
 
-/** Statuses whose sites stand in the catalogue (and whose rating reports may be asked for). */
-export const LISTED_STATUSES = ['included', 'editing', 'need_change'] as const;
 /** Statuses in which the owner cannot edit the rating form (specification 000, §4). */
 const LOCKED_STATUSES = new Set(['editing', 'need_change', 'dropped_out', 'excluded']);
 
@@ -91,7 +90,7 @@ export function rankRatedSites(
   }
   const positions = [...byCategory].flatMap(([category, list]) =>
     list
-      .sort((a, b) => b.popularity - a.popularity || a.id - b.id)
+      .sort(byPopularity)
       .map((entry, index) => ({ id: entry.id, category, position: index + 1, popularity: entry.popularity })),
   );
   return { dropped, positions };

@@ -281,6 +281,78 @@ export function ratingSuite(env: () => TestApi): void {
       expect((await list(''))[0].categories).toEqual([]);
     });
 
+    it('the rating report: the sites of a category by popularity over whole days, a closed site\'s popularity hidden, a point per day', async () => {
+      const moderator = await newUser(env(), 4);
+      // Created in this order, so a's id is the lowest: among equals a site with a lower id stands first.
+      const a = await userWithProject(env());
+      const b = await userWithProject(env());
+      const c = await userWithProject(env());
+      await a.client.put(`/api/v1.0/project/${a.projectId}`, { ...FORM, categories: [1301, 1302], public_stats: true });
+      await b.client.put(`/api/v1.0/project/${b.projectId}`, { ...FORM, categories: [1301], public_stats: false });
+      await c.client.put(`/api/v1.0/project/${c.projectId}`, { ...FORM, categories: [1301], public_stats: true });
+      for (const p of [a, b, c]) await moderator.client.post(`/api/v1.0/rating/moderation/${p.projectId}`, { action: 'approve' });
+      const moscowDay = (ms: number): string => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+      const today = moscowDay(Date.now());
+      const daysBack = (n: number): string => moscowDay(Date.now() - n * DAY_MS);
+      // Visitors: a 3 four days back and 2 three days back; b 9 four days back; c 1 three days back
+      // and 100 today, which the rating does not count (whole days only).
+      await addTraffic(env().clickhouse, a.projectId, Date.now() - 4 * DAY_MS, 10, 3);
+      await addTraffic(env().clickhouse, a.projectId, Date.now() - 3 * DAY_MS, 5, 2);
+      await addTraffic(env().clickhouse, b.projectId, Date.now() - 4 * DAY_MS, 20, 9);
+      await addTraffic(env().clickhouse, c.projectId, Date.now() - 3 * DAY_MS, 1, 1);
+      await addTraffic(env().clickhouse, c.projectId, Date.now(), 100, 100);
+      const ask = { date_start: daysBack(4), date_end: today, group: 'day' };
+
+      // Four days back to today: five days, moved back to end yesterday.
+      const table = (await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, ask)).json.result;
+      expect(table.data.map((r: { extra: { value: number; public_stats: boolean }; metrics: unknown[] }) => [r.extra.value, r.extra.public_stats, ...r.metrics])).toEqual([
+        [b.projectId, false, null, 1], // b keeps its statistics closed: its popularity is not shown
+        [a.projectId, true, 5, 2],
+        [c.projectId, true, 1, 3],
+      ]);
+      expect(table.metrics).toEqual(['popularity', 'position']);
+      expect(table.totals).toEqual([null, null]);
+      expect(table.meta).toEqual({
+        total: 3, offset: 0, sample: 1,
+        rating: { category_id: 1301, categories: [1301, 1302], position: 2, date_start: daysBack(5), date_end: daysBack(1) },
+      });
+      // Its owner sees b's own popularity.
+      const own = (await b.client.post(`/api/report/v1.0/report/${b.projectId}/rating/table`, ask)).json.result;
+      expect(own.data.map((r: { metrics: unknown[] }) => r.metrics)).toEqual([[9, 1], [5, 2], [1, 3]]);
+      // Sorted by a column: always in its default direction.
+      const byPopularity = (await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, sort: { name: 'popularity', order: 'asc' } })).json.result;
+      expect(byPopularity.sort).toEqual({ name: 'popularity', order: 'desc' });
+      // The other category of a: a alone.
+      const other = (await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, category_id: 1302 })).json.result;
+      expect(other.data.map((r: { extra: { value: number }; metrics: unknown[] }) => [r.extra.value, ...r.metrics])).toEqual([[a.projectId, 5, 1]]);
+
+      // A point per day of the period; the lines of the first sites.
+      const graph = (await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/graph`, ask)).json.result;
+      expect(graph.data.map((l: { id: string; points: { date: string; metrics: unknown[] }[] }) => [l.id, l.points.map((p) => [p.date.slice(0, 10), ...p.metrics])])).toEqual([
+        [`[${b.projectId}]`, [[daysBack(5), null, 2], [daysBack(4), null, 1], [daysBack(3), null, 3], [daysBack(2), null, 2], [daysBack(1), null, 2]]],
+        [`[${a.projectId}]`, [[daysBack(5), 0, 1], [daysBack(4), 3, 2], [daysBack(3), 2, 1], [daysBack(2), 0, 1], [daysBack(1), 0, 1]]],
+        [`[${c.projectId}]`, [[daysBack(5), 0, 3], [daysBack(4), 0, 3], [daysBack(3), 1, 2], [daysBack(2), 0, 3], [daysBack(1), 0, 3]]],
+      ]);
+      const selected = (await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/graph`, { ...ask, selected_lines: [`[${c.projectId}]`] })).json.result;
+      expect(selected.data.map((l: { id: string; title: string }) => [l.id, l.title])).toEqual([[`[${c.projectId}]`, FORM.title]]);
+
+      // The CSV: the whole rating as the table shows it.
+      const csv = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/csv`, ask);
+      // (The text as fetch decodes it, without the byte-order mark the file starts with.)
+      expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(csv.json).toBe(`Сайт;Популярность;Позиция\r\n${FORM.title};NA;1\r\n${FORM.title};5;2\r\n${FORM.title};1;3\r\n`);
+
+      // Refused: a category the site is not rated in, a metric the rating does not have.
+      const foreign = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, category_id: 1504 });
+      expect([foreign.status, foreign.json.errors.message]).toEqual([400, 'category_id: the site is not rated in category 1504 (its categories: 1301, 1302)']);
+      const metric = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, metrics: ['page_views'] });
+      expect([metric.status, metric.json.errors.message]).toEqual([400, 'metrics: page_views is not a metric of the report rating (it has popularity, position)']);
+      // A site in no rating: no rows, and why.
+      const unrated = await userWithProject(env());
+      const none = (await unrated.client.post(`/api/report/v1.0/report/${unrated.projectId}/rating/table`, ask)).json.result;
+      expect([none.data, none.meta.not_collected]).toEqual([[], 'the site takes no part in the rating']);
+    });
+
     it('recomputes in one api process at a time', async () => {
       const moderator = await newUser(env(), 4);
       const recompute = async () => (await moderator.client.post('/api/v1.0/rating/recompute')).json.result;

@@ -372,6 +372,10 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       return s(clicks);
     case 'usability_ctr':
       return ratio(clicks, views, 100, 2);
+    case 'popularity':
+    case 'position':
+      // A site's place among other sites: the rating report's own (api/src/projects/rating-report.ts).
+      return undefined;
   }
 }
 
@@ -618,7 +622,7 @@ export interface Span {
  * Metrics of several projects over several stretches of time at once, from the hour rollup,
  * with the SQL every report uses (the sites list: today so far against the same hours of the
  * day before; the rating: a week's visitors). A row per project and span (`span`: its index);
- * a bucket in no span is not read.
+ * a bucket in no span is not read, and one in several counts in the first (spans should not overlap).
  */
 export function compileProjectSpans(projectIds: readonly number[], spans: readonly Span[], metrics: readonly Metric[]): Sql {
   if (spans.length === 0) throw new ReportQueryError('no span of time to read');

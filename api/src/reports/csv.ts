@@ -18,9 +18,12 @@ export function csvNumber(value: number): string {
   return Number.isFinite(value) ? String(value).replace('.', ',') : '';
 }
 
+/** §2: a value the reader may not see, as the table shows it. */
+export const HIDDEN_VALUE = 'NA';
+
 /** One line of the file. Text fields that a spreadsheet would take for a formula are kept as text. */
-export function csvLine(values: readonly (string | number)[]): string {
-  return `${values.map((v) => (typeof v === 'number' ? csvNumber(v) : field(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v))).join(';')}\r\n`;
+export function csvLine(values: readonly (string | number | null)[]): string {
+  return `${values.map((v) => (v === null ? HIDDEN_VALUE : typeof v === 'number' ? csvNumber(v) : field(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v))).join(';')}\r\n`;
 }
 
 /**

@@ -7,6 +7,17 @@ import type { PeriodGroup } from '../period.js';
  * the api answers them and the web app reads them, so neither writes its own copy.
  */
 
+/** What a rating report's answer is of: the category, the site's own place, the days read. */
+export interface RatingMeta {
+  category_id: number;
+  /** the categories the site is rated in, for the category selector */
+  categories: number[];
+  /** the site's own position in the category over the period (0: not placed) */
+  position: number;
+  date_start: string;
+  date_end: string;
+}
+
 /** §2: what an empty value is shown as, by the api's titles and the web's cells alike. */
 export const EMPTY_TITLE = 'Не определено';
 
@@ -43,10 +54,17 @@ export interface ReportRequest {
 /** Metric values in the order of the request's metrics. */
 export type MetricValues = number[];
 
+/**
+ * A table row's metric values: null where the value is not shown to the reader (the popularity of
+ * a rated site that keeps its statistics closed; §2: shown as «NA»).
+ */
+export type RowValues = (number | null)[];
+
 export interface GraphPoint {
   ts: number;
   date: string;
-  metrics: MetricValues;
+  /** null: not shown to the reader (a gap in the line) */
+  metrics: RowValues;
 }
 
 export interface GraphLine {
@@ -59,7 +77,8 @@ export interface GraphLine {
 export interface GraphResult {
   metrics: Metric[];
   data: GraphLine[];
-  totals: MetricValues;
+  /** null where the report has no total (the rating: sites are not added up) */
+  totals: RowValues;
   /** the share of visitors the numbers were read from (1: all) */
   sample: number;
 }
@@ -72,18 +91,20 @@ export interface TableRow {
   can_be_expanded: boolean;
   /** kept for the time-series view; equal to extra.title */
   title: string;
-  extra: { title: string; value?: string | number };
+  /** public_stats: a rating row's site shows its statistics to everyone */
+  extra: { title: string; value?: string | number; public_stats?: boolean };
   /** time rows: the bucket's start, epoch seconds */
   ts?: number;
-  metrics: MetricValues;
+  metrics: RowValues;
 }
 
 export interface TableResult {
   data: TableRow[];
   metrics: Metric[];
   all_metrics: Metric[];
-  totals: MetricValues;
+  /** null where the report has no total (the rating: sites are not added up) */
+  totals: RowValues;
   sort: { name: string; order: 'asc' | 'desc' };
-  meta: { total: number; offset: number; sample: number; not_collected?: string };
+  meta: { total: number; offset: number; sample: number; not_collected?: string; rating?: RatingMeta };
 }
 

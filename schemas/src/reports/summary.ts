@@ -10,4 +10,19 @@ export const summary = defineReport({
   defaultSort: { name: 'date', order: 'desc' },
 });
 
-export const SUMMARY_REPORTS = [summary];
+/**
+ * «Рейтинг»: the rated sites of one of the site's rating categories, by popularity over whole
+ * days (the api's rating report; spec 001, §2 and §9). Its rows are sites, not the site's traffic.
+ */
+export const rating = defineReport({
+  name: 'rating',
+  title: 'Рейтинг',
+  group: 'summary',
+  drilldown: ['project_id'],
+  metrics: ['popularity', 'position'],
+  defaultSort: { name: 'position', order: 'asc' },
+  sampling: false,
+  empty: 'placeholder',
+});
+
+export const SUMMARY_REPORTS = [summary, rating];

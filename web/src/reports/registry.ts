@@ -22,6 +22,7 @@ export function reportView(definition: ReportDefinition): LazyExoticComponent<Co
 /** Hints under the title, by report (the web's texts). */
 const HINTS: Readonly<Record<string, string>> = {
   summary: 'Просмотры страниц, визиты и уникальные посетители сайта за выбранный период.',
+  rating: 'Место сайта среди сайтов его тематики: по популярности, числу посетителей за полные дни периода.',
   traffic_sources: 'Откуда приходят посетители: поисковые системы, сайты, социальные сети, реклама и прямые заходы.',
   drilldown_sources: 'Источники трафика с сайтами, с которых пришли посетители.',
   ad_systems: 'Визиты из рекламных систем и их кампаний.',
@@ -73,7 +74,7 @@ export function openableReport(name: string): ReportDefinition | undefined {
  * Base report names of the spec (001 §2) that no definition answers yet: their route shows a
  * «coming» placeholder; any other unknown name is a 404.
  */
-export const PLANNED_REPORTS: ReadonlySet<string> = new Set(['rating', 'constructor']);
+export const PLANNED_REPORTS: ReadonlySet<string> = new Set(['constructor']);
 
 /** Media report names of the spec (001 §2), all still to be built. */
 export const PLANNED_MEDIA_REPORTS: ReadonlySet<string> = new Set([
