@@ -1,9 +1,10 @@
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import { METRICS, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import type { ErrorBody } from '../common/error.filter.js';
 import type { FilterValue } from '../reports/filter-values.js';
 import type { GeoPlace } from '../reports/dictionaries.js';
+import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
 
 /*
  * The answers of the api as OpenAPI schemas. The types are the contract (schemas/src/reports/
@@ -144,3 +145,7 @@ export function page(item: string): SchemaObject {
     required: ['data', 'meta'],
   };
 }
+
+/** The 507 of a call that runs a report query: ClickHouse stopped it at the report limits. */
+export const ApiReportLimit = (): MethodDecorator & ClassDecorator =>
+  ApiResponse({ status: 507, description: `${MEMORY_LIMIT_TEXT}: the query met the report limits (REPORT_MAX_MEMORY_BYTES, REPORT_MAX_ROWS_TO_READ)` });

@@ -1,5 +1,5 @@
 import { BadRequestException, Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule } from '@stat/schemas';
@@ -11,8 +11,8 @@ import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { CLOCK, type Clock } from '../tokens.js';
 import { compileTable, type Plan } from './compile.js';
 import { scopeOf, sourceOf } from './plan.js';
-import { MEMORY_LIMIT_TEXT, ReportEngine } from './engine.js';
-import { envelope, page } from '../openapi/answers.js';
+import { ReportEngine } from './engine.js';
+import { ApiReportLimit, envelope, page } from '../openapi/answers.js';
 import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
 import { normalValue, ReportService } from './report.service.js';
 
@@ -101,7 +101,7 @@ function childOf(path: readonly Dimension[]): Dimension | undefined {
 @Controller('api/report/v1.0/eventbase/:projectId/filter')
 @ProjectView()
 @ReadOnlyPost()
-@ApiResponse({ status: 507, description: `${MEMORY_LIMIT_TEXT}: the query met the report limits` })
+@ApiReportLimit()
 @ApiOkResponse({ schema: envelope(page('FilterValue')) })
 export class FilterValuesController {
   constructor(

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Body, Controller, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
@@ -11,14 +11,13 @@ import { ReportService } from './report.service.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { User } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
-import { MEMORY_LIMIT_TEXT } from './engine.js';
-import { answer, envelope } from '../openapi/answers.js';
+import { answer, ApiReportLimit, envelope } from '../openapi/answers.js';
 
 // The one access guard decides: anonymous reads the demo project only; unknown projects are 404.
 @Controller('api/report/v1.0/report/:projectId/:reportName')
 @ProjectView()
 @ReadOnlyPost()
-@ApiResponse({ status: 507, description: `${MEMORY_LIMIT_TEXT}: the query met the report limits` })
+@ApiReportLimit()
 export class ReportController {
   constructor(@Inject(ReportService) private readonly reports: ReportService) {}
 
