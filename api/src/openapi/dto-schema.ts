@@ -78,7 +78,7 @@ function enumOf(values: unknown[]): SchemaObject {
 
 function propertySchema(dto: Type, name: string, checks: readonly ValidationMetadata[], into: Record<string, SchemaObject | ReferenceObject>): SchemaObject {
   const schema: SchemaObject = {};
-  const items: SchemaObject = {};
+  const items: SchemaObject & Partial<ReferenceObject> = {};
   const described: string[] = [];
   // class-validator lists a property's checks from the decorator nearest to it; read them top down.
   for (const check of [...checks].reverse()) {
@@ -96,9 +96,10 @@ function propertySchema(dto: Type, name: string, checks: readonly ValidationMeta
     if (rule) Object.assign(check.each ? items : schema, rule(check.constraints ?? []));
     else described.push(messageOf(check));
   }
-  if (Object.keys(items).length > 0) Object.assign(schema, { type: 'array', items });
+  // A reference stands alone (OpenAPI 3.0 ignores what is beside it): the nested DTO says it all.
+  if (Object.keys(items).length > 0) Object.assign(schema, { type: 'array', items: items.$ref ? { $ref: items.$ref } : items });
   if (schema.type === undefined && schema.allOf === undefined && schema.enum === undefined) Object.assign(schema, emittedType(dto, name));
-  if (described.length > 0) schema.description = described.join('; ');
+  if (described.length > 0) schema.description = `Refused with: ${described.join('; ')}`;
   return schema;
 }
 
