@@ -31,7 +31,7 @@ export function apiDocumentPaths(prefix: string): { page: string; json: string }
 /**
  * Serves the OpenAPI document of the api: Swagger UI (its files from the swagger-ui-dist
  * package, nothing fetched from elsewhere) and the JSON. The document is built on its first
- * request, not at start: the api starts as fast as it did without it.
+ * request, not at start: the start pays only for loading the package (about 0.2 s of CPU).
  */
 export function serveApiDocument(app: NestFastifyApplication, prefix: string): void {
   const paths = apiDocumentPaths(prefix);
