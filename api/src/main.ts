@@ -10,6 +10,7 @@ import { guardedJsonParser, registerInputGuard } from './http/input-guard.js';
 import { registerReportLimit, registerSecurityHeaders } from './http/security.js';
 import { PageFetcher } from './net/safe-fetch.js';
 import { registerStatic, type StaticConfig } from './static.js';
+import { serveApiDocument } from './openapi/document.js';
 import type { Db, DbTarget } from './db/db.js';
 import { openDb } from './db/open.js';
 import { migratePostgres } from './db/migrate.js';
@@ -135,6 +136,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
     const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
     fastify.get('/health', async (_req, reply) => reply.header('Cache-Control', 'no-store').send(health()));
     await registerStatic(fastify, { ...config, apiPrefix: config.prefix });
+    serveApiDocument(app, config.prefix);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

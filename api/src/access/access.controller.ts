@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { IdPipe } from '../http/id.pipe.js';
 import { ok } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
@@ -7,7 +8,8 @@ import { LoggedIn, ProjectEdit, SetPolicy } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProjectRights } from '../auth/project-access.js';
 import { AccessDecisionDto, UpdateAccessDto, UserExistsDto } from './access.dto.js';
-import { AccessService } from './access.service.js';
+import { AccessService, RATE_LIMIT_EXCEEDED } from './access.service.js';
+import { TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
 
 @Controller('api/v1.0')
 export class AccessController {
@@ -21,12 +23,14 @@ export class AccessController {
 
   @Patch('project/:projectId/access')
   @ProjectEdit()
+  @ApiTooManyRequestsResponse({ description: `${RATE_LIMIT_EXCEEDED}: the daily limit of shared users` })
   async replace(@Project() project: ProjectRights, @User() user: Principal, @Body(validated(UpdateAccessDto)) body: UpdateAccessDto) {
     return ok(await this.access.replace(project, user, body.data.users));
   }
 
   @Post('user/exists')
   @LoggedIn()
+  @ApiTooManyRequestsResponse({ description: TOO_MANY_REQUESTS })
   @HttpCode(200)
   async exists(@User() user: Principal, @Body(validated(UserExistsDto)) body: UserExistsDto) {
     return ok(await this.access.exists(user, body.email));
@@ -65,6 +69,7 @@ export class AccessController {
 
   @Post('project/:projectId/verify_ownership')
   @SetPolicy({ kind: 'project', level: 'known', param: 'projectId' })
+  @ApiTooManyRequestsResponse({ description: TOO_MANY_REQUESTS })
   @HttpCode(200)
   async verify(@Project() project: ProjectRights, @User() user: Principal) {
     return ok(await this.access.verifyOwnership(project, user));

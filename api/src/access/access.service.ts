@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, Sql } from '../db/db.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProjectRights } from '../auth/project-access.js';
-import { RateLimiter } from '../auth/rate-limit.js';
+import { RateLimiter, TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
 import { decodePage } from '../net/page.js';
 import { FetchRefused, PAGE_LIMITS, type PageFetcher } from '../net/safe-fetch.js';
 import { DB, FETCHER } from '../tokens.js';
@@ -118,7 +118,7 @@ export class AccessService {
   }
 
   async exists(caller: Principal, email: string): Promise<{ exists: boolean }> {
-    await this.limiter.consume(`exists:${caller.id}`, 60, 60_000, 'Слишком много запросов, попробуйте через минуту');
+    await this.limiter.consume(`exists:${caller.id}`, 60, 60_000, TOO_MANY_REQUESTS);
     const [row] = await this.db.query('SELECT 1 FROM users WHERE email = $1', [normalizeEmail(email)]);
     return { exists: row !== undefined };
   }
@@ -194,7 +194,7 @@ export class AccessService {
    * a later call that finds it there grants the caller edit access.
    */
   async verifyOwnership(rights: ProjectRights, caller: Principal): Promise<{ verified: boolean; meta_tag: string }> {
-    await this.limiter.consume(`verify:${caller.id}`, 10, 60_000, 'Слишком много запросов, попробуйте через минуту');
+    await this.limiter.consume(`verify:${caller.id}`, 10, 60_000, TOO_MANY_REQUESTS);
     const [existing] = await this.db.query<{ token: string }>('SELECT token FROM ownership_tokens WHERE project_id = $1 AND user_id = $2', [
       rights.id,
       caller.id,

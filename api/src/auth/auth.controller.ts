@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
@@ -8,6 +9,7 @@ import { LoginDto, RegisterDto } from './auth.dto.js';
 import { AuthService } from './auth.service.js';
 import { parseCookies, REFRESH_COOKIE, serializeCookie, SESSION_COOKIE } from './cookies.js';
 import { Public } from './policy.js';
+import { TOO_MANY_LOGINS } from './rate-limit.js';
 import { SessionService, type SessionTokens } from './sessions.js';
 
 export const SESSION_EXPIRED = 'Сессия истекла, войдите снова';
@@ -22,6 +24,7 @@ export class AuthController {
 
   @Post('api/v1.0/auth/register')
   @Public()
+  @ApiTooManyRequestsResponse({ description: TOO_MANY_LOGINS })
   @HttpCode(200)
   async register(
     @Body(validated(RegisterDto)) body: RegisterDto,
@@ -35,6 +38,7 @@ export class AuthController {
 
   @Post('api/v1.0/auth/login')
   @Public()
+  @ApiTooManyRequestsResponse({ description: TOO_MANY_LOGINS })
   @HttpCode(200)
   async login(
     @Body(validated(LoginDto)) body: LoginDto,

@@ -8,6 +8,8 @@ export const LOGIN_FAILURES_PER_EMAIL = 10;
 /** Login and registration attempts from one address in the window. */
 export const AUTH_ATTEMPTS_PER_ADDRESS = 100;
 export const TOO_MANY_LOGINS = 'Слишком много попыток входа. Попробуйте через 15 минут.';
+/** The limit of a user's lookups (e-mails, ownership checks, site titles) a minute. */
+export const TOO_MANY_REQUESTS = 'Слишком много запросов, попробуйте через минуту';
 
 /** Fixed-window counters in the shared store. */
 @Injectable()

@@ -6,8 +6,12 @@ import { BODY_NOT_OBJECT } from '../http/input-guard.js';
  * that a route whose fields are all optional would take "no body" as "change nothing").
  */
 export class RequestValidationPipe extends ValidationPipe {
-  constructor(options: ValidationPipeOptions) {
-    super(options);
+  /** `dto`: the class validated against, also read by the OpenAPI document (openapi/document.ts). */
+  constructor(
+    readonly dto: Type,
+    options: Omit<ValidationPipeOptions, 'expectedType'>,
+  ) {
+    super({ ...options, expectedType: dto });
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -22,8 +26,7 @@ export class RequestValidationPipe extends ValidationPipe {
  * Unknown fields are refused, so a typo in a request is an error, not a silent default.
  */
 export function validated<T>(dto: Type<T>): ValidationPipe {
-  return new RequestValidationPipe({
-    expectedType: dto,
+  return new RequestValidationPipe(dto, {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

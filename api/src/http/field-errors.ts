@@ -39,9 +39,8 @@ export function validatedFields<T>(
   message: string | ((fields: Record<string, string[]>) => string) = 'Request validation errors',
   options: Pick<ValidationPipeOptions, 'stopAtFirstError'> = {},
 ): ValidationPipe {
-  return new RequestValidationPipe({
+  return new RequestValidationPipe(dto, {
     ...options,
-    expectedType: dto,
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

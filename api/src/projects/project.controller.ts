@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
@@ -16,6 +17,7 @@ import {
   UpdateProjectDto,
 } from './project.dto.js';
 import { ProjectService } from './project.service.js';
+import { TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
 import type { ProjectView as ProjectViewShape } from './project-view.js';
 
 // The path parameter is named projectId on every route, so the one guard finds it.
@@ -31,6 +33,7 @@ export class ProjectController {
 
   @Get('fetch_metadata')
   @LoggedIn()
+  @ApiTooManyRequestsResponse({ description: TOO_MANY_REQUESTS })
   async metadata(@User() user: Principal, @Query(validated(MetadataQueryDto)) query: MetadataQueryDto) {
     return ok(await this.projects.metadata(user, query.url));
   }
@@ -82,6 +85,7 @@ export class ProjectController {
   /** The badge: shared caches may keep it only when the project shows it publicly. */
   @Get(':projectId/widget.svg')
   @ProjectWidget()
+  @ApiOkResponse({ description: 'The badge.', content: { 'image/svg+xml': { schema: { type: 'string' } } } })
   @Header('content-type', 'image/svg+xml; charset=utf-8')
   @Header('content-security-policy', "default-src 'none'")
   async widget(@Project() project: ProjectRights, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {

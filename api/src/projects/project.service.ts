@@ -1,7 +1,7 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { decide, DEMO_PROJECT_ID, type ProjectRights } from '../auth/project-access.js';
 import { can, type Principal } from '../auth/principal.js';
-import { RateLimiter } from '../auth/rate-limit.js';
+import { RateLimiter, TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
 import { ProofOfWork, type Challenge } from '../captcha/pow.js';
 import { counterCode, widgetSvg } from '../counter/counter-code.js';
 import { decodePage, pageTitle } from '../net/page.js';
@@ -206,7 +206,7 @@ export class ProjectService {
   }
 
   async metadata(user: Principal, address: string): Promise<{ title: string }> {
-    await this.limiter.consume(`metadata:${user.id}`, 30, 60_000, 'Слишком много запросов, попробуйте через минуту');
+    await this.limiter.consume(`metadata:${user.id}`, 30, 60_000, TOO_MANY_REQUESTS);
     try {
       const page = await this.fetcher.get(address, PAGE_LIMITS);
       if (page.status >= 400) throw new FetchRefused(`status ${page.status}`);

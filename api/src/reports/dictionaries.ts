@@ -1,10 +1,12 @@
 import { Controller, Get, Inject, Injectable, Query } from '@nestjs/common';
 import type { ClickHouseClient } from '@stat/storage';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { CLICKHOUSE } from '../tokens.js';
 import { Public } from '../auth/policy.js';
+import { answer, envelope } from '../openapi/answers.js';
 
 /** Ids asked for at once: a report page names at most a few hundred places (or segments). */
 export const MAX_DICTIONARY_IDS = 500;
@@ -86,6 +88,7 @@ export class DictionaryController {
   /** Names of geo_country, geo_area and geo_city ids (specification 001, §7: ch_geo). */
   @Get('ch_geo')
   @Public()
+  @ApiOkResponse({ schema: envelope({ type: 'object', properties: { data: { type: 'array', items: answer('GeoPlace') } } }) })
   async geo(@Query(validated(GeoIdsQueryDto)) query: GeoIdsQueryDto): Promise<Envelope<{ data: GeoPlace[] }>> {
     return ok({ data: await this.dictionaries.geo(query.geo_ids.split(',').map(Number)) });
   }
@@ -99,6 +102,7 @@ export class DictionaryController {
    */
   @Get('ch_segments')
   @Public()
+  @ApiOkResponse({ schema: envelope({ type: 'object', properties: { data: { type: 'array', maxItems: 0 } } }) })
   segments(@Query(validated(SegmentIdsQueryDto)) _query: SegmentIdsQueryDto): Envelope<{ data: never[] }> {
     return ok({ data: [] });
   }

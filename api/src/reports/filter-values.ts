@@ -1,4 +1,5 @@
 import { BadRequestException, Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule } from '@stat/schemas';
@@ -11,6 +12,7 @@ import { CLOCK, type Clock } from '../tokens.js';
 import { compileTable, type Plan } from './compile.js';
 import { scopeOf, sourceOf } from './plan.js';
 import { ReportEngine } from './engine.js';
+import { ApiReportLimit, envelope, page } from '../openapi/answers.js';
 import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
 import { normalValue, ReportService } from './report.service.js';
 
@@ -99,6 +101,8 @@ function childOf(path: readonly Dimension[]): Dimension | undefined {
 @Controller('api/report/v1.0/eventbase/:projectId/filter')
 @ProjectView()
 @ReadOnlyPost()
+@ApiReportLimit()
+@ApiOkResponse({ schema: envelope(page('FilterValue')) })
 export class FilterValuesController {
   constructor(
     @Inject(ReportEngine) private readonly engine: ReportEngine,

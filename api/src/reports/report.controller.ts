@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Body, Controller, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
@@ -10,16 +11,19 @@ import { ReportService } from './report.service.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { User } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
+import { answer, ApiReportLimit, envelope } from '../openapi/answers.js';
 
 // The one access guard decides: anonymous reads the demo project only; unknown projects are 404.
 @Controller('api/report/v1.0/report/:projectId/:reportName')
 @ProjectView()
 @ReadOnlyPost()
+@ApiReportLimit()
 export class ReportController {
   constructor(@Inject(ReportService) private readonly reports: ReportService) {}
 
   @Post('graph')
   @HttpCode(200)
+  @ApiOkResponse({ schema: envelope(answer('GraphResult')) })
   async graph(
     @Param('projectId', ProjectIdPipe) projectId: number,
     @Param('reportName') reportName: string,
@@ -30,6 +34,7 @@ export class ReportController {
 
   @Post('table')
   @HttpCode(200)
+  @ApiOkResponse({ schema: envelope(answer('TableResult')) })
   async table(
     @Param('projectId', ProjectIdPipe) projectId: number,
     @Param('reportName') reportName: string,
@@ -41,6 +46,7 @@ export class ReportController {
   /** §7: the whole table as a file; for a logged-in user (§2: the button needs the user's e-mail). */
   @Post('csv')
   @HttpCode(200)
+  @ApiOkResponse({ description: 'The whole table as CSV (BOM, semicolons, comma decimals).', content: { 'text/csv': { schema: { type: 'string' } } } })
   async csv(
     @Param('projectId', ProjectIdPipe) projectId: number,
     @Param('reportName') reportName: string,

@@ -1,10 +1,12 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import { Public, ProjectView } from '../auth/policy.js';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { LatencyRepository } from './latency.repository.js';
+import { answer, envelope } from '../openapi/answers.js';
 
 /**
  * No query parameters: the span of one project is `eventbase_latency/{projectId}`, so that the
@@ -20,6 +22,7 @@ export class ServiceController {
 
   /** Server time, so that clients with a wrong clock still pick the right "today". */
   @Get('time')
+  @ApiOkResponse({ schema: envelope({ type: 'object', properties: { timestamp: { type: 'integer', description: 'epoch seconds' } }, required: ['timestamp'] }) })
   time(): Envelope<{ timestamp: number }> {
     return ok({ timestamp: Math.floor(Date.now() / 1000) });
   }
@@ -31,6 +34,7 @@ export class ServiceController {
    */
   @Get('eventbase_latency')
   @Public()
+  @ApiOkResponse({ schema: envelope(answer('EventbaseLatency')) })
   async eventbaseLatency(@Query(validated(NoQueryDto)) _query: NoQueryDto): Promise<Envelope<EventbaseLatency>> {
     return ok(await this.latency.span(null));
   }
@@ -38,6 +42,7 @@ export class ServiceController {
   /** The span of one project's events, for whoever may view the project's reports. */
   @Get('eventbase_latency/:projectId')
   @ProjectView()
+  @ApiOkResponse({ schema: envelope(answer('EventbaseLatency')) })
   async projectEventbaseLatency(
     @Param('projectId', ProjectIdPipe) projectId: number,
     @Query(validated(NoQueryDto)) _query: NoQueryDto,

@@ -38,6 +38,7 @@ export const PROJECT_ID_RANGES = {
   'service.cluster.test.ts': 8_500_000,
   'saved-filters.test.ts': 8_600_000,
   'eventbase-latency.test.ts': 8_700_000,
+  'openapi.test.ts': 8_800_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 

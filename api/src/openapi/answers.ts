@@ -1,0 +1,151 @@
+import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import { METRICS, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
+import type { EventbaseLatency } from '@stat/schemas/period';
+import type { ErrorBody } from '../common/error.filter.js';
+import type { FilterValue } from '../reports/filter-values.js';
+import type { GeoPlace } from '../reports/dictionaries.js';
+import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
+
+/*
+ * The answers of the api as OpenAPI schemas. The types are the contract (schemas/src/reports/
+ * api.ts and the api's own); each schema here is checked against its type by the compiler, so
+ * a field added to the type and not described here fails the build.
+ */
+
+type Schema = SchemaObject | ReferenceObject;
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+/** An object schema that names every field of `T`, and as required the fields `T` requires. */
+function described<T>(properties: { [K in keyof T]-?: Schema }, required: readonly RequiredKeys<T>[]): SchemaObject {
+  return { type: 'object', properties, required: [...required] as string[] };
+}
+
+const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+const int: SchemaObject = { type: 'integer' };
+const text: SchemaObject = { type: 'string' };
+const metricNames: SchemaObject = { type: 'array', items: { type: 'string', enum: [...METRICS] } };
+const metricValues: SchemaObject = { type: 'array', items: { type: 'number' }, description: 'one value per metric, in the order of `metrics`' };
+const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
+
+const tableRow = described<TableRow>(
+  {
+    id: { ...text, description: 'the JSON text of the row’s path; a date for rows of time buckets' },
+    parent_id: nullable(text),
+    level: int,
+    can_be_expanded: { type: 'boolean' },
+    title: text,
+    extra: { type: 'object', properties: { title: text, value: { oneOf: [text, { type: 'number' }] } }, required: ['title'] },
+    ts: { ...int, description: 'rows of time buckets: the bucket’s start, epoch seconds' },
+    metrics: metricValues,
+  },
+  ['id', 'parent_id', 'level', 'can_be_expanded', 'title', 'extra', 'metrics'],
+);
+
+const tableResult = described<TableResult>(
+  {
+    data: { type: 'array', items: ref('TableRow') },
+    metrics: metricNames,
+    all_metrics: metricNames,
+    totals: metricValues,
+    sort: { type: 'object', properties: { name: text, order: { type: 'string', enum: ['asc', 'desc'] } }, required: ['name', 'order'] },
+    meta: {
+      type: 'object',
+      properties: {
+        total: { ...int, description: 'rows of the level' },
+        offset: int,
+        sample: { type: 'number', description: 'the share of visitors read (1: all)' },
+        not_collected: { ...text, description: 'the report needs data this service does not collect' },
+      },
+      required: ['total', 'offset', 'sample'],
+    },
+  },
+  ['data', 'metrics', 'all_metrics', 'totals', 'sort', 'meta'],
+);
+
+const graphPoint = described<GraphPoint>({ ts: int, date: text, metrics: metricValues }, ['ts', 'date', 'metrics']);
+
+const graphLine = described<GraphLine>(
+  { id: { ...text, description: 'the table row’s id, or `total`' }, title: text, points: { type: 'array', items: ref('GraphPoint') } },
+  ['id', 'title', 'points'],
+);
+
+const graphResult = described<GraphResult>(
+  { metrics: metricNames, data: { type: 'array', items: ref('GraphLine') }, totals: metricValues, sample: { type: 'number' } },
+  ['metrics', 'data', 'totals', 'sample'],
+);
+
+const filterValue = described<FilterValue>(
+  { value: { oneOf: [text, { type: 'number' }] }, title: text, visits: int, can_be_expanded: { type: 'boolean' } },
+  ['value', 'title', 'visits', 'can_be_expanded'],
+);
+
+const geoPlace = described<GeoPlace>(
+  { id: int, name: text, kind: { type: 'string', enum: ['country', 'area', 'city'] }, parent_id: int },
+  ['id', 'name', 'kind', 'parent_id'],
+);
+
+const eventbaseLatency = described<EventbaseLatency>(
+  { start: nullable({ ...text, format: 'date' }), end: nullable({ ...text, format: 'date' }), end_timestamp: nullable(int) },
+  ['start', 'end', 'end_timestamp'],
+);
+
+const errorBody = described<ErrorBody>(
+  {
+    responseStatus: int,
+    errors: {
+      type: 'object',
+      properties: {
+        message: text,
+        fields: { type: 'object', additionalProperties: { type: 'array', items: text }, description: 'form calls: the texts of each bad field' },
+        request_id: { ...text, description: '500 only: names the logged fault' },
+      },
+      required: ['message'],
+    },
+  },
+  ['responseStatus', 'errors'],
+);
+
+const healthReport = described<HealthReport>(
+  {
+    status: { type: 'string', enum: ['ok', 'degraded'] },
+    reasons: { type: 'array', items: text },
+    unstored: int,
+    oldest_unstored_ms: nullable(int),
+  },
+  ['status', 'reasons', 'unstored', 'oldest_unstored_ms'],
+);
+
+/** The component schemas of the answers, by name. */
+export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
+  TableRow: tableRow,
+  TableResult: tableResult,
+  GraphPoint: graphPoint,
+  GraphLine: graphLine,
+  GraphResult: graphResult,
+  FilterValue: filterValue,
+  GeoPlace: geoPlace,
+  EventbaseLatency: eventbaseLatency,
+  ErrorBody: errorBody,
+  HealthReport: healthReport,
+};
+
+/** The envelope of every successful answer, `{responseStatus: 200, result}`. */
+export function envelope(result: Schema = { type: 'object' }): SchemaObject {
+  return { type: 'object', properties: { responseStatus: { type: 'integer', enum: [200] }, result }, required: ['responseStatus', 'result'] };
+}
+
+/** A result named in ANSWER_SCHEMAS. */
+export const answer = (name: string): ReferenceObject => ref(name);
+
+/** A list answer `{data: [...], meta: {total, offset}}` of a named item. */
+export function page(item: string): SchemaObject {
+  return {
+    type: 'object',
+    properties: { data: { type: 'array', items: ref(item) }, meta: { type: 'object', properties: { total: int, offset: int }, required: ['total', 'offset'] } },
+    required: ['data', 'meta'],
+  };
+}
+
+/** The 507 of a call that runs a report query: ClickHouse stopped it at the report limits. */
+export const ApiReportLimit = (): MethodDecorator & ClassDecorator =>
+  ApiResponse({ status: 507, description: `${MEMORY_LIMIT_TEXT}: the query met the report limits (REPORT_MAX_MEMORY_BYTES, REPORT_MAX_ROWS_TO_READ)` });
