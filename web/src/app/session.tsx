@@ -35,6 +35,11 @@ export function useSession(): Session {
   return session;
 }
 
+/** The session, or null outside {@link SessionProvider} (a report rendered alone, in tests). */
+export function useOptionalSession(): Session | null {
+  return useContext(SessionContext);
+}
+
 /** Loads the current user and holds the session. */
 export function SessionProvider({
   children,

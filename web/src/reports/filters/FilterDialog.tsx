@@ -1,0 +1,226 @@
+import { useMemo, useState } from 'react';
+import { Modal } from '../../components/Modal';
+import { Button } from '../../components/ui';
+import { FILTER_LIMITS } from '@stat/schemas/filters';
+import { filterItem, RULE_LIMITS, searchMenu } from './catalogue';
+import { COMPARISON_WORDS } from './chips';
+import { COMPARISONS, emptyRule, type Comparison, type FilterBlock, type FormOp, type FormRule } from './form';
+import { ValueList } from './ValueList';
+import styles from './filters.module.css';
+
+/** Props of {@link FilterDialog}. */
+export interface FilterDialogProps {
+  readonly projectId: string;
+  readonly period: { readonly start: string; readonly end: string };
+  /** The current filters as the form shows them. */
+  readonly initial: readonly FilterBlock[];
+  readonly onApply: (blocks: FilterBlock[]) => void;
+  readonly onCancel: () => void;
+}
+
+const OP_LABELS: Readonly<Record<FormOp, string>> = { AND: 'И', OR: 'ИЛИ', NOT: 'НЕ' };
+
+/**
+ * «Фильтры по условиям» (spec 001 §4): the menu of dimensions on the left, searched by
+ * «Введите название раздела»; the chosen dimensions' filters on the right, each a few rules
+ * (at most its type's limit) that combine with AND; «Применить», «Отменить», «Сбросить настройки».
+ */
+export function FilterDialog({ projectId, period, initial, onApply, onCancel }: FilterDialogProps) {
+  const [blocks, setBlocks] = useState<FilterBlock[]>(() => [...initial]);
+  const [search, setSearch] = useState('');
+  const menu = useMemo(() => searchMenu(search), [search]);
+
+  const add = (key: string) => {
+    if (blocks.some((b) => b.key === key)) return;
+    const { type } = filterItem(key);
+    setBlocks((prev) => [...prev, { key, type, rules: [emptyRule(type)] }]);
+  };
+  const setBlock = (index: number, block: FilterBlock | null) =>
+    setBlocks((prev) => (block === null ? prev.filter((_, i) => i !== index) : prev.map((b, i) => (i === index ? block : b))));
+
+  return (
+    <Modal
+      title="Фильтры по условиям"
+      onClose={onCancel}
+      width={960}
+      data-testid="filter-dialog"
+      footer={
+        <div className={styles.dialogFooter}>
+          <Button variant="link" onClick={() => setBlocks([])} data-testid="filter-reset-form">
+            Сбросить настройки
+          </Button>
+          <span className={styles.grow} />
+          <Button onClick={onCancel} data-testid="filter-cancel">
+            Отменить
+          </Button>
+          <Button variant="primary" onClick={() => onApply(blocks)} data-testid="filter-apply">
+            Применить
+          </Button>
+        </div>
+      }
+    >
+      <div className={styles.dialog}>
+        <nav className={styles.menu} aria-label="Разделы">
+          <input
+            className={styles.menuSearch}
+            type="search"
+            placeholder="Введите название раздела"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            data-testid="filter-menu-search"
+          />
+          <div className={styles.menuList}>
+            {menu.map((section) => (
+              <section key={section.title} className={styles.menuSection}>
+                <h3 className={styles.menuTitle}>{section.title}</h3>
+                {section.items.map((i) => {
+                  const active = blocks.some((b) => b.key === i.key);
+                  return (
+                    <button
+                      key={i.key}
+                      type="button"
+                      className={active ? `${styles.menuItem} ${styles.menuItemActive}` : styles.menuItem}
+                      aria-pressed={active}
+                      onClick={() => add(i.key)}
+                      data-testid="filter-menu-item"
+                      data-key={i.key}
+                    >
+                      {i.title}
+                    </button>
+                  );
+                })}
+              </section>
+            ))}
+            {menu.length === 0 ? <p className={styles.valueNote}>По вашему запросу ничего не найдено</p> : null}
+          </div>
+        </nav>
+        <div className={styles.blocks} data-testid="filter-blocks">
+          {blocks.length === 0 ? (
+            <div className={styles.emptyBlocks}>
+              <p className={styles.emptyTitle}>Параметры не выбраны</p>
+              <p className={styles.emptyText}>Пока не выбрана ни одна группа параметров</p>
+            </div>
+          ) : (
+            blocks.map((block, index) => (
+              <BlockEditor key={block.key} projectId={projectId} period={period} block={block} onChange={(b) => setBlock(index, b)} />
+            ))
+          )}
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
+interface BlockEditorProps {
+  readonly projectId: string;
+  readonly period: { readonly start: string; readonly end: string };
+  readonly block: FilterBlock;
+  /** null: the block is removed */
+  readonly onChange: (block: FilterBlock | null) => void;
+}
+
+/** One dimension's filter: its rules, «Добавить условие» below the type's limit. */
+function BlockEditor({ projectId, period, block, onChange }: BlockEditorProps) {
+  const item = filterItem(block.key);
+  const limit = RULE_LIMITS[block.type];
+  const setRule = (index: number, rule: FormRule | null) => {
+    const rules = rule === null ? block.rules.filter((_, i) => i !== index) : block.rules.map((r, i) => (i === index ? rule : r));
+    onChange(rules.length === 0 ? null : { ...block, rules });
+  };
+  return (
+    <section className={styles.block} data-testid="filter-block" data-key={block.key}>
+      <header className={styles.blockHead}>
+        <h3 className={styles.blockTitle}>{item.title}</h3>
+        <button type="button" className={styles.remove} onClick={() => onChange(null)} aria-label={`Убрать ${item.title}`} data-testid="filter-block-remove">
+          ×
+        </button>
+      </header>
+      {block.rules.map((rule, index) => (
+        <div key={index} className={styles.rule} data-testid="filter-rule">
+          {index > 0 ? <span className={styles.and}>и</span> : null}
+          <RuleEditor projectId={projectId} period={period} dimension={block.key} single={block.type === 'radio'} rule={rule} onChange={(r) => setRule(index, r)} />
+          {block.rules.length > 1 ? (
+            <button type="button" className={styles.remove} onClick={() => setRule(index, null)} aria-label="Убрать условие">
+              ×
+            </button>
+          ) : null}
+        </div>
+      ))}
+      {block.rules.length < limit ? (
+        <button type="button" className={styles.addRule} onClick={() => onChange({ ...block, rules: [...block.rules, emptyRule(block.type)] })} data-testid="filter-add-rule">
+          + Добавить условие
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+interface RuleEditorProps {
+  readonly projectId: string;
+  readonly period: { readonly start: string; readonly end: string };
+  readonly dimension: string;
+  readonly single: boolean;
+  readonly rule: FormRule;
+  readonly onChange: (rule: FormRule) => void;
+}
+
+function OpSwitch({ value, onChange }: { readonly value: FormOp; readonly onChange: (op: FormOp) => void }) {
+  return (
+    <div className={styles.ops} role="group" aria-label="Условие">
+      {(['AND', 'OR', 'NOT'] as const).map((op) => (
+        <button key={op} type="button" aria-pressed={op === value} className={op === value ? `${styles.op} ${styles.opActive}` : styles.op} onClick={() => onChange(op)} data-op={op}>
+          {OP_LABELS[op]}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function RuleEditor({ projectId, period, dimension, single, rule, onChange }: RuleEditorProps) {
+  switch (rule.kind) {
+    case 'choice':
+      return (
+        <div className={styles.ruleBody}>
+          {single ? null : <OpSwitch value={rule.op} onChange={(op) => onChange({ ...rule, op })} />}
+          <ValueList projectId={projectId} dimension={dimension} period={period} chosen={rule.values} single={single} onChange={(values) => onChange({ ...rule, values })} />
+        </div>
+      );
+    case 'text':
+      return (
+        <div className={styles.ruleBody}>
+          <OpSwitch value={rule.op} onChange={(op) => onChange({ ...rule, op })} />
+          <textarea
+            className={styles.textarea}
+            rows={3}
+            value={rule.text}
+            maxLength={FILTER_LIMITS.values * (FILTER_LIMITS.valueLength + 1)}
+            placeholder="Одно значение в строке"
+            onChange={(e) => onChange({ ...rule, text: e.target.value })}
+            data-testid="filter-textarea"
+          />
+          <p className={styles.hint}>* заменяет любое количество символов; @ в начале делает поиск нечувствительным к регистру</p>
+        </div>
+      );
+    case 'number':
+      return (
+        <div className={`${styles.ruleBody} ${styles.numberRule}`}>
+          <select value={rule.op} onChange={(e) => onChange({ ...rule, op: COMPARISONS.find((c) => c === e.target.value) ?? '>' })} aria-label="Сравнение" data-testid="filter-comparison">
+            {COMPARISONS.map((c: Comparison) => (
+              <option key={c} value={c}>
+                {COMPARISON_WORDS[c]}
+              </option>
+            ))}
+          </select>
+          <input
+            className={styles.number}
+            inputMode="numeric"
+            value={rule.value}
+            // §5: whole numbers, minimum 0: anything but digits is not typed.
+            onChange={(e) => onChange({ ...rule, value: e.target.value.replace(/\D/g, '').slice(0, 15) })}
+            aria-label="Число"
+            data-testid="filter-number"
+          />
+        </div>
+      );
+  }
+}
