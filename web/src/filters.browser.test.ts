@@ -148,6 +148,26 @@ describe('filters in a browser', () => {
       expect(new URL(page.url()).searchParams.has('globalFilters')).toBe(false);
       expect(await page.$$('[data-testid="filter-chip"]')).toHaveLength(0);
 
+      // An event filter: the class listed first, one of its names; narrowed by extra.eventClass.
+      await page.click('[data-testid="filters-button"]');
+      await page.fill('[data-testid="filter-menu-search"]', 'Название события');
+      await page.click('[data-testid="filter-menu-item"][data-key="event_name"]');
+      await page.waitForSelector('[data-testid="filter-block"][data-key="event_name"] [data-testid="value-option"]', { timeout: 30_000 });
+      const eventClass = await page.inputValue('[data-testid="filter-event-class"]');
+      const eventOption = page.locator('[data-testid="filter-block"][data-key="event_name"] [data-testid="value-option"]').first();
+      const eventName = (await eventOption.getAttribute('data-value')) ?? '';
+      await eventOption.check();
+      await shot(page, 'dialog-event');
+      const eventCall = page.waitForRequest(isCall(DEMO, 'traffic_sources', 'table', true));
+      await page.click('[data-testid="filter-apply"]');
+      const eventSent = (await eventCall).postDataJSON() as Body;
+      expect(eventSent.dimension_filters).toEqual([
+        { key: 'event_class', op: '=', value: eventClass },
+        { key: 'event_name', op: '=', value: eventName, extra: { eventClass } },
+      ]);
+      expect(await chipTexts(page)).toEqual([`Название события: ${eventClass}: равно ${eventName}|false`]);
+      await expectApiTotals(page, DEMO, 'traffic_sources', 'report-totals', eventSent);
+
       // «Посещаемость» takes filters from its URL: table and graph with them, the endpoint's totals.
       const summaryTable = page.waitForRequest(isCall(DEMO, 'summary', 'table', true));
       const summaryGraph = page.waitForRequest(isCall(DEMO, 'summary', 'graph', true));

@@ -17,6 +17,13 @@ interface ValuesBody {
 
 let calls: { path: string; body: ValuesBody }[];
 
+/** Event classes, and the names of class cv. */
+function events(body: ValuesBody & { parents?: string[] }) {
+  const option = (value: string, visits: number) => ({ value, title: value, visits, can_be_expanded: !body.parents });
+  const data = body.parents ? [option('signup', 5), option('buy', 3)] : [option('cv', 9), option('ub', 4)];
+  return { data, meta: { total: data.length, offset: 0 } };
+}
+
 /** 70 cities, 50 a page; a search finds one. */
 function answer(body: ValuesBody) {
   const all = Array.from({ length: 70 }, (_, i) => ({ value: 1000 + i, title: `Город ${i}`, visits: 70 - i, can_be_expanded: false }));
@@ -30,7 +37,8 @@ beforeEach(() => {
     const path = new URL(input, 'http://localhost').pathname.replace(/^\/top100/, '');
     const body = JSON.parse(String(init.body ?? '{}')) as ValuesBody;
     calls.push({ path, body });
-    return new Response(JSON.stringify({ responseStatus: 200, result: answer(body) }), { status: 200 });
+    const result = path.endsWith('/filter/events') ? events(body) : answer(body);
+    return new Response(JSON.stringify({ responseStatus: 200, result }), { status: 200 });
   });
 });
 
@@ -113,6 +121,22 @@ describe('FilterDialog', () => {
       { key: 'geo_city', op: '!=', value: 1007 },
       { key: 'url', op: 'multilike', value: ['/news*', '@*Спорт*'] },
       { key: 'view_depth', op: '>', value: 3 },
+    ]);
+  });
+
+  it('an event filter: the first class by default, names of the chosen class', async () => {
+    await click('[data-testid="filter-menu-item"][data-key="event_name"]');
+    await until(() => expect(qa('[data-testid="value-option"]').map((o) => o.dataset.value)).toEqual(['signup', 'buy']));
+    expect(q<HTMLSelectElement>('[data-testid="filter-event-class"]')?.value).toBe('cv');
+    expect(calls.map((c) => [c.path, (c.body as { parents?: unknown }).parents])).toEqual([
+      ['/api/report/v1.0/eventbase/42/filter/events', undefined],
+      ['/api/report/v1.0/eventbase/42/filter/events', ['cv']],
+    ]);
+    await click('[data-testid="value-option"][data-value="buy"]');
+    await click('[data-testid="filter-apply"]');
+    expect(formToApi(applied ?? [])).toEqual([
+      { key: 'event_class', op: '=', value: 'cv' },
+      { key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } },
     ]);
   });
 

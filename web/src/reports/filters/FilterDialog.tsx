@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { Button } from '../../components/ui';
 import { FILTER_LIMITS } from '@stat/schemas/filters';
 import { filterItem, RULE_LIMITS, searchMenu } from './catalogue';
 import { COMPARISON_WORDS } from './chips';
 import { COMPARISONS, emptyRule, type Comparison, type FilterBlock, type FormOp, type FormRule } from './form';
+import { fetchFilterValues } from './filtersApi';
 import { ValueList } from './ValueList';
 import styles from './filters.module.css';
 
@@ -201,6 +202,8 @@ function RuleEditor({ projectId, period, dimension, single, rule, onChange }: Ru
           <p className={styles.hint}>* заменяет любое количество символов; @ в начале делает поиск нечувствительным к регистру</p>
         </div>
       );
+    case 'event':
+      return <EventRule projectId={projectId} period={period} rule={rule} onChange={onChange} />;
     case 'number':
       return (
         <div className={`${styles.ruleBody} ${styles.numberRule}`}>
@@ -223,4 +226,57 @@ function RuleEditor({ projectId, period, dimension, single, rule, onChange }: Ru
         </div>
       );
   }
+}
+
+type EventRuleValue = Extract<FormRule, { kind: 'event' }>;
+
+/**
+ * An event filter: the class (the first one listed until another is chosen), then names of that
+ * class from `filter/events` (200 a page; the api leaves out the classes rec and tech).
+ */
+function EventRule({ projectId, period, rule, onChange }: { readonly projectId: string; readonly period: { readonly start: string; readonly end: string }; readonly rule: EventRuleValue; readonly onChange: (rule: FormRule) => void }) {
+  const [classes, setClasses] = useState<readonly string[] | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchFilterValues(projectId, 'events', { date_start: period.start, date_end: period.end, offset: 0 }, { signal: controller.signal }).then(
+      (page) => setClasses(page.data.map((o) => String(o.value))),
+      () => setClasses([]),
+    );
+    return () => controller.abort();
+  }, [projectId, period.start, period.end]);
+  const first = classes?.[0];
+  useEffect(() => {
+    if (!rule.eventClass && first !== undefined) onChange({ ...rule, eventClass: first });
+  }, [rule, first, onChange]);
+  if (classes === null) return <p className={styles.valueNote}>Загрузка…</p>;
+  if (classes.length === 0) return <p className={styles.valueNote}>Нет данных для отображения</p>;
+  return (
+    <div className={styles.ruleBody}>
+      <select
+        className={styles.classSelect}
+        value={rule.eventClass}
+        onChange={(e) => onChange({ kind: 'event', eventClass: e.target.value, values: [] })}
+        aria-label="Класс события"
+        data-testid="filter-event-class"
+      >
+        {classes.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+      {rule.eventClass ? (
+        <ValueList
+          key={rule.eventClass}
+          projectId={projectId}
+          dimension="events"
+          parents={[rule.eventClass]}
+          period={period}
+          chosen={rule.values}
+          single={false}
+          onChange={(values) => onChange({ ...rule, values })}
+        />
+      ) : null}
+    </div>
+  );
 }

@@ -17,7 +17,9 @@ const NEAR_END_PX = 60;
 /** Props of {@link ValueList}. */
 export interface ValueListProps {
   readonly projectId: string;
+  /** A dimension, or `events` for event names (with the class as parent). */
   readonly dimension: string;
+  readonly parents?: readonly (string | number)[];
   readonly period: { readonly start: string; readonly end: string };
   readonly chosen: readonly ChosenValue[];
   /** One value (radio) or many (checkbox). */
@@ -29,7 +31,10 @@ export interface ValueListProps {
  * The values of a dimension that the period has, by visits, 50 a page: searched (after a pause),
  * loaded further when scrolled near the end, never asked again once all are loaded (§4).
  */
-export function ValueList({ projectId, dimension, period, chosen, single, onChange }: ValueListProps) {
+export function ValueList({ projectId, dimension, parents, period, chosen, single, onChange }: ValueListProps) {
+  const parentsKey = JSON.stringify(parents ?? []);
+  // Titles are remembered under the dimension the rules name.
+  const titleKey = dimension === 'events' ? 'event_name' : dimension;
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [options, setOptions] = useState<FilterOption[]>([]);
@@ -51,9 +56,11 @@ export function ValueList({ projectId, dimension, period, chosen, single, onChan
       live.current = controller;
       setLoading(true);
       setFailed(false);
-      fetchFilterValues(projectId, dimension, { date_start: period.start, date_end: period.end, offset, ...(query ? { search: query } : {}) }, { signal: controller.signal }).then(
+      const above = JSON.parse(parentsKey) as (string | number)[];
+      const body = { date_start: period.start, date_end: period.end, offset, ...(query ? { search: query } : {}), ...(above.length > 0 ? { parents: above } : {}) };
+      fetchFilterValues(projectId, dimension, body, { signal: controller.signal }).then(
         (page) => {
-          for (const o of page.data) rememberTitle(dimension, o.value, o.title);
+          for (const o of page.data) rememberTitle(titleKey, o.value, o.title);
           setOptions((prev) => (offset === 0 ? [...page.data] : [...prev, ...page.data]));
           setTotal(page.meta.total);
           setLoading(false);
@@ -65,7 +72,7 @@ export function ValueList({ projectId, dimension, period, chosen, single, onChan
         },
       );
     },
-    [projectId, dimension, period.start, period.end, query],
+    [projectId, dimension, parentsKey, titleKey, period.start, period.end, query],
   );
 
   useEffect(() => {

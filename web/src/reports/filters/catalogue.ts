@@ -57,7 +57,7 @@ const item = (key: string, type: FilterType): FilterItem => ({ key, title: FILTE
 
 /** The menu of general reports, before leaving out what is not collected. */
 const MENU: readonly FilterSection[] = [
-  { title: 'События', items: [item('event_class', 'checkbox'), item('event_name', 'checkbox')] },
+  { title: 'События', items: [item('event_class', 'checkbox'), item('event_name', 'event')] },
   { title: 'Параметры события', items: [item('customer_params_key', 'checkbox'), item('ub_block_list', 'checkbox')] },
   { title: 'Аудитория', items: [item('session_number', 'period'), item('view_depth', 'period'), item('gender', 'radio'), item('age_tns', 'checkbox')] },
   { title: 'География', items: [item('geo_country', 'checkbox'), item('geo_area', 'checkbox'), item('geo_city', 'checkbox')] },

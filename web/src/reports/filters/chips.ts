@@ -33,6 +33,11 @@ export function ruleWords(rule: FormRule): { text: string; negative: boolean } |
   if (rule.kind === 'number') {
     return rule.value === '' ? null : { text: `${COMPARISON_WORDS[rule.op]} ${rule.value}`, negative: false };
   }
+  if (rule.kind === 'event') {
+    if (!rule.eventClass) return null;
+    const names = rule.values.map((v) => v.title);
+    return { text: names.length > 0 ? `${rule.eventClass}: равно ${names.join(JOINERS.OR)}` : `${rule.eventClass}: любое`, negative: false };
+  }
   const values = rule.kind === 'choice' ? rule.values.map((v) => v.title) : textLines(rule.text);
   if (values.length === 0) return null;
   const negative = rule.op === 'NOT';

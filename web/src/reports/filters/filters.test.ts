@@ -59,6 +59,26 @@ describe('form rules to api rules (spec 001 §4 "Filter value conversions")', ()
   });
 });
 
+describe('the event filter (spec 001 §4: event_class equals the class, plus value rules)', () => {
+  const v = (value: string) => ({ value, title: value });
+  it('adds the class rule and narrows the names to the class; reads back as one event rule', () => {
+    const rules = ruleToApi('event_name', { kind: 'event', eventClass: 'cv', values: [v('signup'), v('buy')] });
+    expect(rules).toEqual([
+      { key: 'event_class', op: '=', value: 'cv' },
+      { key: 'event_name', op: 'include', value: ['signup', 'buy'], extra: { eventClass: 'cv' } },
+    ]);
+    expect(ruleToApi('event_name', { kind: 'event', eventClass: 'cv', values: [v('buy')] })[1]).toEqual({ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } });
+    const form = apiToForm(rules, titleOf);
+    expect(form).toEqual([{ key: 'event_name', type: 'event', rules: [{ kind: 'event', eventClass: 'cv', values: [v('signup'), v('buy')] }] }]);
+    expect(formToApi(form)).toEqual(rules);
+    expect(dimensionChips(form).map((c) => `${c.label}: ${c.text}`)).toEqual(['Название события: cv: равно signup или buy']);
+    // No class chosen yet: no rule; a class alone is the class condition, read as a choice of event_class.
+    expect(ruleToApi('event_name', { kind: 'event', eventClass: '', values: [] })).toEqual([]);
+    const classOnly = apiToForm(ruleToApi('event_name', { kind: 'event', eventClass: 'ub', values: [] }), titleOf);
+    expect(dimensionChips(classOnly).map((c) => `${c.label}: ${c.text}`)).toEqual(['Класс события: равно ub']);
+  });
+});
+
 describe('chips (spec 001 §5 "Filter chips wording")', () => {
   const blocks: FilterBlock[] = apiToForm(
     [

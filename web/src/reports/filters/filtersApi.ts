@@ -17,8 +17,11 @@ export interface FilterValuesRequest {
   readonly date_end: string;
   readonly offset: number;
   readonly search?: string;
+  /** The values above (an event class, for its event names). */
+  readonly parents?: readonly (string | number)[];
 }
 
+/** `dimension` `events` lists the event classes, and with parents [class] the class's event names. */
 export function fetchFilterValues(projectId: string, dimension: string, body: FilterValuesRequest, options?: RequestOptions): Promise<FilterValuesPage> {
   return apiPost<FilterValuesPage>(`/api/report/v1.0/eventbase/${encodeURIComponent(projectId)}/filter/${encodeURIComponent(dimension)}`, body, options);
 }

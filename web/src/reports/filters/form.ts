@@ -10,6 +10,8 @@
  *   case — the api's pattern syntax, so `*` is sent as typed; a leading `@` also wraps the value
  *   in `*`, making it a case-insensitive "contains" as the spec says.
  * - radio: one value, `=`. period: a comparison with a whole number.
+ * - event: `event_class` equal to the chosen class, and the chosen names (`=` or `include`)
+ *   narrowed to that class by `extra.eventClass`.
  */
 import { FILTER_LIMITS, type DimensionFilterRule, type DimensionOperator } from '@stat/schemas/filters';
 import { filterItem, type FilterType } from './catalogue';
@@ -30,7 +32,9 @@ export interface ChosenValue {
 export type FormRule =
   | { readonly kind: 'choice'; readonly op: FormOp; readonly values: readonly ChosenValue[] }
   | { readonly kind: 'text'; readonly op: FormOp; readonly text: string }
-  | { readonly kind: 'number'; readonly op: Comparison; readonly value: string };
+  | { readonly kind: 'number'; readonly op: Comparison; readonly value: string }
+  /** an event filter: a class, and names of that class (none: any event of the class) */
+  | { readonly kind: 'event'; readonly eventClass: string; readonly values: readonly ChosenValue[] };
 
 /** The filter of one dimension: its rules combine with AND. */
 export interface FilterBlock {
@@ -43,6 +47,7 @@ export interface FilterBlock {
 export function emptyRule(type: FilterType): FormRule {
   if (type === 'textarea') return { kind: 'text', op: 'OR', text: '' };
   if (type === 'period' || type === 'datePeriod') return { kind: 'number', op: '>', value: '' };
+  if (type === 'event') return { kind: 'event', eventClass: '', values: [] };
   return { kind: 'choice', op: type === 'radio' ? 'AND' : 'OR', values: [] };
 }
 
@@ -96,8 +101,19 @@ export function ruleToApi(key: string, rule: FormRule): DimensionFilterRule[] {
       if (!/^\d{1,15}$/.test(rule.value)) return [];
       return [{ key, op: rule.op, value: Number(rule.value) }];
     }
+    case 'event': {
+      if (!rule.eventClass) return [];
+      const values = rule.values.map((v) => v.value);
+      const byClass: DimensionFilterRule = { key: EVENT_CLASS, op: '=', value: rule.eventClass };
+      const [first] = values;
+      if (first === undefined) return [byClass];
+      const extra = { eventClass: rule.eventClass };
+      return [byClass, values.length === 1 ? { key, op: '=', value: first, extra } : { key, op: 'include', value: values, extra }];
+    }
   }
 }
+
+const EVENT_CLASS = 'event_class';
 
 /** The api's rules of the whole form, in block order. */
 export function formToApi(blocks: readonly FilterBlock[]): DimensionFilterRule[] {
@@ -139,15 +155,51 @@ function apiToRule(rule: DimensionFilterRule, titleOf: TitleOf): FormRule | null
   }
 }
 
+interface MutableBlock {
+  key: string;
+  type: FilterType;
+  rules: FormRule[];
+}
+
+function pushRule(blocks: MutableBlock[], key: string, rule: FormRule): void {
+  let block = blocks.find((b) => b.key === key);
+  if (!block) {
+    block = { key, type: filterItem(key).type, rules: [] };
+    blocks.push(block);
+  }
+  block.rules.push(rule);
+}
+
 /**
  * The form of a list of api rules: one block per dimension, in the order they first appear;
  * consecutive `=` rules of a dimension are one AND rule (the many equals of a checkbox AND).
  * Rules the form cannot show are left out.
  */
 export function apiToForm(rules: readonly DimensionFilterRule[], titleOf: TitleOf): FilterBlock[] {
-  const blocks: { key: string; type: FilterType; rules: FormRule[] }[] = [];
+  const blocks: MutableBlock[] = [];
+  const skip = new Set<number>();
   let previous: DimensionFilterRule | undefined;
-  for (const rule of rules) {
+  for (const [i, rule] of rules.entries()) {
+    if (skip.has(i)) continue;
+    // An event filter: its class rule, then (maybe) its names narrowed to that class.
+    const next = rules[i + 1];
+    const eventClass = rule.extra?.eventClass;
+    if (rule.key === EVENT_CLASS && rule.op === '=' && typeof rule.value === 'string' && filterItem('event_name').type === 'event') {
+      const names = next?.key === 'event_name' && next.extra?.eventClass === rule.value && (next.op === '=' || next.op === 'include') ? next : undefined;
+      // A class rule alone reads as a choice of event_class: the same condition.
+      if (names) {
+        const values = names ? asList(names.value).map((value) => ({ value, title: titleOf('event_name', value) })) : [];
+        pushRule(blocks, 'event_name', { kind: 'event', eventClass: rule.value, values });
+        previous = undefined;
+        skip.add(i + 1);
+        continue;
+      }
+    }
+    if (eventClass !== undefined && rule.key === 'event_name' && (rule.op === '=' || rule.op === 'include')) {
+      pushRule(blocks, 'event_name', { kind: 'event', eventClass, values: asList(rule.value).map((value) => ({ value, title: titleOf('event_name', value) })) });
+      previous = undefined;
+      continue;
+    }
     const form = apiToRule(rule, titleOf);
     if (!form) continue;
     let block = blocks.find((b) => b.key === rule.key);
