@@ -168,6 +168,20 @@ describe('filters in a browser', () => {
       expect(await chipTexts(page)).toEqual([`Название события: ${eventClass}: равно ${eventName}|false`]);
       await expectApiTotals(page, DEMO, 'traffic_sources', 'report-totals', eventSent);
 
+      // A metric filter next to it: rows with more than 5 visits.
+      await page.click('[data-testid="filters-button"]');
+      await page.fill('[data-testid="filter-menu-search"]', 'Визиты');
+      await page.click('[data-testid="filter-menu-metric"][data-key="visits"]');
+      await page.fill('[data-testid="filter-metric-value"]', '5');
+      const metricCall = page.waitForRequest((r) => isCall(DEMO, 'traffic_sources', 'table', true)(r) && Array.isArray((r.postDataJSON() as Body).metric_filters));
+      await page.click('[data-testid="filter-apply"]');
+      const metricSent = (await metricCall).postDataJSON() as Body;
+      expect(metricSent.metric_filters).toEqual([{ key: 'visits', op: '>', value: 5 }]);
+      expect(metricSent.dimension_filters).toEqual(eventSent.dimension_filters);
+      expect(new URL(page.url()).searchParams.get('tableFilters')).toBe('visits:>:5');
+      expect((await chipTexts(page))[1]).toBe('Визиты: больше 5|false');
+      await expectApiTotals(page, DEMO, 'traffic_sources', 'report-totals', metricSent);
+
       // «Посещаемость» takes filters from its URL: table and graph with them, the endpoint's totals.
       const summaryTable = page.waitForRequest(isCall(DEMO, 'summary', 'table', true));
       const summaryGraph = page.waitForRequest(isCall(DEMO, 'summary', 'graph', true));

@@ -73,10 +73,12 @@ export function FilterBar({ projectId, metrics, period, state }: FilterBarProps)
           projectId={projectId}
           period={period}
           initial={blocks}
+          metrics={metrics}
+          initialMetrics={filters.metric}
           onCancel={() => setOpen(false)}
-          onApply={(next) => {
+          onApply={(next, metricRules) => {
             setOpen(false);
-            apply({ dimension: formToApi(next), metric: filters.metric });
+            apply({ dimension: formToApi(next), metric: metricRules });
           }}
         />
       ) : null}

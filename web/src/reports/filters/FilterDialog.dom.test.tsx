@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { fire, render, settle, until, type Rendered } from '../../testing/render';
+import type { MetricFilterRule } from '@stat/schemas/filters';
 import { FilterDialog } from './FilterDialog';
 import { formToApi, type FilterBlock } from './form';
 
@@ -67,11 +68,15 @@ async function click(selector: string) {
 describe('FilterDialog', () => {
   let view: Rendered;
   let applied: FilterBlock[] | null;
+  let appliedMetrics: MetricFilterRule[] = [];
 
   beforeEach(async () => {
     applied = null;
     view = await render(
-      <FilterDialog projectId="42" period={{ start: '2026-01-01', end: '2026-01-07' }} initial={[]} onApply={(b) => (applied = b)} onCancel={() => undefined} />,
+      <FilterDialog projectId="42" period={{ start: '2026-01-01', end: '2026-01-07' }} initial={[]} metrics={['visits', 'avg_view_duration']} initialMetrics={[]} onApply={(b, m) => {
+        applied = b;
+        appliedMetrics = m;
+      }} onCancel={() => undefined} />,
     );
   });
   afterEach(() => view.unmount());
@@ -115,7 +120,14 @@ describe('FilterDialog', () => {
     await type('[data-testid="filter-number"]', '3a');
     expect(q<HTMLInputElement>('[data-testid="filter-number"]')?.value).toBe('3');
 
+    // A metric filter: the duration typed as mm:ss, sent as seconds.
+    await type('[data-testid="filter-menu-search"]', 'Время просмотра');
+    await click('[data-testid="filter-menu-metric"][data-key="avg_view_duration"]');
+    await type('[data-testid="filter-metric-value"]', '0130');
+    expect(q<HTMLInputElement>('[data-testid="filter-metric-value"]')?.value).toBe('01:30');
+
     await click('[data-testid="filter-apply"]');
+    expect(appliedMetrics).toEqual([{ key: 'avg_view_duration', op: '>', value: 90 }]);
     expect(applied).not.toBeNull();
     expect(formToApi(applied ?? [])).toEqual([
       { key: 'geo_city', op: '!=', value: 1007 },

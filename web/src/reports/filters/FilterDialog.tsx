@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { Button } from '../../components/ui';
-import { FILTER_LIMITS } from '@stat/schemas/filters';
+import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
+import { FILTER_LIMITS, METRIC_OPERATORS, type MetricFilterRule } from '@stat/schemas/filters';
 import { filterItem, RULE_LIMITS, searchMenu } from './catalogue';
 import { COMPARISON_WORDS } from './chips';
 import { COMPARISONS, emptyRule, type Comparison, type FilterBlock, type FormOp, type FormRule } from './form';
 import { fetchFilterValues } from './filtersApi';
+import { maskMetricText, rowsToRules, rulesToRows, type MetricRow } from './metricForm';
 import { ValueList } from './ValueList';
 import styles from './filters.module.css';
 
@@ -15,7 +17,10 @@ export interface FilterDialogProps {
   readonly period: { readonly start: string; readonly end: string };
   /** The current filters as the form shows them. */
   readonly initial: readonly FilterBlock[];
-  readonly onApply: (blocks: FilterBlock[]) => void;
+  /** The report's metrics, which metric filters may compare, and the current metric filters. */
+  readonly metrics: readonly Metric[];
+  readonly initialMetrics: readonly MetricFilterRule[];
+  readonly onApply: (blocks: FilterBlock[], metricRules: MetricFilterRule[]) => void;
   readonly onCancel: () => void;
 }
 
@@ -26,10 +31,16 @@ const OP_LABELS: Readonly<Record<FormOp, string>> = { AND: 'И', OR: 'ИЛИ', N
  * «Введите название раздела»; the chosen dimensions' filters on the right, each a few rules
  * (at most its type's limit) that combine with AND; «Применить», «Отменить», «Сбросить настройки».
  */
-export function FilterDialog({ projectId, period, initial, onApply, onCancel }: FilterDialogProps) {
+export function FilterDialog({ projectId, period, initial, metrics, initialMetrics, onApply, onCancel }: FilterDialogProps) {
   const [blocks, setBlocks] = useState<FilterBlock[]>(() => [...initial]);
+  const [rows, setRows] = useState<MetricRow[]>(() => rulesToRows(initialMetrics));
   const [search, setSearch] = useState('');
   const menu = useMemo(() => searchMenu(search), [search]);
+  const needle = search.trim().toLowerCase();
+  const metricItems = metrics.filter((m) => !needle || 'показатели'.includes(needle) || METRIC_INFO[m].title.toLowerCase().includes(needle));
+  const addMetric = (key: Metric) => {
+    if (rows.length < FILTER_LIMITS.rules) setRows((prev) => [...prev, { key, op: '>', text: '' }]);
+  };
 
   const add = (key: string) => {
     if (blocks.some((b) => b.key === key)) return;
@@ -47,14 +58,21 @@ export function FilterDialog({ projectId, period, initial, onApply, onCancel }: 
       data-testid="filter-dialog"
       footer={
         <div className={styles.dialogFooter}>
-          <Button variant="link" onClick={() => setBlocks([])} data-testid="filter-reset-form">
+          <Button
+            variant="link"
+            onClick={() => {
+              setBlocks([]);
+              setRows([]);
+            }}
+            data-testid="filter-reset-form"
+          >
             Сбросить настройки
           </Button>
           <span className={styles.grow} />
           <Button onClick={onCancel} data-testid="filter-cancel">
             Отменить
           </Button>
-          <Button variant="primary" onClick={() => onApply(blocks)} data-testid="filter-apply">
+          <Button variant="primary" onClick={() => onApply(blocks, rowsToRules(rows))} data-testid="filter-apply">
             Применить
           </Button>
         </div>
@@ -92,19 +110,32 @@ export function FilterDialog({ projectId, period, initial, onApply, onCancel }: 
                 })}
               </section>
             ))}
-            {menu.length === 0 ? <p className={styles.valueNote}>По вашему запросу ничего не найдено</p> : null}
+            {metricItems.length > 0 ? (
+              <section className={styles.menuSection}>
+                <h3 className={styles.menuTitle}>Показатели</h3>
+                {metricItems.map((m) => (
+                  <button key={m} type="button" className={styles.menuItem} onClick={() => addMetric(m)} data-testid="filter-menu-metric" data-key={m}>
+                    {METRIC_INFO[m].title}
+                  </button>
+                ))}
+              </section>
+            ) : null}
+            {menu.length === 0 && metricItems.length === 0 ? <p className={styles.valueNote}>По вашему запросу ничего не найдено</p> : null}
           </div>
         </nav>
         <div className={styles.blocks} data-testid="filter-blocks">
-          {blocks.length === 0 ? (
+          {blocks.length === 0 && rows.length === 0 ? (
             <div className={styles.emptyBlocks}>
               <p className={styles.emptyTitle}>Параметры не выбраны</p>
               <p className={styles.emptyText}>Пока не выбрана ни одна группа параметров</p>
             </div>
           ) : (
-            blocks.map((block, index) => (
-              <BlockEditor key={block.key} projectId={projectId} period={period} block={block} onChange={(b) => setBlock(index, b)} />
-            ))
+            <>
+              {blocks.map((block, index) => (
+                <BlockEditor key={block.key} projectId={projectId} period={period} block={block} onChange={(b) => setBlock(index, b)} />
+              ))}
+              {rows.length > 0 ? <MetricRows rows={rows} onChange={setRows} /> : null}
+            </>
           )}
         </div>
       </div>
@@ -278,5 +309,43 @@ function EventRule({ projectId, period, rule, onChange }: { readonly projectId: 
         />
       ) : null}
     </div>
+  );
+}
+
+const METRIC_WORDS: Readonly<Record<(typeof METRIC_OPERATORS)[number], string>> = { '>': 'больше', '<': 'меньше', '=': 'равно' };
+
+/** The metric filters: a row per rule, compared with each row of the table (§4 "Table filter"). */
+function MetricRows({ rows, onChange }: { readonly rows: readonly MetricRow[]; readonly onChange: (rows: MetricRow[]) => void }) {
+  const set = (index: number, row: MetricRow | null) => onChange(row === null ? rows.filter((_, i) => i !== index) : rows.map((r, i) => (i === index ? row : r)));
+  return (
+    <section className={styles.block} data-testid="filter-metrics">
+      <header className={styles.blockHead}>
+        <h3 className={styles.blockTitle}>Показатели</h3>
+      </header>
+      {rows.map((row, index) => (
+        <div key={index} className={`${styles.rule} ${styles.numberRule}`} data-testid="filter-metric-rule" data-key={row.key}>
+          <span className={styles.metricName}>{METRIC_INFO[row.key].title}</span>
+          <select value={row.op} onChange={(e) => set(index, { ...row, op: METRIC_OPERATORS.find((o) => o === e.target.value) ?? '>' })} aria-label="Сравнение" data-testid="filter-metric-op">
+            {METRIC_OPERATORS.map((op) => (
+              <option key={op} value={op}>
+                {METRIC_WORDS[op]}
+              </option>
+            ))}
+          </select>
+          <input
+            className={styles.number}
+            value={row.text}
+            inputMode="decimal"
+            placeholder={METRIC_INFO[row.key].unit === 'seconds' ? 'мм:сс' : ''}
+            onChange={(e) => set(index, { ...row, text: maskMetricText(row.key, e.target.value) })}
+            aria-label="Значение"
+            data-testid="filter-metric-value"
+          />
+          <button type="button" className={styles.remove} onClick={() => set(index, null)} aria-label="Убрать условие">
+            ×
+          </button>
+        </div>
+      ))}
+    </section>
   );
 }

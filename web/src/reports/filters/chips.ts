@@ -4,11 +4,12 @@
  * 'больше', 'меньше или равно', 'меньше'; values join with ' и ' (AND), ' или ' (OR) and ', '
  * (NOT); a NOT chip is negative.
  */
-import { METRIC_INFO } from '@stat/schemas/catalogue';
+import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import type { MetricFilterRule } from '@stat/schemas/filters';
 import { filterItem } from './catalogue';
 import type { Comparison, FilterBlock, FormOp, FormRule } from './form';
 import { textLines } from './form';
+import { metricText } from './metricForm';
 
 export const COMPARISON_WORDS: Readonly<Record<Comparison, string>> = {
   '=': 'равно',
@@ -54,14 +55,18 @@ export function dimensionChips(blocks: readonly FilterBlock[]): Chip[] {
   );
 }
 
-/** The chips of the metric filters; ids `m:{index}`. Numbers in the Russian way (comma decimals). */
+/** The chips of the metric filters; ids `m:{index}`. Numbers with comma decimals, durations as mm:ss. */
 export function metricChips(rules: readonly MetricFilterRule[]): Chip[] {
-  return rules.map((rule, i) => ({
-    id: `m:${i}`,
-    label: METRIC_INFO[rule.key as keyof typeof METRIC_INFO]?.title ?? rule.key,
-    text: `${COMPARISON_WORDS[rule.op]} ${String(rule.value).replace('.', ',')}`,
-    negative: false,
-  }));
+  return rules.map((rule, i) => {
+    const info = Object.hasOwn(METRIC_INFO, rule.key) ? METRIC_INFO[rule.key as Metric] : undefined;
+    const shown = info ? metricText(rule.key as Metric, rule.value) : String(rule.value);
+    return {
+      id: `m:${i}`,
+      label: info?.title ?? rule.key,
+      text: `${COMPARISON_WORDS[rule.op]} ${shown.replace('.', ',')}${info?.unit === 'percent' ? '%' : ''}`,
+      negative: false,
+    };
+  });
 }
 
 /** The blocks without the rule of a chip id (a block left with no rule goes). */

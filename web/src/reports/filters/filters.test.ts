@@ -3,6 +3,7 @@ import type { DimensionFilterRule } from '@stat/schemas/filters';
 import { FILTER_MENU, searchMenu } from './catalogue';
 import { dimensionChips, metricChips, withoutChip } from './chips';
 import { apiToForm, formToApi, fromPattern, ruleToApi, toPattern, type FilterBlock } from './form';
+import { maskMetricText, metricValue, rowsToRules, rulesToRows } from './metricForm';
 import { parseFilters, requestFilters, sameFilters, writeFilters } from './url';
 
 const titleOf = (_key: string, value: string | number) => (value === 143 ? 'Россия' : String(value));
@@ -115,6 +116,33 @@ describe('chips (spec 001 §5 "Filter chips wording")', () => {
     expect(noSafari.map((b) => b.key)).not.toContain('browser_family');
     const oneOs = withoutChip(blocks, chips[3]!.id);
     expect(formToApi(oneOs).filter((r) => r.key === 'os_family')).toEqual([{ key: 'os_family', op: 'exclude', value: ['iOS', 'Android'] }]);
+  });
+});
+
+describe('metric filters (spec 001 §4, §5 "Table filter inputs")', () => {
+  it('masks input by unit and converts it: digits, a dot for a comma, percents capped at 99, mm:ss to seconds', () => {
+    expect(maskMetricText('visits', '1 2a3')).toBe('123');
+    expect(maskMetricText('avg_view_depth', '1,5.2')).toBe('1.52');
+    expect(maskMetricText('avg_view_duration', '0130')).toBe('01:30');
+    expect(metricValue('avg_view_duration', '01:30')).toBe(90);
+    expect(metricValue('avg_view_duration', '01:75')).toBeNull();
+    expect(metricValue('bounces', '150')).toBe(99);
+    expect(metricValue('visits', '')).toBeNull();
+    expect(metricValue('visits', '99999999999999999')).toBe(Number.MAX_SAFE_INTEGER);
+    const rows = [
+      { key: 'visits', op: '>', text: '10' },
+      { key: 'avg_view_duration', op: '<', text: '02:05' },
+      { key: 'page_views', op: '=', text: '' },
+    ] as const;
+    expect(rowsToRules(rows)).toEqual([
+      { key: 'visits', op: '>', value: 10 },
+      { key: 'avg_view_duration', op: '<', value: 125 },
+    ]);
+    expect(rulesToRows(rowsToRules(rows))).toEqual(rows.slice(0, 2));
+    expect(metricChips([{ key: 'avg_view_duration', op: '<', value: 125 }, { key: 'bounces', op: '>', value: 20.5 }]).map((c) => `${c.label}: ${c.text}`)).toEqual([
+      'Время просмотра страницы: меньше 02:05',
+      'Отказы: больше 20,5%',
+    ]);
   });
 });
 
