@@ -192,6 +192,17 @@ describe('filters in a browser', () => {
       await expectApiTotals(page, DEMO, 'summary', 'summary-totals', summarySent);
       expect(await chipTexts(page)).toEqual([`Браузер: равно ${browserValue}|false`]);
 
+      // Chips over one line fold under «Показать ещё» and unfold with «Свернуть».
+      const many = ['/a', '/b', '/c', '/d', '/e', '/f', '/g', '/h'].map((u) => ({ key: 'url', op: 'like', value: `${u}/some/long/path/of/the/site*` }));
+      await page.goto(`${base}/stat/projects/${DEMO}/new/report/page_urls?dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${encodeURIComponent(JSON.stringify(many))}`);
+      await page.waitForSelector('[data-testid="chips-more"]');
+      expect(await page.textContent('[data-testid="chips-more"]')).toBe('Показать ещё');
+      const folded = await page.$eval('[data-testid="filter-chips"]', (e) => e.getBoundingClientRect().height);
+      await page.click('[data-testid="chips-more"]');
+      expect(await page.textContent('[data-testid="chips-more"]')).toBe('Свернуть');
+      expect(await page.$eval('[data-testid="filter-chips"]', (e) => e.getBoundingClientRect().height)).toBeGreaterThan(folded);
+      await shot(page, 'chips-more');
+
       // An invalid filter in the URL is dropped from it.
       await page.goto(`${base}/stat/projects/${DEMO}/new/report/geo?dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${encodeURIComponent('[{"key":"nope","op":"=","value":1},{"key":"geo_country","op":"include","value":[143]}]')}`);
       await expect.poll(() => new URL(page.url()).searchParams.get('globalFilters')).toBe('[{"key":"geo_country","op":"include","value":[143]}]');
