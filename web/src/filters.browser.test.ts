@@ -115,6 +115,9 @@ describe('filters in a browser', () => {
       expect(((await graphCall).postDataJSON() as Body).dimension_filters).toEqual(rules);
       expect(JSON.parse(new URL(page.url()).searchParams.get('globalFilters') ?? '[]')).toEqual(rules);
 
+      // The global filters go with the menu to other reports.
+      const geoLink = await page.getAttribute('[data-testid="report-menu"] a[href*="/new/report/geo?"]', 'href');
+      expect(JSON.parse(new URL(geoLink ?? '', base).searchParams.get('globalFilters') ?? '[]')).toEqual(rules);
       const chips = await chipTexts(page);
       expect(chips[0]).toBe(`Браузер: равно ${browserValue}|false`);
       expect(chips[1]).toMatch(/^Тип устройства: не равно .+\|true$/);

@@ -15,8 +15,9 @@ import {
   type MetricFilterRule,
 } from '@stat/schemas/filters';
 
-export const GLOBAL_FILTERS = 'globalFilters';
-export const TABLE_FILTERS = 'tableFilters';
+import { GLOBAL_FILTERS, TABLE_FILTERS } from './params';
+
+export { GLOBAL_FILTERS, TABLE_FILTERS };
 
 /** The filters of a report. */
 export interface ReportFilters {
