@@ -206,9 +206,20 @@ describe('filters in a browser', () => {
       expect(await page.$eval('[data-testid="filter-chips"]', (e) => e.getBoundingClientRect().height)).toBeGreaterThan(folded);
       await shot(page, 'chips-more');
 
-      // An invalid filter in the URL is dropped from it.
-      await page.goto(`${base}/stat/projects/${DEMO}/new/report/geo?dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${encodeURIComponent('[{"key":"nope","op":"=","value":1},{"key":"geo_country","op":"include","value":[143]}]')}`);
-      await expect.poll(() => new URL(page.url()).searchParams.get('globalFilters')).toBe('[{"key":"geo_country","op":"include","value":[143]}]');
+      // An invalid filter in the URL is dropped from it; a country id in it is named by the
+      // dictionary (a page opened with it has not seen the dialog's list).
+      const countries = await api<{ data: { value: number; title: string }[] }>(`/api/report/v1.0/eventbase/${DEMO}/filter/geo_country`, { date_start: '7days', date_end: 'today' });
+      const country = countries.data.find((c) => c.title !== String(c.value));
+      expect(country).toBeDefined();
+      const geoRules = `[{"key":"nope","op":"=","value":1},{"key":"geo_country","op":"include","value":[${country?.value}]}]`;
+      const fresh = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      try {
+        await fresh.goto(`${base}/stat/projects/${DEMO}/new/report/geo?dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${encodeURIComponent(geoRules)}`);
+        await expect.poll(() => new URL(fresh.url()).searchParams.get('globalFilters'), { timeout: 30_000 }).toBe(`[{"key":"geo_country","op":"include","value":[${country?.value}]}]`);
+        await expect.poll(() => chipTexts(fresh), { timeout: 30_000 }).toEqual([`Страна: равно ${country?.title}|false`]);
+      } finally {
+        await fresh.close();
+      }
       expect(errors).toEqual([]);
     } finally {
       await page.close();
@@ -239,7 +250,7 @@ describe('filters in a browser', () => {
       await page.waitForSelector('[data-testid="filter-chip"]');
       expect(await chipTexts(page)).toEqual(['Адрес страницы: равно /news* или @sport|false']);
       // No templates yet: the dropdown is disabled, the save button is not.
-      await expect.poll(() => page.isDisabled('[data-testid="saved-filters"]')).toBe(true);
+      await expect.poll(() => page.isDisabled('[data-testid="saved-filters"]'), { timeout: 15_000 }).toBe(true);
       await page.click('[data-testid="save-filter"]');
       await page.waitForSelector('[data-testid="template-form"]');
       expect(await page.textContent('[data-testid="template-form"]')).toContain('Сохранение шаблона');
@@ -274,7 +285,7 @@ describe('filters in a browser', () => {
       const changed = page.waitForRequest((r) => isCall(project, 'page_urls', 'table', true)(r) && (r.postDataJSON() as Body).dimension_filters?.length === 2);
       await page.click('[data-testid="filter-apply"]');
       expect(((await changed).postDataJSON() as Body).dimension_filters).toEqual([rule, { key: 'title', op: 'nlike', value: 'x*' }]);
-      await expect.poll(() => page.textContent('[data-testid="saved-filters"]')).toBe('Новости и спорт (изменён)▾');
+      await expect.poll(() => page.textContent('[data-testid="saved-filters"]'), { timeout: 15_000 }).toBe('Новости и спорт (изменён)▾');
       expect(await chipTexts(page)).toEqual(['Адрес страницы: равно /news* или @sport|false', 'Заголовок страницы: не равно x*|true']);
       await page.click('[data-testid="save-filter"]');
       await page.click('[data-testid="save-as-new"]');
@@ -285,7 +296,7 @@ describe('filters in a browser', () => {
       await page.click('[data-testid="save-filter"]');
       await page.click('[data-testid="save-current"]');
       await page.getByRole('status').filter({ hasText: 'Шаблон обновлен' }).waitFor();
-      await expect.poll(() => page.textContent('[data-testid="saved-filters"]')).toBe('Новости и спорт▾');
+      await expect.poll(() => page.textContent('[data-testid="saved-filters"]'), { timeout: 15_000 }).toBe('Новости и спорт▾');
 
       // Edit the title, then delete it.
       await page.click('[data-testid="saved-filters"]');
@@ -295,7 +306,7 @@ describe('filters in a browser', () => {
       await page.fill('[data-testid="template-title"]', 'Без новостей');
       await page.click('[data-testid="template-submit"]');
       await page.getByRole('status').filter({ hasText: 'Шаблон обновлен' }).waitFor();
-      await expect.poll(() => page.textContent('[data-testid="saved-filters"]')).toBe('Без новостей▾');
+      await expect.poll(() => page.textContent('[data-testid="saved-filters"]'), { timeout: 15_000 }).toBe('Без новостей▾');
       await page.click('[data-testid="saved-filters"]');
       await page.click('[data-testid="saved-filter-actions"]');
       await page.click('[data-testid="saved-filter-delete"]');
@@ -303,7 +314,7 @@ describe('filters in a browser', () => {
       expect(await page.textContent('[data-testid="confirm-dialog"]')).toContain('Удаление шаблона');
       await page.click('[data-testid="confirm-button"]');
       await page.getByRole('status').filter({ hasText: 'Шаблон удалён' }).waitFor();
-      await expect.poll(() => page.isDisabled('[data-testid="saved-filters"]')).toBe(true);
+      await expect.poll(() => page.isDisabled('[data-testid="saved-filters"]'), { timeout: 15_000 }).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -152,6 +152,19 @@ describe('FilterDialog', () => {
     ]);
   });
 
+  it('a radio filter takes one value', async () => {
+    await type('[data-testid="filter-menu-search"]', 'Авторизация');
+    await click('[data-testid="filter-menu-item"][data-key="auth_top100"]');
+    await until(() => expect(qa('[data-testid="value-option"]')).toHaveLength(50));
+    expect(qa('[data-testid="value-option"]').every((o) => o.getAttribute('type') === 'radio')).toBe(true);
+    expect(q('[data-testid="filter-block"] [data-op]')).toBeNull();
+    expect(q('[data-testid="filter-add-rule"]')).toBeNull();
+    await click('[data-testid="value-option"][data-value="1001"]');
+    await click('[data-testid="value-option"][data-value="1002"]');
+    await click('[data-testid="filter-apply"]');
+    expect(formToApi(applied ?? [])).toEqual([{ key: 'auth_top100', op: '=', value: 1002 }]);
+  });
+
   it('«Сбросить настройки» empties the form', async () => {
     await click('[data-testid="filter-menu-item"][data-key="view_depth"]');
     expect(qa('[data-testid="filter-block"]')).toHaveLength(1);
