@@ -193,6 +193,7 @@ describe('filters in a browser', () => {
       expect(summarySent.dimension_filters).toEqual([rules[0]]);
       expect(((await summaryGraph).postDataJSON() as Body).dimension_filters).toEqual([rules[0]]);
       await expectApiTotals(page, DEMO, 'summary', 'summary-totals', summarySent);
+      await shot(page, 'summary');
       expect(await chipTexts(page)).toEqual([`Браузер: равно ${browserValue}|false`]);
 
       // Chips over one line fold under «Показать ещё» and unfold with «Свернуть».
