@@ -152,6 +152,17 @@ describe('FilterDialog', () => {
     ]);
   });
 
+  it('refuses more rules than the api takes: a checkbox AND of 21 values is 21 rules', async () => {
+    await click('[data-testid="filter-menu-item"][data-key="geo_city"]');
+    await until(() => expect(qa('[data-testid="value-option"]')).toHaveLength(50));
+    await click('[data-testid="filter-block"] [data-op="AND"]');
+    for (const option of qa('[data-testid="value-option"]').slice(0, 20)) await fire(option, new MouseEvent('click', { bubbles: true }));
+    expect(q('[data-testid="filter-too-many"]')).toBeNull();
+    await fire(qa('[data-testid="value-option"]')[20], new MouseEvent('click', { bubbles: true }));
+    expect(q('[data-testid="filter-too-many"]')?.textContent).toBe('Не больше 20 условий');
+    expect(q<HTMLButtonElement>('[data-testid="filter-apply"]')?.disabled).toBe(true);
+  });
+
   it('a radio filter takes one value', async () => {
     await type('[data-testid="filter-menu-search"]', 'Авторизация');
     await click('[data-testid="filter-menu-item"][data-key="auth_top100"]');

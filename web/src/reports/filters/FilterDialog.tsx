@@ -5,7 +5,7 @@ import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import { FILTER_LIMITS, METRIC_OPERATORS, type MetricFilterRule } from '@stat/schemas/filters';
 import { filterItem, RULE_LIMITS, searchMenu } from './catalogue';
 import { COMPARISON_WORDS } from './chips';
-import { COMPARISONS, emptyRule, type Comparison, type FilterBlock, type FormOp, type FormRule } from './form';
+import { COMPARISONS, emptyRule, formToApi, type Comparison, type FilterBlock, type FormOp, type FormRule } from './form';
 import { fetchFilterValues } from './filtersApi';
 import { maskMetricText, rowsToRules, rulesToRows, type MetricRow } from './metricForm';
 import { ValueList } from './ValueList';
@@ -38,6 +38,8 @@ export function FilterDialog({ projectId, period, initial, metrics, initialMetri
   const menu = useMemo(() => searchMenu(search), [search]);
   const needle = search.trim().toLowerCase();
   const metricItems = metrics.filter((m) => !needle || 'показатели'.includes(needle) || METRIC_INFO[m].title.toLowerCase().includes(needle));
+  // The api takes at most FILTER_LIMITS.rules rules a list (a checkbox AND makes one per value).
+  const tooMany = formToApi(blocks).length > FILTER_LIMITS.rules || rowsToRules(rows).length > FILTER_LIMITS.rules;
   const addMetric = (key: Metric) => {
     if (rows.length < FILTER_LIMITS.rules) setRows((prev) => [...prev, { key, op: '>', text: '' }]);
   };
@@ -69,10 +71,15 @@ export function FilterDialog({ projectId, period, initial, metrics, initialMetri
             Сбросить настройки
           </Button>
           <span className={styles.grow} />
+          {tooMany ? (
+            <span className={styles.fieldError} role="alert" data-testid="filter-too-many">
+              Не больше {FILTER_LIMITS.rules} условий
+            </span>
+          ) : null}
           <Button onClick={onCancel} data-testid="filter-cancel">
             Отменить
           </Button>
-          <Button variant="primary" onClick={() => onApply(blocks, rowsToRules(rows))} data-testid="filter-apply">
+          <Button variant="primary" disabled={tooMany} onClick={() => onApply(blocks, rowsToRules(rows))} data-testid="filter-apply">
             Применить
           </Button>
         </div>
