@@ -35,11 +35,6 @@ export function useSession(): Session {
   return session;
 }
 
-/** The session, or null outside {@link SessionProvider} (a report rendered alone, in tests). */
-export function useOptionalSession(): Session | null {
-  return useContext(SessionContext);
-}
-
 /** Loads the current user and holds the session. */
 export function SessionProvider({
   children,
@@ -99,4 +94,9 @@ export function SessionProvider({
 
   const value = useMemo<Session>(() => ({ state, user: state.user, login, register, logout, forget }), [state, login, register, logout, forget]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/** The session, or null outside {@link SessionProvider} (a report rendered alone, in tests). */
+export function useOptionalSession(): Session | null {
+  return useContext(SessionContext);
 }
