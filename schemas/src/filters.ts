@@ -3,6 +3,7 @@
  * report calls, the saved filters and the web app share. A rule names a catalogue dimension (or,
  * in metric filters, a catalogue metric), an operator and a value; rules combine with AND.
  */
+import { DIMENSIONS } from './dimensions.js';
 
 /** Operators of a dimension filter rule. */
 export const DIMENSION_OPERATORS = [
@@ -39,6 +40,11 @@ export type RangeValue = readonly [number | string, number | string];
 /** A value of a rule: one value, a list (list operators) or a range. */
 export type FilterValue = string | number | readonly (string | number)[];
 
+/** Dimensions a filter may name: the catalogue's, where the service stores them. */
+export const FILTERABLE_DIMENSIONS: readonly string[] = Object.entries(DIMENSIONS)
+  .filter(([, storage]) => storage.table !== null)
+  .map(([name]) => name);
+
 /** One rule of a dimension filter. `extra.eventClass` narrows an event filter to one class. */
 export interface DimensionFilterRule {
   key: string;
@@ -64,12 +70,44 @@ export const FILTER_LIMITS = {
   valueLength: 1000,
 } as const;
 
+const isScalar = (v: unknown): v is string | number =>
+  (typeof v === 'string' && v.length <= FILTER_LIMITS.valueLength) || (typeof v === 'number' && Number.isFinite(v));
+
+/** Whether `value` has the shape `op` takes: a list for list operators, [from, to] for range, one value otherwise. */
+export function isValueFor(op: unknown, value: unknown): value is FilterValue {
+  if ((LIST_OPERATORS as readonly unknown[]).includes(op)) {
+    return Array.isArray(value) && value.length > 0 && value.length <= FILTER_LIMITS.values && value.every(isScalar);
+  }
+  if (op === 'range') return Array.isArray(value) && value.length === 2 && value.every(isScalar);
+  return isScalar(value);
+}
+
+/** Values the filter dialog loads at once (§9 "Dynamic filter page": 50, events 200). */
+export const FILTER_VALUES_PAGE = { dimension: 50, events: 200 } as const;
+
+/** A value the filter dialog offers (`filter/{dimension}`, `filter/events`), with the visits it had in the period. */
+export interface FilterOption {
+  value: string | number;
+  title: string;
+  visits: number;
+  can_be_expanded: boolean;
+}
+
 /** A saved filter template (§3 "Saved filter", §6): private to its author or shared with everyone with access. */
 export const SAVED_FILTER_TYPES = ['private', 'shared'] as const;
 export type SavedFilterType = (typeof SAVED_FILTER_TYPES)[number];
 
 /** The title rules of a saved filter (§5). */
 export const SAVED_FILTER_TITLE_MAX = 255;
+
+/** The texts of the saved-filter templates (§5, §8), shown by the api's errors and the web's form alike. */
+export const SAVED_FILTER_TEXTS = {
+  titleRequired: 'Поле не заполнено',
+  titleTaken: 'Шаблон с таким названием уже существует',
+  created: 'Создан новый шаблон',
+  updated: 'Шаблон обновлен',
+  deleted: 'Шаблон удалён',
+} as const;
 
 /** What a saved filter keeps: the filters it applies. */
 export interface SavedFilterBody {

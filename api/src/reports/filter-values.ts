@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, HttpCode, Inject, Param, Post } 
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule } from '@stat/schemas';
+import { FILTER_VALUES_PAGE, moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule, type FilterOption } from '@stat/schemas';
 import { resolveDate } from '@stat/schemas/period';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
@@ -17,8 +17,8 @@ import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
 import { normalValue, ReportService } from './report.service.js';
 
 /** §9: a dynamic filter's page of values; the event list's. */
-export const FILTER_PAGE = 50;
-export const EVENTS_PAGE = 200;
+export const FILTER_PAGE = FILTER_VALUES_PAGE.dimension;
+export const EVENTS_PAGE = FILTER_VALUES_PAGE.events;
 
 /** Event classes kept out of the event list (§3 "Event tree entry": rec and tech are hidden). */
 const HIDDEN_EVENT_CLASSES = ['rec', 'tech'];
@@ -69,13 +69,8 @@ export class FilterValuesRequestDto {
   search?: string;
 }
 
-/** A value the filter dialog offers, with the visits it had in the period. */
-export interface FilterValue {
-  value: string | number;
-  title: string;
-  visits: number;
-  can_be_expanded: boolean;
-}
+/** A value the filter dialog offers (the contract's type). */
+export type FilterValue = FilterOption;
 
 /**
  * The path of a filter's values: the dimensions above it in the first report whose drill-down

@@ -2,8 +2,9 @@ import { Type } from 'class-transformer';
 import { IsIn, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
 import {
   DIMENSION_OPERATORS,
-  DIMENSIONS,
   FILTER_LIMITS,
+  FILTERABLE_DIMENSIONS,
+  isValueFor,
   LIST_OPERATORS,
   METRIC_OPERATORS,
   METRICS,
@@ -15,22 +16,7 @@ import {
   type MetricOperator,
 } from '@stat/schemas';
 
-/** Dimensions a filter may name: the catalogue's, where the service stores them. */
-export const FILTERABLE_DIMENSIONS = Object.entries(DIMENSIONS)
-  .filter(([, storage]) => storage.table !== null)
-  .map(([name]) => name);
-
-const isScalar = (v: unknown): v is string | number =>
-  (typeof v === 'string' && v.length <= FILTER_LIMITS.valueLength) || (typeof v === 'number' && Number.isFinite(v));
-
-/** Whether `value` has the shape `op` takes: a list for list operators, [from, to] for range, one value otherwise. */
-export function isValueFor(op: unknown, value: unknown): value is FilterValue {
-  if ((LIST_OPERATORS as readonly unknown[]).includes(op)) {
-    return Array.isArray(value) && value.length > 0 && value.length <= FILTER_LIMITS.values && value.every(isScalar);
-  }
-  if (op === 'range') return Array.isArray(value) && value.length === 2 && value.every(isScalar);
-  return isScalar(value);
-}
+export { FILTERABLE_DIMENSIONS, isValueFor };
 
 function valueMessage(args: ValidationArguments): string {
   const op = (args.object as { op?: unknown }).op;

@@ -1,12 +1,12 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
-import { FILTER_LIMITS, SAVED_FILTER_TITLE_MAX, SAVED_FILTER_TYPES, type SavedFilterBody, type SavedFilterType } from '@stat/schemas';
-import { REQUIRED_ON_CREATE, TOO_LONG } from '../projects/project.dto.js';
+import { FILTER_LIMITS, SAVED_FILTER_TEXTS, SAVED_FILTER_TITLE_MAX, SAVED_FILTER_TYPES, type SavedFilterBody, type SavedFilterType } from '@stat/schemas';
+import { TOO_LONG } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
 
 /** The template form's texts (specification 001, §5 and §8). */
-export const TITLE_REQUIRED = REQUIRED_ON_CREATE;
-export const TITLE_TAKEN = 'Шаблон с таким названием уже существует';
+export const TITLE_REQUIRED = SAVED_FILTER_TEXTS.titleRequired;
+export const TITLE_TAKEN = SAVED_FILTER_TEXTS.titleTaken;
 export const TITLE_TOO_LONG = TOO_LONG;
 export const BODY_EMPTY = 'body must hold at least one rule in dimension_filters or metric_filters';
 

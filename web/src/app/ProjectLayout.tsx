@@ -14,12 +14,14 @@ import { isRestrictedUser, isStaffLike, visibleMenu } from './menu';
 import { DEMO_PROJECT_ID, ProjectContext, type ProjectContextValue } from './project';
 import { useSession } from './session';
 import { useSnackbar } from './Snackbar';
+import { GLOBAL_FILTERS } from '../reports/filters/params';
 import styles from './ProjectLayout.module.css';
 
 const ProjectSwitcher = lazy(() => import('./ProjectSwitcher'));
 
 /** Query parameters a report link carries over, so the period and the chosen accuracy stay when switching reports. */
-const CARRIED_PARAMS = ['dateStart', 'dateEnd', 'groupBy', 'sample'] as const;
+// The global filters too (§3 "Global state"); a table's metric filters stay with its report.
+const CARRIED_PARAMS = ['dateStart', 'dateEnd', 'groupBy', 'sample', GLOBAL_FILTERS] as const;
 
 function carriedQuery(search: string): string {
   const from = new URLSearchParams(search);

@@ -95,3 +95,8 @@ export function SessionProvider({
   const value = useMemo<Session>(() => ({ state, user: state.user, login, register, logout, forget }), [state, login, register, logout, forget]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
+
+/** The session, or null outside {@link SessionProvider} (a report rendered alone, in tests). */
+export function useOptionalSession(): Session | null {
+  return useContext(SessionContext);
+}

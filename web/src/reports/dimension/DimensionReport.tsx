@@ -6,6 +6,8 @@ import { REPORT_FAILED } from '../../data/messages';
 import { ApiError } from '../../lib/api';
 import { parsePeriod, writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
+import { FilterBar } from '../filters/FilterBar';
+import { useReportFilters } from '../filters/useReportFilters';
 import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
@@ -86,7 +88,10 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
   );
 
   const metrics = useMemo(() => metricColumns(query.metrics), [query.metrics]);
-  const sortKey = query.sort ? `${query.sort.name}:${query.sort.order}` : '';
+  const filters = useReportFilters(report.metrics);
+  const filtered = filters.filters.dimension.length > 0 || filters.filters.metric.length > 0;
+  // A filter change, as a sort, goes back to the default lines (§4 "Sorting").
+  const sortKey = `${query.sort ? `${query.sort.name}:${query.sort.order}` : ''} ${JSON.stringify(filters.request)}`;
 
   // Sorting resets the selected lines to the default ones (§4 "Sorting").
   const [selection, setSelection] = useState<{ sortKey: string; lines: LineSelection }>({ sortKey, lines: DEFAULT_LINES });
@@ -100,8 +105,9 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
       metrics: [...query.metrics],
       ...(query.sort ? { sort: requestSort(query.sort) } : {}),
       ...(query.sample !== null ? { sample: query.sample } : {}),
+      ...filters.request,
     }),
-    [period.start, period.end, period.group, query.metrics, query.sort, query.sample],
+    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request],
   );
   const baseKey = JSON.stringify(base);
   const tableBody: ReportRequest = { ...base, limit: query.limit, offset: query.offset };
@@ -184,7 +190,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
     table.error === undefined &&
     (report.notCollected !== undefined ||
       answer?.meta.not_collected !== undefined ||
-      (report.empty === 'placeholder' && answer !== undefined && answer.meta.total === 0 && query.offset === 0 && !table.loading));
+      (report.empty === 'placeholder' && !filtered && answer !== undefined && answer.meta.total === 0 && query.offset === 0 && !table.loading));
   // The table's failure first; a placeholder needs no graph, so a graph failure does not hide it.
   const error = table.error ?? (placeholder ? undefined : (graph.error ?? tree.error));
   const status = error === undefined ? 0 : error instanceof ApiError && error.status !== 0 ? error.status : 500;
@@ -202,6 +208,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
           />
         ) : null}
       </Toolbar>
+      <FilterBar projectId={projectId} metrics={report.metrics} period={period} state={filters} />
       {status !== 0 ? (
         <ErrorPage
           compact

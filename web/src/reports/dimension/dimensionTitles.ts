@@ -58,6 +58,11 @@ const TITLES: Readonly<Record<string, string>> = {
   ub_block_list: 'Блок',
 };
 
+/** A dimension's title (its name when it has none). */
+export function dimensionTitle(dimension: string): string {
+  return TITLES[dimension] ?? dimension;
+}
+
 /** The first column's header: the drill-down's levels, «Страна / Регион / Город». */
 export function drilldownHeader(drilldown: readonly string[]): string {
   return drilldown.map((d) => TITLES[d] ?? d).join(' / ');

@@ -17,6 +17,8 @@ import {
 } from '../framework/reportApi';
 import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
+import { FilterBar } from '../filters/FilterBar';
+import { useReportFilters } from '../filters/useReportFilters';
 import { metricColumns, type ReportViewProps } from '../view';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
@@ -65,7 +67,8 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
   const { period, sort, offset } = query;
   const narrow = useNarrowerThan(NARROW_BODY);
 
-  const graphBody: ReportRequest = { date_start: period.start, date_end: period.end, group: period.group, metrics: metricNames };
+  const filters = useReportFilters(report.metrics);
+  const graphBody: ReportRequest = { date_start: period.start, date_end: period.end, group: period.group, metrics: metricNames, ...filters.request };
   const tableBody: ReportRequest = { ...graphBody, ...(sort ? { sort: requestSort(sort) } : {}), limit: PAGE_SIZE, offset };
   const graph = useRequest(JSON.stringify(graphBody), (signal) => fetchReportGraph(projectId, report.name, graphBody, { signal }));
   const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
@@ -114,6 +117,7 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
         {periodPicker}
         <GroupPicker period={period} onChange={query.setGroup} />
       </Toolbar>
+      <FilterBar projectId={projectId} metrics={report.metrics} period={period} state={filters} />
       {failed ? (
         <ErrorPage
           compact
