@@ -269,6 +269,8 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
         <ReportPlaceholder reportName={report.name} />
       ) : (
         <>
+          {/* Two graphs share one row of line tools, above both, so that both plots stay the same size. */}
+          {graphed.length === 2 ? <div className={styles.sharedTools}>{graphTools}</div> : null}
           <div className={graphed.length === 2 && !narrow ? `${styles.graphs} ${styles.graphsTwo}` : styles.graphs}>
             {graphed.map((metric, index) => (
               <ReportCard key={index}>
@@ -285,7 +287,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
                   loading={graph.loading}
                   height={narrow ? 217 : 320}
                   testId={index === 0 ? 'report-graph' : 'report-graph-2'}
-                  tools={index === 0 ? graphTools : null}
+                  tools={index === 0 && graphed.length === 1 ? graphTools : null}
                 />
               </ReportCard>
             ))}

@@ -96,7 +96,7 @@ function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, '
       width: total ? 2.5 : 2,
       ...(total ? { dash: [6, 4] } : {}),
       // Areas under the rows, never under «Итого», which would cover them all.
-      fill: chartType === 'area' && !total ? withAlpha(color, 0.22) : lines.length === 1 ? withAlpha(color, 0.07) : undefined,
+      fill: chartType === 'area' && !total ? withAlpha(color, 0.14) : lines.length === 1 ? withAlpha(color, 0.07) : undefined,
       points: { size: 5, fill: '#fff', width: 1.5 },
     };
   });

@@ -47,7 +47,7 @@ export function PieGraph({ slices, metric, percent, loading, height, testId }: P
   let at = 0;
   return (
     <div className={loading ? `${styles.box} ${styles.loading}` : styles.box} style={{ minHeight: height }} aria-busy={loading} data-chart-type="pie">
-      <svg className={styles.pie} viewBox="-104 -104 208 208" width={height - 20} height={height - 20} role="img" aria-label={metric.title} data-testid={testId}>
+      <svg className={styles.pie} viewBox="-104 -104 208 208" style={{ width: `min(${height - 20}px, 42%)` }} role="img" aria-label={metric.title} data-testid={testId}>
         {slices.map((slice) => {
           const from = at;
           at += slice.percent / 100;
