@@ -151,6 +151,11 @@ describe('report toolbar in a browser', () => {
       expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
       expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
       await screen(page, 'two-bar');
+      // Below a body width of 1275 the two graphs stand one above the other.
+      await page.setViewportSize({ width: 1200, height: 900 });
+      expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
+      await screen(page, 'two-bar-narrow');
+      await page.setViewportSize({ width: 1440, height: 900 });
 
       await page.click('[data-testid="chart-type"] [data-type="pie"]');
       await page.waitForSelector('[data-testid="report-graph"] path[data-slice]');
