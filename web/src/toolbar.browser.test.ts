@@ -2,7 +2,7 @@
 /**
  * The report toolbar in a real browser against the running service (spec 001 §2 "Report page
  * layout", "Toolbar"): a logged-in user downloads the CSV of a demo report, whose first rows are
- * the api's table of the same request; «2 графика» draws two graphs, the bar, pie and area types
+ * the api's table of the same request, and of the summary report; «2 графика» draws two graphs, the bar, pie and area types
  * and the percent toggle draw and stay in the URL; a visitor who is not logged in has no
  * «Скачать отчёт». Each mode is saved to test-output/screens/.
  *
@@ -118,6 +118,19 @@ describe('report toolbar in a browser', () => {
         expect(title).toBe(row.title);
         expect(values.map(csvNumber)).toEqual(row.metrics.map((v) => expect.closeTo(v, 2)));
       });
+
+      // The summary report (time rows) has the button too: a line per bucket under «Дата».
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=7days&dateEnd=today&groupBy=day`);
+      const summaryButton = page.locator('[data-testid="csv-button"]');
+      await expect.poll(() => summaryButton.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await summaryButton.click();
+      const summaryDownload = page.waitForEvent('download');
+      await page.click('[data-testid="csv-download"]');
+      const summaryText = readFileSync((await (await summaryDownload).path()) ?? '', 'utf8');
+      const summaryLines = summaryText.slice(1).split(/\r?\n/).filter(Boolean);
+      expect(cells(summaryLines[0] ?? '')[0]).toBe('Дата');
+      expect(cells(summaryLines[1] ?? '')[0]).toBe('Итого');
+      expect(summaryLines.length).toBe(2 + 7);
     } finally {
       await context.close();
     }

@@ -4,7 +4,6 @@ import type { ReportRequest } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError } from '../../lib/api';
-import { formatIsoDate } from '../../lib/dates';
 import { parsePeriod, writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
@@ -220,7 +219,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
         <CsvDownload
           hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
           reportTitle={report.title}
-          periodText={period.start === period.end ? formatIsoDate(period.start) : `${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`}
+          period={period}
           fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
           download={() => downloadReportCsv(projectId, report.name, base)}
         />

@@ -3,7 +3,9 @@ import { useUser } from '../../app/session';
 import { Modal } from '../../components/Modal';
 import { Button } from '../../components/ui';
 import { REPORT_FAILED } from '../../data/messages';
+import type { IsoDate } from '@stat/schemas/period';
 import { ApiError, type DownloadedFile } from '../../lib/api';
+import { formatIsoDate } from '../../lib/dates';
 import styles from './CsvDownload.module.css';
 
 /** Props of {@link CsvDownload}. */
@@ -12,7 +14,7 @@ export interface CsvDownloadProps {
   readonly hasData: boolean;
   /** The report and its period as the dialog names them. */
   readonly reportTitle: string;
-  readonly periodText: string;
+  readonly period: { readonly start: IsoDate; readonly end: IsoDate };
   /** Fetches the file of the current report state. */
   readonly download: () => Promise<DownloadedFile>;
   /** The name when the answer gives none. */
@@ -38,7 +40,7 @@ function save(file: DownloadedFile, fallbackName: string): void {
  * button downloads the whole table of the report as it is set up now (period, grouping,
  * metrics, sort, filters).
  */
-export function CsvDownload({ hasData, reportTitle, periodText, download, fallbackName }: CsvDownloadProps) {
+export function CsvDownload({ hasData, reportTitle, period, download, fallbackName }: CsvDownloadProps) {
   const user = useUser();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -87,7 +89,7 @@ export function CsvDownload({ hasData, reportTitle, periodText, download, fallba
           }
         >
           <p className={styles.text}>
-            «{reportTitle}» за {periodText}: вся таблица с итогами, по всем данным (без выборки), в формате CSV — разделитель «;»,
+            «{reportTitle}» за {period.start === period.end ? formatIsoDate(period.start) : `${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`}: вся таблица с итогами, по всем данным (без выборки), в формате CSV — разделитель «;»,
             дробная часть через запятую.
           </p>
           <p className={styles.text}>
