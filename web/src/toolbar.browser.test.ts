@@ -2,9 +2,9 @@
 /**
  * The report toolbar in a real browser against the running service (spec 001 §2 "Report page
  * layout", "Toolbar"): a logged-in user downloads the CSV of a demo report, whose first rows are
- * the api's table of the same request, and of the summary report; «2 графика» draws two graphs, the bar, pie and area types
- * and the percent toggle draw and stay in the URL; a visitor who is not logged in has no
- * «Скачать отчёт». Each mode is saved to test-output/screens/.
+ * the api's table of the same request, and of the summary report; «2 графика» draws two graphs,
+ * the bar, pie and area types and the percent toggle draw and stay in the URL; a visitor who is
+ * not logged in has no «Скачать отчёт». Each mode is saved to test-output/screens/.
  *
  * Needs: the embedded service of the global setup (inject) and Debian's chromium.
  */
