@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,13 +30,17 @@ const YEAR = 365 * 24 * 3600;
 export async function registerStatic(fastify: FastifyInstance, config: StaticConfig): Promise<void> {
   const manifest = JSON.parse(await readBuilt(join(config.snippetDir, 'manifest.json'), 'utf8')) as SnippetManifest;
   const snippet = await readBuilt(join(config.snippetDir, manifest.file));
-  const index = await readBuilt(join(config.webDir, 'index.html'));
+  const index = await readIndex(config.webDir);
 
+  // Every file under assets/ has its content hash in its name: cached for a year, never asked
+  // again. The build wrote a .br and a .gz beside each text file (web/scripts/compress.mjs):
+  // sent as they are by Accept-Encoding, with Content-Encoding and Vary: Accept-Encoding.
   await fastify.register(fastifyStatic, {
     root: join(config.webDir, 'assets'),
     prefix: '/stat/assets/',
     immutable: true,
     maxAge: YEAR * 1000,
+    preCompressed: true,
   });
 
   const sendSnippet = (cacheSeconds: number, immutable: boolean) => ({
@@ -56,11 +60,59 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
     fastify.get(`/counter/${name}.js`, async (_req, reply) => reply.headers(sendSnippet(3600, false).headers).send(body));
   }
 
-  const sendIndex = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', WEB_APP_CSP).send(index);
+  // index.html names the current assets: asked again on every load (no-cache revalidates).
+  const sendIndex = async (req: FastifyRequest, reply: FastifyReply) => {
+    const encoding = pickEncoding(req.headers['accept-encoding'], index);
+    void reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', WEB_APP_CSP)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Encoding');
+    if (encoding === 'identity') return reply.send(index.identity);
+    return reply.header('content-encoding', encoding).send(index[encoding]);
+  };
   for (const path of ['/', '/stat', '/stat/*', '/create', '/login', '/projects', '/projects/*']) {
     fastify.get(path, sendIndex);
   }
+}
+
+/** index.html as built, and its compressed copies when the build wrote them. */
+interface BuiltIndex {
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+async function readIndex(webDir: string): Promise<BuiltIndex> {
+  const path = join(webDir, 'index.html');
+  const optional = async (file: string) => {
+    try {
+      await access(file);
+      return await readFile(file);
+    } catch {
+      return undefined;
+    }
+  };
+  const [identity, br, gzip] = await Promise.all([readBuilt(path), optional(`${path}.br`), optional(`${path}.gz`)]);
+  return { identity, ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) };
+}
+
+/**
+ * The encoding to send: brotli, else gzip, when the client accepts it (q above 0) and the copy
+ * exists; else the file as it is.
+ */
+export function pickEncoding(header: string | string[] | undefined, has: { br?: unknown; gzip?: unknown }): 'br' | 'gzip' | 'identity' {
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (has.br && ok('br')) return 'br';
+  if (has.gzip && ok('gzip')) return 'gzip';
+  return 'identity';
 }
 
 /** Reads a build output; a missing one is a start-up error that says how to make it. */

@@ -2,12 +2,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { NotificationProvider } from './app/Notifications';
+import { preloadForPath } from './app/preload';
 import { routes } from './app/routes';
 import { SessionProvider } from './app/session';
 import { SnackbarProvider } from './app/Snackbar';
 import { loginAddress } from './lib/api';
 import './app/global.css';
 
+// Before the first render: the report's project, code and the server time load alongside the session.
+preloadForPath(window.location.pathname);
 const router = createBrowserRouter(routes);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

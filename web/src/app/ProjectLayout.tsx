@@ -10,6 +10,7 @@ import { copyText } from '../lib/browser';
 import { useRequest } from '../lib/hooks';
 import { ErrorPage } from '../pages/ErrorPage';
 import { ICONS } from './icons';
+import { takeEarlyProject } from './preload';
 import { isRestrictedUser, isStaffLike, visibleMenu } from './menu';
 import { DEMO_PROJECT_ID, ProjectContext, type ProjectContextValue } from './project';
 import { useSession } from './session';
@@ -46,7 +47,10 @@ export function ProjectLayout() {
   const valid = /^[1-9]\d{0,9}$/.test(projectId);
   const isDemo = Number(projectId) === DEMO_PROJECT_ID;
   const ready = valid && (session.state.status === 'user' || (session.state.status === 'anonymous' && isDemo));
-  const request = useRequest(ready ? `${projectId}:${session.user?.id ?? 0}` : null, (signal) => calls.project(projectId, { signal }));
+  const request = useRequest(ready ? `${projectId}:${session.user?.id ?? 0}` : null, (signal) => {
+    const again = () => calls.project(projectId, { signal });
+    return takeEarlyProject(projectId, again) ?? again();
+  });
   const [current, setCurrent] = useState<Project | null>(null);
   useEffect(() => {
     if (request.data) setCurrent(request.data);

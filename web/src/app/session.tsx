@@ -35,6 +35,14 @@ export function useSession(): Session {
   return session;
 }
 
+/**
+ * The logged-in user, or null; also null outside {@link SessionProvider} (a view rendered on its
+ * own), where nobody is logged in.
+ */
+export function useUser(): CurrentUser | null {
+  return useContext(SessionContext)?.user ?? null;
+}
+
 /** Loads the current user and holds the session. */
 export function SessionProvider({
   children,

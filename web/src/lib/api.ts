@@ -176,12 +176,8 @@ async function send(method: Method, path: string, body: unknown, options: Reques
   }
 }
 
-/**
- * Calls the api at `path` (below the prefix, starting with `/api/` or `/logout`) and returns its
- * `result`. A 204 gives `undefined`. Throws {@link ApiError} on failure; an aborted request
- * rethrows the abort error (see {@link isAbortError}).
- */
-export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+/** Sends a call; a 401 refreshes the session once and retries (see the module's comment). */
+async function sendWithSession(method: Method, path: string, body: unknown, options: RequestOptions): Promise<Response> {
   const epoch = sessionEpoch;
   let response = await send(method, path, body, options);
   if (response.status === 401 && !options.noRefresh && path !== REFRESH_PATH) {
@@ -192,6 +188,56 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
       if (options.loginOnAuthLoss !== false && !options.signal?.aborted) authLost();
     }
   }
+  return response;
+}
+
+/** A file the api answered with: its bytes and the name its Content-Disposition gives. */
+export interface DownloadedFile {
+  readonly blob: Blob;
+  /** From `filename*=UTF-8''…` (or `filename="…"`); null when the answer names none. */
+  readonly fileName: string | null;
+}
+
+/** The file name of a Content-Disposition header, the UTF-8 form first. */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null;
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (utf8) {
+    try {
+      return decodeURIComponent(utf8.trim());
+    } catch {
+      // a malformed escape: the plain name below
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header)?.[1] ?? null;
+}
+
+/**
+ * `POST path` with a JSON body for a file (the CSV export): the answer's bytes when it succeeds;
+ * a failure answers JSON with `errors.message` and throws {@link ApiError} as {@link apiRequest} does.
+ */
+export async function apiDownload(path: string, body: unknown, options: RequestOptions = {}): Promise<DownloadedFile> {
+  const response = await sendWithSession('POST', path, body, options);
+  if (!response.ok) {
+    let parsed: unknown = null;
+    try {
+      parsed = await response.json();
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+    }
+    const { message, fields } = errorsOf(parsed);
+    throw new ApiError(response.status, message ?? (response.statusText || `HTTP ${response.status}`), fields);
+  }
+  return { blob: await response.blob(), fileName: dispositionFileName(response.headers.get('content-disposition')) };
+}
+
+/**
+ * Calls the api at `path` (below the prefix, starting with `/api/` or `/logout`) and returns its
+ * `result`. A 204 gives `undefined`. Throws {@link ApiError} on failure; an aborted request
+ * rethrows the abort error (see {@link isAbortError}).
+ */
+export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const response = await sendWithSession(method, path, body, options);
   if (response.status === 204) return undefined as T;
 
   let parsed: unknown;

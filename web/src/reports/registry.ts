@@ -11,8 +11,16 @@ import type { ReportViewProps } from './view';
 
 export type { ReportDefinition } from '@stat/schemas/reports';
 
-const TimeSeriesReport = lazy(() => import('./timeseries/TimeSeriesReport'));
-const DimensionReport = lazy(() => import('./dimension/DimensionReport'));
+const loadTimeSeries = () => import('./timeseries/TimeSeriesReport');
+const loadDimension = () => import('./dimension/DimensionReport');
+const TimeSeriesReport = lazy(loadTimeSeries);
+const DimensionReport = lazy(loadDimension);
+
+/** Starts loading the code of a report's view (the page opened on it), before React asks for it. */
+export function preloadReportView(name: string): void {
+  const definition = reportDefinition(name);
+  if (definition) void (definition.drilldown.length === 0 ? loadTimeSeries() : loadDimension()).catch(() => undefined);
+}
 
 /** The view of a definition: time buckets without a drill-down, the dimension view otherwise. */
 export function reportView(definition: ReportDefinition): LazyExoticComponent<ComponentType<ReportViewProps>> {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { EMPTY_TITLE, type ReportRequest } from '@stat/schemas/reports';
+import type { ReportRequest } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError } from '../../lib/api';
@@ -11,20 +11,28 @@ import { useReportFilters } from '../filters/useReportFilters';
 import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
-import { fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
+import { CsvDownload } from '../framework/CsvDownload';
+import { downloadReportCsv, fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
-import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
+import { ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd } from '../framework/Toolbar';
 import { metricColumns, type ReportViewProps } from '../view';
 import { drilldownHeader } from './dimensionTitles';
-import { LinesGraph, type GraphSeries } from './LinesGraph';
+import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
 import {
+  allowedChartTypes,
   DEFAULT_LINES,
   explicitLines,
+  graphCount,
   nextSort,
+  otherMetric,
+  percentAllowed,
   parseDimensionQuery,
   toggleLine,
+  withChartType,
+  withGraphCount,
+  withGraphMetric,
   withMetrics,
   writeDimensionQuery,
   type DimensionQuery,
@@ -139,24 +147,20 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
     [drawn, sortKey],
   );
 
-  const graphMetric = metrics.find((m) => m.name === query.graphMetric) ?? metrics[0];
-  const { buckets, graphLines } = useMemo(() => {
-    const answer = graph.data;
-    if (!answer) return { buckets: undefined, graphLines: [] as GraphSeries[] };
-    const index = answer.metrics.findIndex((m) => m === graphMetric?.name);
-    const first = answer.data[0]?.points ?? [];
-    const series = answer.data.map<GraphSeries>((line) => ({
-      id: line.id,
-      title: line.id === 'total' ? 'Итого' : line.title || EMPTY_TITLE,
-      colorIndex: line.id === 'total' ? null : (lineColors.get(line.id) ?? 0),
-      values: line.points.map((p) => (index < 0 ? null : (p.metrics[index] ?? null))),
-    }));
-    // «Итого» last, so that the rows' lines are drawn under it.
-    series.sort((a, b) => (a.colorIndex === null ? 1 : 0) - (b.colorIndex === null ? 1 : 0));
-    return { buckets: first.map((p) => ({ ts: p.ts, date: p.date })), graphLines: series };
-  }, [graph.data, graphMetric?.name, lineColors]);
+  // The graphs: one, or two of different metrics (§2 "Toolbar" «1 график» / «2 графика»).
+  const graphed = [query.graphMetric, query.secondMetric].flatMap((name) => metrics.filter((m) => m.name === name));
 
   const items = useMemo(() => (table.data ? flattenTree(table.data.data, tree.children) : undefined), [table.data, tree.children]);
+  // A pie's slices are the table's own figures of the rows it holds.
+  const tableValue = useCallback(
+    (id: string, metric: string) => {
+      const answer = table.data;
+      const item = items?.find((i) => i.kind === 'row' && i.id === id);
+      const index = answer?.metrics.findIndex((m) => m === metric) ?? -1;
+      return item?.kind === 'row' && index >= 0 ? item.row.metrics[index] : undefined;
+    },
+    [items, table.data],
+  );
   const totals = useMemo(() => {
     const answer = table.data;
     if (!answer) return undefined;
@@ -195,8 +199,38 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
   const error = table.error ?? (placeholder ? undefined : (graph.error ?? tree.error));
   const status = error === undefined ? 0 : error instanceof ApiError && error.status !== 0 ? error.status : 500;
 
+  const graphTools = (
+    <>
+      {lines.custom || drawn.length > 0 ? (
+        <button
+          type="button"
+          className={styles.resetLines}
+          disabled={!lines.custom}
+          onClick={() => setSelection({ sortKey, lines: DEFAULT_LINES })}
+          data-testid="reset-lines"
+        >
+          Сбросить линии
+        </button>
+      ) : null}
+      <MetricsPicker available={report.metrics} value={query.metrics} limit={metricLimit} onChange={(m) => change((q) => withMetrics(q, m))} />
+    </>
+  );
+
   return (
-    <ReportPage title={report.title} subtitle={projectId} {...(hint ? { hint } : {})}>
+    <ReportPage
+      title={report.title}
+      subtitle={projectId}
+      {...(hint ? { hint } : {})}
+      actions={
+        <CsvDownload
+          hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
+          reportTitle={report.title}
+          period={period}
+          fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
+          download={() => downloadReportCsv(projectId, report.name, base)}
+        />
+      }
+    >
       <Toolbar>
         {periodPicker}
         <GroupPicker period={period} onChange={setGroup} />
@@ -206,6 +240,25 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
             used={answer?.meta.sample}
             onChange={(sample) => change((q) => ({ ...q, sample, offset: 0 }))}
           />
+        ) : null}
+        {!placeholder && report.notCollected === undefined ? (
+          <ToolbarEnd>
+            <GraphCountPicker
+              value={graphCount(query)}
+              twoAllowed={otherMetric(query.metrics, query.graphMetric) !== null}
+              onChange={(count) => change((q) => withGraphCount(q, count))}
+            />
+            <ChartTypePicker
+              value={query.chartType}
+              allowed={allowedChartTypes([query.graphMetric, query.secondMetric])}
+              onChange={(type) => change((q) => withChartType(q, type))}
+            />
+            <PercentToggle
+              value={query.percent}
+              allowed={percentAllowed([query.graphMetric, query.secondMetric])}
+              onChange={(percent) => change((q) => ({ ...q, percent }))}
+            />
+          </ToolbarEnd>
         ) : null}
       </Toolbar>
       <FilterBar projectId={projectId} metrics={report.metrics} period={period} state={filters} />
@@ -222,50 +275,29 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
         <ReportPlaceholder reportName={report.name} />
       ) : (
         <>
-          <ReportCard>
-            <div className={styles.graphHead}>
-              <div className={styles.metricTabs} role="tablist" aria-label="Показатель на графике">
-                {metrics.map((m) => (
-                  <button
-                    key={m.name}
-                    type="button"
-                    role="tab"
-                    aria-selected={m.name === graphMetric?.name}
-                    className={m.name === graphMetric?.name ? `${styles.metricTab} ${styles.metricTabActive}` : styles.metricTab}
-                    onClick={() => change((q) => ({ ...q, graphMetric: m.name }))}
-                    data-metric={m.name}
-                  >
-                    {m.title}
-                  </button>
-                ))}
-              </div>
-              <div className={styles.graphTools}>
-              {lines.custom || drawn.length > 0 ? (
-                <button
-                  type="button"
-                  className={styles.resetLines}
-                  disabled={!lines.custom}
-                  onClick={() => setSelection({ sortKey, lines: DEFAULT_LINES })}
-                  data-testid="reset-lines"
-                >
-                  Сбросить линии
-                </button>
-              ) : null}
-              <MetricsPicker available={report.metrics} value={query.metrics} limit={metricLimit} onChange={(m) => change((q) => withMetrics(q, m))} />
-              </div>
-            </div>
-            {graphMetric ? (
-              <LinesGraph
-                buckets={buckets}
-                lines={graphLines}
-                metric={graphMetric}
-                period={period}
-                loading={graph.loading}
-                height={narrow ? 217 : 320}
-                testId="report-graph"
-              />
-            ) : null}
-          </ReportCard>
+          {/* Two graphs share one row of line tools, above both, so that both plots stay the same size. */}
+          {graphed.length === 2 ? <div className={styles.sharedTools}>{graphTools}</div> : null}
+          <div className={graphed.length === 2 && !narrow ? `${styles.graphs} ${styles.graphsTwo}` : styles.graphs}>
+            {graphed.map((metric, index) => (
+              <ReportCard key={index}>
+                <GraphPanel
+                  answer={graph.data}
+                  metrics={metrics}
+                  metric={metric}
+                  onMetric={(name) => change((q) => withGraphMetric(q, index === 0 ? 0 : 1, name))}
+                  lineColors={lineColors}
+                  chartType={query.chartType}
+                  percent={query.percent}
+                  tableValue={tableValue}
+                  period={period}
+                  loading={graph.loading}
+                  height={narrow ? 217 : 320}
+                  testId={index === 0 ? 'report-graph' : 'report-graph-2'}
+                  tools={index === 0 && graphed.length === 1 ? graphTools : null}
+                />
+              </ReportCard>
+            ))}
+          </div>
           <ReportCard flush>
             <TreeTable
               titleHeader={drilldownHeader(report.drilldown)}

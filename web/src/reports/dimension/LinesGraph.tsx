@@ -1,11 +1,12 @@
 import { useMemo, useRef, useState } from 'react';
-import type uPlot from 'uplot';
+import uPlot from 'uplot';
 import { UPlotChart } from '../../components/UPlotChart';
 import { formatMetric } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { formatBucket, type Period } from '../../lib/period';
 import { timeSeriesOptions } from '../framework/TimeSeriesGraph';
 import type { ReportMetric } from '../view';
+import type { ChartType } from './state';
 import styles from './LinesGraph.module.css';
 
 /** The colour of the «Итого» line: apart from the palette, so it never looks like a row's. */
@@ -32,6 +33,10 @@ export interface LinesGraphProps {
   readonly loading: boolean;
   /** Height of the plotting area (spec 001 §9: 217 below a body width of 1275, else 320). */
   readonly height: number;
+  /** How the lines draw (a pie is {@link PieGraph}'s); line by default. */
+  readonly chartType?: Exclude<ChartType, 'pie'>;
+  /** The values are shares of «Итого», 0..100. */
+  readonly percent?: boolean;
   readonly testId?: string;
 }
 
@@ -51,19 +56,69 @@ function colorOf(line: Pick<GraphSeries, 'colorIndex'>): string {
   return line.colorIndex === null ? TOTAL_COLOR : paletteColor(line.colorIndex);
 }
 
+/** Share of a bucket's width that its group of bars takes; the rest is the gap to the next. */
+const BAR_GROUP = 0.8;
+
+/** The smallest distance between bucket starts (a month or week bucket may be shorter than others). */
+function bucketStep(xs: ArrayLike<number>): number {
+  let step = Infinity;
+  for (let i = 1; i < xs.length; i++) step = Math.min(step, (xs[i] ?? 0) - (xs[i - 1] ?? 0));
+  return Number.isFinite(step) && step > 0 ? step : 3600;
+}
+
 /**
- * A line graph of one metric over time, one line per selected row plus «Итого». The chart is
- * created once per metric unit and group; new answers and a new set of lines reach it through
- * setData (and addSeries/delSeries), never a new chart.
+ * Bars of line `slot` of `slots`, side by side in each bucket (uPlot's bars with a display
+ * layout: left edge and width in x units, so that the bars of one bucket never overlap).
  */
-export function LinesGraph({ buckets, lines, metric, period, loading, height, testId }: LinesGraphProps) {
+function groupedBars(slot: number, slots: number): uPlot.Series.PathBuilder {
+  const widthOf = (u: uPlot) => (bucketStep(u.data[0]) * BAR_GROUP) / slots;
+  const bars = uPlot.paths.bars;
+  if (!bars) throw new Error('uPlot without bars');
+  return bars({
+    disp: {
+      x0: { unit: 1, values: (u) => Array.from(u.data[0], (x) => x - (bucketStep(u.data[0]) * BAR_GROUP) / 2 + slot * widthOf(u)) },
+      size: { unit: 1, values: (u) => Array.from(u.data[0], () => widthOf(u)) },
+    },
+  });
+}
+
+/** The uPlot series of the lines for a chart type. */
+function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, 'pie'>): uPlot.Series[] {
+  return lines.map((line, slot) => {
+    const color = colorOf(line);
+    const total = line.colorIndex === null;
+    const common = { label: line.title, stroke: color };
+    if (chartType === 'bar') {
+      return { ...common, width: 0, fill: total ? withAlpha(color, 0.35) : color, paths: groupedBars(slot, lines.length), points: { show: false } };
+    }
+    return {
+      ...common,
+      width: total ? 2.5 : 2,
+      ...(total ? { dash: [6, 4] } : {}),
+      // Areas under the rows, never under «Итого», which would cover them all.
+      fill: chartType === 'area' && !total ? withAlpha(color, 0.14) : lines.length === 1 ? withAlpha(color, 0.07) : undefined,
+      points: { size: 5, fill: '#fff', width: 1.5 },
+    };
+  });
+}
+
+/**
+ * A graph of one metric over time, one line (or bar, or area) per selected row plus «Итого». The
+ * chart is created once per group; new answers, another chart type and a new set of lines reach
+ * it through setData (and addSeries/delSeries), never a new chart.
+ */
+export function LinesGraph({ buckets, lines, metric, period, loading, height, testId, chartType = 'line', percent = false }: LinesGraphProps) {
   const [hover, setHover] = useState<number | null>(null);
   const hoverRef = useRef(setHover);
   hoverRef.current = setHover;
 
   // Read by the axis when it draws, so that another metric needs new data, not a new chart.
-  const unitRef = useRef(metric.unit);
-  unitRef.current = metric.unit;
+  const unit = percent ? 'percent' : metric.unit;
+  const unitRef = useRef(unit);
+  unitRef.current = unit;
+  // Bars need half a bucket of room at both ends; read when the x scale ranges.
+  const typeRef = useRef(chartType);
+  typeRef.current = chartType;
 
   const options = useMemo(() => {
     const base = timeSeriesOptions([], period.group, () => ({ labelOf: () => undefined, idleLabel: '', idleValues: [] }));
@@ -72,6 +127,17 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
       ...base,
       legend: { show: false },
       cursor: { ...base.cursor, focus: { prox: 16 } },
+      scales: {
+        ...base.scales,
+        x: {
+          time: true,
+          range: (u: uPlot, min: number, max: number): uPlot.Range.MinMax => {
+            if (typeRef.current !== 'bar') return [min, max];
+            const half = bucketStep(u.data[0]) / 2;
+            return [min - half, max + half];
+          },
+        },
+      },
       axes: [
         xAxis ?? {},
         {
@@ -86,21 +152,10 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
     } satisfies Omit<uPlot.Options, 'width' | 'height'>;
   }, [period.group]);
 
-  const seriesKey = lines.map((l) => `${l.id}@${l.colorIndex ?? 't'}`).join('|');
+  const seriesKey = `${chartType}:${lines.map((l) => `${l.id}@${l.colorIndex ?? 't'}`).join('|')}`;
   const series = useMemo<uPlot.Series[]>(
-    () =>
-      lines.map((line) => {
-        const color = colorOf(line);
-        return {
-          label: line.title,
-          stroke: color,
-          width: line.colorIndex === null ? 2.5 : 2,
-          ...(line.colorIndex === null ? { dash: [6, 4] } : {}),
-          fill: lines.length === 1 ? withAlpha(color, 0.07) : undefined,
-          points: { size: 5, fill: '#fff', width: 1.5 },
-        };
-      }),
-    // seriesKey names the lines and their colours.
+    () => seriesOf(lines, chartType),
+    // seriesKey names the chart type, the lines and their colours.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [seriesKey],
   );
@@ -129,7 +184,7 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
   }
   const hovered = hover === null ? undefined : buckets[hover];
   return (
-    <div className={loading ? `${styles.box} ${styles.loading}` : styles.box} style={boxStyle} aria-busy={loading}>
+    <div className={loading ? `${styles.box} ${styles.loading}` : styles.box} style={boxStyle} aria-busy={loading} data-chart-type={chartType}>
       <UPlotChart options={options} data={data} series={series} seriesKey={seriesKey} height={height} className={styles.chart} testId={testId} />
       <ul className={styles.legend} aria-label="Линии графика">
         <li className={styles.legendDate}>{hovered ? formatBucket(hovered.date, period.group, period) : metric.title}</li>
@@ -140,7 +195,7 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
               style={{ background: colorOf(line) }}
             />
             <span className={styles.legendTitle}>{line.title}</span>
-            {hover !== null ? <span className={styles.legendValue}>{formatMetric(line.values[hover], metric.unit)}</span> : null}
+            {hover !== null ? <span className={styles.legendValue}>{formatMetric(line.values[hover], unit)}</span> : null}
           </li>
         ))}
       </ul>

@@ -10,6 +10,10 @@ import {
   parseSort,
   sampleStep,
   toggleLine,
+  graphCount,
+  withChartType,
+  withGraphCount,
+  withGraphMetric,
   withMetrics,
   writeDimensionQuery,
   type LineSelection,
@@ -46,12 +50,12 @@ describe('sorting (spec 001 §4)', () => {
 describe('the URL of a dimension report (spec 001 §3, §5)', () => {
   it('takes a plain URL as the defaults, with nothing to correct', () => {
     const { query, corrected } = page('dateStart=7days&dateEnd=today&groupBy=day');
-    expect(query).toEqual({ metrics: ['visits', 'visitors', 'page_views'], sort: null, sample: 0.1, limit: 10, offset: 0, graphMetric: 'visits' });
+    expect(query).toEqual({ metrics: ['visits', 'visitors', 'page_views'], sort: null, sample: 0.1, limit: 10, offset: 0, graphMetric: 'visits', secondMetric: null, chartType: 'line', percent: false });
     expect(corrected).toBeNull();
   });
   it('keeps valid values', () => {
     const { query, corrected } = page('metrics=bounces,visits&orderBy=bounces:asc&sample=0.01&limit=25&offset=50&graphs=visits:line');
-    expect(query).toEqual({ metrics: ['bounces', 'visits'], sort: { name: 'bounces', order: 'asc' }, sample: 0.01, limit: 25, offset: 50, graphMetric: 'visits' });
+    expect(query).toEqual({ metrics: ['bounces', 'visits'], sort: { name: 'bounces', order: 'asc' }, sample: 0.01, limit: 25, offset: 50, graphMetric: 'visits', secondMetric: null, chartType: 'line', percent: false });
     expect(corrected).toBeNull();
   });
   it('drops unknown metrics, and takes the defaults when none is left', () => {
@@ -164,5 +168,78 @@ describe('row selection and lines (spec 001 §4)', () => {
   it('finds the smallest unused palette index', () => {
     expect(freeColor([])).toBe(0);
     expect(freeColor([{ id: 'a', colorIndex: 0 }, { id: 'b', colorIndex: 2 }])).toBe(1);
+  });
+});
+
+describe('graphs, chart type and percent in the URL (spec 001 §3 graphs, §4 "Graph count", §5)', () => {
+  const graphsOf = (query: string) => {
+    const { query: q, corrected } = page(query);
+    return { graphMetric: q.graphMetric, secondMetric: q.secondMetric, chartType: q.chartType, percent: q.percent, graphs: corrected?.get('graphs'), url: corrected ? Object.fromEntries(corrected) : null };
+  };
+
+  it('reads two graphs of one type, and keeps a valid URL as it is', () => {
+    expect(graphsOf('graphs=visitors:bar,page_views:bar&percent=1')).toEqual({
+      graphMetric: 'visitors', secondMetric: 'page_views', chartType: 'bar', percent: true, graphs: undefined, url: null,
+    });
+  });
+  it('leaves the default (one line graph of the first metric, no percent) out of the URL', () => {
+    expect(graphsOf('graphs=visits:line&percent=0')).toMatchObject({ graphMetric: 'visits', secondMetric: null, chartType: 'line', percent: false, url: {} });
+  });
+  it('drops a second graph of a metric not shown or equal to the first', () => {
+    expect(graphsOf('metrics=visits,visitors&graphs=visits:area,bounces:area')).toMatchObject({ secondMetric: null, graphs: 'visits:area' });
+    expect(graphsOf('graphs=visitors:line,visitors:line')).toMatchObject({ graphMetric: 'visitors', secondMetric: null, graphs: 'visitors:line' });
+  });
+  it('takes the first entry\'s type for both graphs; an unknown type is a line', () => {
+    expect(graphsOf('graphs=visits:area,visitors:bar')).toMatchObject({ chartType: 'area', graphs: 'visits:area,visitors:area' });
+    expect(graphsOf('graphs=visitors:donut')).toMatchObject({ chartType: 'line', graphs: 'visitors:line' });
+  });
+  it('falls back from a pie to a line when a graphed metric is not a count (a share of an average means nothing)', () => {
+    expect(graphsOf('metrics=visits,bounces&graphs=bounces:pie')).toMatchObject({ chartType: 'line', graphs: 'bounces:line' });
+    expect(graphsOf('metrics=visits,bounces&graphs=visits:pie,bounces:pie')).toMatchObject({ chartType: 'line', graphs: 'visits:line,bounces:line' });
+    expect(graphsOf('metrics=visits,bounces&graphs=visits:pie')).toMatchObject({ chartType: 'pie', url: null });
+  });
+  it('keeps percent only when a graphed metric is a count', () => {
+    expect(graphsOf('metrics=visits,bounces&graphs=bounces:line&percent=1')).toMatchObject({ percent: false, url: { metrics: 'visits,bounces', graphs: 'bounces:line' } });
+    expect(graphsOf('metrics=visits,bounces&graphs=bounces:line,visits:line&percent=1')).toMatchObject({ percent: true, url: null });
+  });
+
+  const one = page('').query;
+  it('«2 графика» adds the first other shown metric; «1 график» removes it', () => {
+    const two = withGraphCount(one, 2);
+    expect(two).toMatchObject({ graphMetric: 'visits', secondMetric: 'visitors' });
+    expect(graphCount(two)).toBe(2);
+    expect(writeDimensionQuery(new URLSearchParams(), two, geo).get('graphs')).toBe('visits:line,visitors:line');
+    expect(withGraphCount(two, 1)).toMatchObject({ secondMetric: null });
+    expect(graphCount(withGraphCount(two, 1))).toBe(1);
+  });
+  it('has no second graph when only one metric is shown, and loses it when the metrics shrink to one', () => {
+    const single = withMetrics(one, ['visits']);
+    expect(withGraphCount(single, 2).secondMetric).toBeNull();
+    expect(withMetrics(withGraphCount(one, 2), ['page_views']).secondMetric).toBeNull();
+  });
+  it('moves the second graph to another shown metric when its own is hidden', () => {
+    const two = withGraphCount(one, 2);
+    expect(withMetrics(two, ['visits', 'page_views'])).toMatchObject({ graphMetric: 'visits', secondMetric: 'page_views' });
+    expect(withMetrics(two, ['visitors', 'page_views'])).toMatchObject({ graphMetric: 'visitors', secondMetric: 'page_views' });
+  });
+  it('swaps the graphs when one graph takes the other\'s metric', () => {
+    const two = withGraphCount(one, 2);
+    expect(withGraphMetric(two, 0, 'visitors')).toMatchObject({ graphMetric: 'visitors', secondMetric: 'visits' });
+    expect(withGraphMetric(two, 1, 'visits')).toMatchObject({ graphMetric: 'visitors', secondMetric: 'visits' });
+    expect(withGraphMetric(two, 1, 'page_views')).toMatchObject({ graphMetric: 'visits', secondMetric: 'page_views' });
+    expect(withGraphMetric(one, 1, 'page_views')).toBe(one);
+  });
+  it('refuses a pie for a non-count metric, and falls back to a line when such a metric is graphed', () => {
+    const withBounces = withMetrics(one, ['visits', 'bounces']);
+    const pie = withChartType(withBounces, 'pie');
+    expect(pie.chartType).toBe('pie');
+    expect(withChartType(withGraphMetric(withBounces, 0, 'bounces'), 'pie').chartType).toBe('line');
+    expect(withGraphMetric(pie, 0, 'bounces')).toMatchObject({ graphMetric: 'bounces', chartType: 'line' });
+    expect(withGraphCount(pie, 2)).toMatchObject({ secondMetric: 'bounces', chartType: 'line' });
+  });
+  it('turns percent off when the graphs no longer draw a count', () => {
+    const withBounces = { ...withMetrics(one, ['visits', 'bounces']), percent: true };
+    expect(withGraphMetric(withBounces, 0, 'bounces').percent).toBe(false);
+    expect(withGraphCount(withGraphMetric(withBounces, 0, 'bounces'), 2).percent).toBe(false);
   });
 });

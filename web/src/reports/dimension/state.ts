@@ -6,6 +6,7 @@
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import type { ReportDefinition } from '@stat/schemas/reports';
 import { formatPercent } from '../../lib/format';
+import { CHART_TYPES, type ChartType } from '../framework/charts';
 import type { ReportSort } from '../framework/reportApi';
 
 /** The steps of the «Точность:» slider (§4 "Sampling"). */
@@ -24,6 +25,11 @@ export const MAX_LINES = 10;
 /** The name of the first column's sort. */
 export const TITLE_COLUMN = 'title';
 
+export { CHART_TYPES, type ChartType };
+
+/** How many graphs are drawn side by side («1 график» / «2 графика»). */
+export type GraphCount = 1 | 2;
+
 /** The table and graph state read from the URL. */
 export interface DimensionQuery {
   /** The metrics shown, in order: the report's, at least one. */
@@ -36,6 +42,12 @@ export interface DimensionQuery {
   readonly offset: number;
   /** The metric drawn on the graph: one of `metrics`. */
   readonly graphMetric: Metric;
+  /** The metric of the second graph («2 графика»): another of `metrics`; null with one graph. */
+  readonly secondMetric: Metric | null;
+  /** How the graphs draw: one of {@link allowedChartTypes} of the graphed metrics. */
+  readonly chartType: ChartType;
+  /** Lines as shares of «Итого» (the percent toggle); only when a graphed metric is a count. */
+  readonly percent: boolean;
 }
 
 /** A query and the URL that states it, when the given one had to be corrected. */
@@ -110,7 +122,8 @@ function parseOffset(value: string | null, limit: number): number {
  * among the report's (unknown ones dropped, none left: the defaults); `orderBy` among the title
  * and the shown metrics (else the default sort); `sample` in (0, 1], cleared when the report does
  * not sample (§4); `limit` one of 10, 25, 50, 100; `offset` a non-negative multiple of the limit;
- * `graphs` (`metric:line`) one of the shown metrics. Parameters at their default are left out.
+ * `graphs` (`metric:type`, one or two) of the shown metrics and an allowed type; `percent=1` only
+ * when a graphed metric is a count. Parameters at their default are left out.
  */
 export function parseDimensionQuery(search: URLSearchParams, report: ReportDefinition): ParsedDimensionQuery {
   const metrics = parseMetrics(search.get('metrics'), report);
@@ -118,12 +131,12 @@ export function parseDimensionQuery(search: URLSearchParams, report: ReportDefin
   const sample = report.sampling ? parseSample(search.get('sample')) : null;
   const limit = parseLimit(search.get('limit'));
   const offset = parseOffset(search.get('offset'), limit);
-  const graphName = /^([a-z_]+)(?::line)?$/.exec(search.get('graphs') ?? '')?.[1];
-  const graphMetric = metrics.find((m) => m === graphName) ?? metrics[0] ?? report.defaultMetrics[0] ?? 'visits';
-  const query: DimensionQuery = { metrics, sort, sample, limit, offset, graphMetric };
+  const graphs = parseGraphs(search.get('graphs'), metrics, report);
+  const percent = search.get('percent') === '1' && percentAllowed([graphs.graphMetric, graphs.secondMetric]);
+  const query: DimensionQuery = { metrics, sort, sample, limit, offset, ...graphs, percent };
 
   const next = writeDimensionQuery(search, query, report);
-  const same = ['metrics', 'orderBy', 'sample', 'limit', 'offset', 'graphs'].every((k) => next.get(k) === search.get(k));
+  const same = ['metrics', 'orderBy', 'sample', 'limit', 'offset', 'graphs', 'percent'].every((k) => next.get(k) === search.get(k));
   return { query, corrected: same ? null : next };
 }
 
@@ -143,7 +156,8 @@ export function writeDimensionQuery(search: URLSearchParams, query: DimensionQue
   put('sample', query.sample === null || query.sample === DEFAULT_SAMPLE ? null : String(query.sample));
   put('limit', query.limit === DEFAULT_PAGE_SIZE ? null : String(query.limit));
   put('offset', query.offset > 0 ? String(query.offset) : null);
-  put('graphs', query.graphMetric === query.metrics[0] ? null : `${query.graphMetric}:line`);
+  put('graphs', writeGraphs(query));
+  put('percent', query.percent ? '1' : null);
   return next;
 }
 
@@ -230,11 +244,103 @@ export function toggleLine(selection: LineSelection, id: string, max = MAX_LINES
  */
 export function withMetrics(query: DimensionQuery, metrics: readonly Metric[]): DimensionQuery {
   const kept = (name: string) => metrics.some((m) => m === name);
-  return {
+  const graphMetric = kept(query.graphMetric) ? query.graphMetric : (metrics[0] ?? query.graphMetric);
+  const secondMetric =
+    query.secondMetric === null ? null : kept(query.secondMetric) && query.secondMetric !== graphMetric ? query.secondMetric : otherMetric(metrics, graphMetric);
+  return fitGraphs({
     ...query,
     metrics,
     sort: query.sort && (query.sort.name === TITLE_COLUMN || kept(query.sort.name)) ? query.sort : null,
-    graphMetric: kept(query.graphMetric) ? query.graphMetric : (metrics[0] ?? query.graphMetric),
+    graphMetric,
+    secondMetric,
     offset: 0,
+  });
+}
+
+/**
+ * The chart types a set of graphed metrics allows: a pie shows shares of a whole, so only counts
+ * (a share of an average means nothing); line, bar and area draw anything.
+ */
+export function allowedChartTypes(metrics: readonly (Metric | null)[]): readonly ChartType[] {
+  const counts = metrics.every((m) => m === null || METRIC_INFO[m].unit === 'count');
+  return counts ? CHART_TYPES : CHART_TYPES.filter((t) => t !== 'pie');
+}
+
+/** Whether the percent toggle applies: a graphed metric is a count, whose lines are parts of «Итого». */
+export function percentAllowed(metrics: readonly (Metric | null)[]): boolean {
+  return metrics.some((m) => m !== null && METRIC_INFO[m].unit === 'count');
+}
+
+/** The first shown metric other than `metric` (the second graph's), or null when there is none. */
+export function otherMetric(metrics: readonly Metric[], metric: Metric): Metric | null {
+  return metrics.find((m) => m !== metric) ?? null;
+}
+
+/**
+ * The graph state made consistent: a chart type the graphed metrics do not allow falls back to
+ * the first allowed one (§4 "Graph count"), and percent goes off when no graphed metric is a count.
+ */
+export function fitGraphs(query: DimensionQuery): DimensionQuery {
+  const graphed = [query.graphMetric, query.secondMetric];
+  const allowed = allowedChartTypes(graphed);
+  return {
+    ...query,
+    chartType: allowed.includes(query.chartType) ? query.chartType : (allowed[0] ?? 'line'),
+    percent: query.percent && percentAllowed(graphed),
   };
+}
+
+/** «1 график» / «2 графика»: the second graph shows the first other shown metric; none left: one graph. */
+export function withGraphCount(query: DimensionQuery, count: GraphCount): DimensionQuery {
+  return fitGraphs({ ...query, secondMetric: count === 2 ? otherMetric(query.metrics, query.graphMetric) : null });
+}
+
+/** The graph count the query draws. */
+export function graphCount(query: Pick<DimensionQuery, 'secondMetric'>): GraphCount {
+  return query.secondMetric === null ? 1 : 2;
+}
+
+/**
+ * A metric tab of graph `index` (0 or 1) chosen: the graphs never show the same metric, so
+ * choosing the other graph's metric swaps the two.
+ */
+export function withGraphMetric(query: DimensionQuery, index: 0 | 1, metric: Metric): DimensionQuery {
+  if (index === 0) {
+    const secondMetric = query.secondMetric === metric ? query.graphMetric : query.secondMetric;
+    return fitGraphs({ ...query, graphMetric: metric, secondMetric });
+  }
+  if (query.secondMetric === null) return query;
+  const graphMetric = query.graphMetric === metric ? query.secondMetric : query.graphMetric;
+  return fitGraphs({ ...query, graphMetric, secondMetric: metric });
+}
+
+/** Another chart type, when the graphed metrics allow it. */
+export function withChartType(query: DimensionQuery, chartType: ChartType): DimensionQuery {
+  return allowedChartTypes([query.graphMetric, query.secondMetric]).includes(chartType) ? { ...query, chartType } : query;
+}
+
+const GRAPH = /^([a-z_]+)(?::([a-z]+))?$/;
+
+/**
+ * Reads `graphs` (§3): one or two `metric:type` entries joined by a comma, the type one of
+ * {@link CHART_TYPES} (both graphs draw the same way: the first entry's type counts). A metric not
+ * shown falls back to the first shown (the second graph: dropped); a type not allowed to the first
+ * allowed.
+ */
+function parseGraphs(value: string | null, metrics: readonly Metric[], report: ReportDefinition): Pick<DimensionQuery, 'graphMetric' | 'secondMetric' | 'chartType'> {
+  const [first, second] = (value ?? '').split(',', 2).map((entry) => GRAPH.exec(entry));
+  const shown = (name: string | undefined) => metrics.find((m) => m === name);
+  const graphMetric = shown(first?.[1]) ?? metrics[0] ?? report.defaultMetrics[0] ?? 'visits';
+  const secondName = shown(second?.[1]);
+  const secondMetric = secondName !== undefined && secondName !== graphMetric ? secondName : null;
+  const type = CHART_TYPES.find((t) => t === first?.[2]) ?? 'line';
+  const allowed = allowedChartTypes([graphMetric, secondMetric]);
+  return { graphMetric, secondMetric, chartType: allowed.includes(type) ? type : (allowed[0] ?? 'line') };
+}
+
+/** The `graphs` value; null for the default (one line graph of the first shown metric). */
+function writeGraphs(query: DimensionQuery): string | null {
+  if (query.secondMetric === null && query.chartType === 'line' && query.graphMetric === query.metrics[0]) return null;
+  const first = `${query.graphMetric}:${query.chartType}`;
+  return query.secondMetric === null ? first : `${first},${query.secondMetric}:${query.chartType}`;
 }

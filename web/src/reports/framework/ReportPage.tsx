@@ -7,16 +7,21 @@ export interface ReportPageProps {
   readonly hint?: string;
   /** Shown in the browser tab after the title (the project id). */
   readonly subtitle?: string;
+  /** Buttons at the end of the header (spec 001 §2: «Скачать отчёт»). */
+  readonly actions?: ReactNode;
   readonly children: ReactNode;
 }
 
 /** The frame of every report: title, hint, then toolbar, graphs and table as children. */
-export function ReportPage({ title, hint, subtitle, children }: ReportPageProps) {
+export function ReportPage({ title, hint, subtitle, actions, children }: ReportPageProps) {
   return (
     <article className={styles.page}>
       <title>{subtitle ? `${title} – ${subtitle} – Статистика` : `${title} – Статистика`}</title>
       <header className={styles.header}>
-        <h1 className={styles.title}>{title}</h1>
+        <div className={styles.titleRow}>
+          <h1 className={styles.title}>{title}</h1>
+          {actions ? <div className={styles.actions}>{actions}</div> : null}
+        </div>
         {hint ? <p className={styles.hint}>{hint}</p> : null}
       </header>
       {children}

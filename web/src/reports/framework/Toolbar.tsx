@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { allowedGroups, periodDays, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
+import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
 import styles from './Toolbar.module.css';
 
 /** Texts of the date picker (spec 001 §4 "Date modal"). */
@@ -218,4 +219,121 @@ export function GroupPicker({ period, onChange }: GroupPickerProps) {
 /** The report toolbar row. */
 export function Toolbar({ children }: { readonly children: ReactNode }) {
   return <div className={styles.toolbar}>{children}</div>;
+}
+
+/** The graph tools at the end of the toolbar row (count, chart type, percent). */
+export function ToolbarEnd({ children }: { readonly children: ReactNode }) {
+  return <div className={styles.end}>{children}</div>;
+}
+
+/** Props of {@link GraphCountPicker}. */
+export interface GraphCountPickerProps {
+  readonly value: 1 | 2;
+  /** «2 графика» needs a second shown metric. */
+  readonly twoAllowed: boolean;
+  readonly onChange: (count: 1 | 2) => void;
+}
+
+/** «1 график» / «2 графика» (spec 001 §2 "Toolbar"). */
+export function GraphCountPicker({ value, twoAllowed, onChange }: GraphCountPickerProps) {
+  const options = [
+    { count: 1, label: '1 график', disabled: false },
+    { count: 2, label: '2 графика', disabled: !twoAllowed },
+  ] as const;
+  return (
+    <div className={styles.segmented} role="group" aria-label="Число графиков" data-testid="graph-count">
+      {options.map((o) => (
+        <button
+          key={o.count}
+          type="button"
+          className={o.count === value ? `${styles.segment} ${styles.segmentActive}` : styles.segment}
+          aria-pressed={o.count === value}
+          disabled={o.disabled}
+          title={o.disabled ? 'Для второго графика выберите ещё один показатель' : undefined}
+          data-count={o.count}
+          onClick={() => onChange(o.count)}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Props of {@link ChartTypePicker}. */
+export interface ChartTypePickerProps {
+  readonly value: ChartType;
+  /** The types the graphed metrics allow; others are disabled. */
+  readonly allowed: readonly ChartType[];
+  readonly onChange: (type: ChartType) => void;
+}
+
+/** The chart type switcher: line, bar, pie, area (spec 001 §2 "Toolbar"). */
+export function ChartTypePicker({ value, allowed, onChange }: ChartTypePickerProps) {
+  return (
+    <div className={styles.segmented} role="group" aria-label="Тип графика" data-testid="chart-type">
+      {CHART_TYPES.map((type) => (
+        <button
+          key={type}
+          type="button"
+          className={type === value ? `${styles.segment} ${styles.iconSegment} ${styles.segmentActive}` : `${styles.segment} ${styles.iconSegment}`}
+          aria-pressed={type === value}
+          aria-label={CHART_TYPE_LABELS[type]}
+          title={CHART_TYPE_LABELS[type]}
+          disabled={!allowed.includes(type)}
+          data-type={type}
+          onClick={() => onChange(type)}
+        >
+          <ChartIcon type={type} />
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function ChartIcon({ type }: { readonly type: ChartType }) {
+  const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.5, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+  return (
+    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+      {type === 'line' ? <path d="M1.5 12 5.5 7l3 3 6-7" {...stroke} /> : null}
+      {type === 'bar' ? <path d="M2.5 14V8M6.5 14V3M10.5 14V6M14 14V10" {...stroke} strokeWidth={2.2} strokeLinecap="butt" /> : null}
+      {type === 'pie' ? (
+        <>
+          <circle cx="8" cy="8" r="6.25" {...stroke} />
+          <path d="M8 1.75V8h6.25" {...stroke} />
+        </>
+      ) : null}
+      {type === 'area' ? (
+        <>
+          <path d="M1.5 14V11l4-5 3 3 6-6v11Z" fill="currentColor" opacity="0.3" />
+          <path d="M1.5 11l4-5 3 3 6-6" {...stroke} />
+        </>
+      ) : null}
+    </svg>
+  );
+}
+
+/** Props of {@link PercentToggle}. */
+export interface PercentToggleProps {
+  readonly value: boolean;
+  /** Shares mean something only for counts. */
+  readonly allowed: boolean;
+  readonly onChange: (percent: boolean) => void;
+}
+
+/** The percent toggle (spec 001 §2 "Report page layout"): the lines as shares of «Итого». */
+export function PercentToggle({ value, allowed, onChange }: PercentToggleProps) {
+  return (
+    <button
+      type="button"
+      className={value ? `${styles.toggle} ${styles.toggleOn}` : styles.toggle}
+      aria-pressed={value}
+      disabled={!allowed}
+      title={allowed ? 'Доли от итога, %' : 'Доли считаются только для количественных показателей'}
+      data-testid="percent-toggle"
+      onClick={() => onChange(!value)}
+    >
+      %
+    </button>
+  );
 }

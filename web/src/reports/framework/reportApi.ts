@@ -3,7 +3,7 @@
  * and `/table`. Their bodies and answers are the shared types of `@stat/schemas/reports`.
  */
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
-import { apiPost, type RequestOptions } from '../../lib/api';
+import { apiDownload, apiPost, type DownloadedFile, type RequestOptions } from '../../lib/api';
 
 export type { GraphLine, GraphPoint, GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
 
@@ -17,7 +17,7 @@ export interface ReportSort {
   readonly order: 'asc' | 'desc';
 }
 
-function reportPath(projectId: string, reportName: string, kind: 'graph' | 'table'): string {
+function reportPath(projectId: string, reportName: string, kind: 'graph' | 'table' | 'csv'): string {
   return `/api/report/v1.0/report/${encodeURIComponent(projectId)}/${encodeURIComponent(reportName)}/${kind}`;
 }
 
@@ -29,6 +29,15 @@ export function fetchReportGraph(projectId: string, reportName: string, body: Re
 /** Fetches a page of a report's table (or of the children of `body.parents`). */
 export function fetchReportTable(projectId: string, reportName: string, body: ReportRequest, options?: RequestOptions): Promise<TableResult> {
   return apiPost<TableResult>(reportPath(projectId, reportName, 'table'), body, options);
+}
+
+/**
+ * The whole table of a report as a CSV file (spec 001 §7 `…/{title}/csv`: the table's parameters
+ * without offset and limit; the api reads every row exactly, sample 1). Needs a logged-in user.
+ */
+export function downloadReportCsv(projectId: string, reportName: string, body: ReportRequest, options?: RequestOptions): Promise<DownloadedFile> {
+  const { limit: _limit, offset: _offset, ...rest } = body;
+  return apiDownload(reportPath(projectId, reportName, 'csv'), rest, options);
 }
 
 /** A sort as the request body takes it; its name was checked against the report's columns. */

@@ -4,10 +4,12 @@ import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
 import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
 import {
+  downloadReportCsv,
   fetchReportGraph,
   fetchReportTable,
   requestSort,
@@ -112,7 +114,20 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
 
   const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} />;
   return (
-    <ReportPage title={report.title} subtitle={projectId} {...(hint ? { hint } : {})}>
+    <ReportPage
+      title={report.title}
+      subtitle={projectId}
+      {...(hint ? { hint } : {})}
+      actions={
+        <CsvDownload
+          hasData={!failed && (table.data?.meta.total ?? 0) > 0}
+          reportTitle={report.title}
+          period={period}
+          fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
+          download={() => downloadReportCsv(projectId, report.name, tableBody)}
+        />
+      }
+    >
       <Toolbar>
         {periodPicker}
         <GroupPicker period={period} onChange={query.setGroup} />

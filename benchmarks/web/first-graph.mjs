@@ -1,0 +1,126 @@
+// First graph: how long a demo report page takes from navigation to a drawn graph (the uPlot
+// canvas painted with data) in headless Chromium against the embedded service, median of RUNS
+// loads each in a fresh browser context (empty cache, no session: the demo project is public);
+// and how many bytes of JavaScript the first load needs, gzipped and brotli, as the api sends
+// them. The calls of the median load are printed with their start and end, so that calls made
+// one after another show.
+//
+//   npm run build && node benchmarks/web/first-graph.mjs
+//
+// Environment (defaults): RUNS=5, DEMO_DAYS=35, REPORTS=summary,traffic_sources; DATA_DIR=<dir>
+// keeps the service's data there (the demo is seeded once, minutes on two cores; a later run on
+// the same directory starts at once), else a temporary directory is used and removed.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { freePort, load, machine, ROOT, startService } from '../lib/harness.mjs';
+
+const RUNS = Number(process.env.RUNS || 5);
+const DAYS = process.env.DEMO_DAYS || '35';
+const REPORTS = (process.env.REPORTS || 'summary,traffic_sources').split(',');
+const PROJECT = 7596044;
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const say = (m) => console.log(`[first-graph] ${m}`);
+const m = machine();
+say(`machine: ${m.cores} cores, ${m.model}, ${m.ramMiB} MiB RAM, node ${m.node}; load ${load().join(' ')}`);
+
+/** The JS the first load fetches: the entry script and the chunks index.html preloads. */
+function initialScripts() {
+  const html = readFileSync(join(ROOT, 'web/dist/index.html'), 'utf8');
+  const names = [...html.matchAll(/(?:src|href)="\/stat\/assets\/([^"]+\.js)"/g)].map((x) => x[1]);
+  const size = (file) => {
+    try {
+      return statSync(join(ROOT, 'web/dist/assets', file)).size;
+    } catch {
+      return NaN;
+    }
+  };
+  return names.map((name) => ({ name, raw: size(name), gzip: size(`${name}.gz`), brotli: size(`${name}.br`) }));
+}
+
+// Set before the page's own scripts: watches every frame for the graph's canvas to hold paint.
+const WATCH = (selector) => {
+  const check = () => {
+    const canvas = document.querySelector(`${selector} canvas`);
+    const ctx = canvas?.getContext('2d');
+    if (ctx && canvas.width > 0 && canvas.height > 0) {
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      let painted = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0 && ++painted > 1000) break;
+      if (painted > 1000) {
+        window.__firstGraph = performance.now();
+        return;
+      }
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+};
+
+const keep = Boolean(process.env.DATA_DIR);
+const dataDir = process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'stat-bench-first-graph-'));
+mkdirSync(dataDir, { recursive: true });
+const apiPort = await freePort();
+const collectorPort = await freePort();
+const service = await startService(
+  'embedded',
+  { DATA_DIR: dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'true', DEMO_SEED_WAIT: 'true', DEMO_DAYS: DAYS },
+  join(dataDir, 'service.log'),
+  900_000,
+);
+const base = `http://127.0.0.1:${apiPort}`;
+const browser = await chromium.launch({ executablePath: execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim(), args: FLAGS, headless: true });
+
+/** One cold load: ms to the drawn graph, and the calls the page made (start, end in ms from navigation). */
+async function loadOnce(url, selector) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(WATCH, selector);
+    await page.goto(url);
+    await page.waitForFunction(() => window.__firstGraph !== undefined, null, { timeout: 60_000, polling: 50 });
+    return await page.evaluate(() => ({
+      ms: window.__firstGraph,
+      calls: performance
+        .getEntriesByType('resource')
+        .filter((e) => e.initiatorType === 'fetch' || e.initiatorType === 'script' || e.initiatorType === 'link')
+        .filter((e) => e.startTime < window.__firstGraph)
+        .map((e) => ({ name: new URL(e.name).pathname.replace(/^\/top100/, ''), start: e.startTime, end: e.responseEnd })),
+    }));
+  } finally {
+    await context.close();
+  }
+}
+
+try {
+  const scripts = initialScripts();
+  const sum = (key) => scripts.reduce((s, x) => s + x[key], 0);
+  say(`initial JS: ${scripts.length} files, ${sum('raw')} bytes, gzip ${sum('gzip')}, brotli ${sum('brotli')}`);
+  for (const s of scripts) say(`  ${s.name}: ${s.raw} (gzip ${s.gzip}, brotli ${s.brotli})`);
+
+  console.log('| report | median ms | min ms | max ms |');
+  console.log('| --- | ---: | ---: | ---: |');
+  const waterfalls = [];
+  for (const report of REPORTS) {
+    const url = `${base}/stat/projects/${PROJECT}/new/report/${report}`;
+    const selector = report === 'summary' ? '[data-testid="summary-graph"]' : '[data-testid="report-graph"]';
+    await loadOnce(url, selector); // warm-up: the first query of each shape compiles its plan
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(url, selector));
+    runs.sort((a, b) => a.ms - b.ms);
+    const median = runs[Math.floor((runs.length - 1) / 2)];
+    console.log(`| ${report} | ${median.ms.toFixed(0)} | ${runs[0].ms.toFixed(0)} | ${runs[runs.length - 1].ms.toFixed(0)} |`);
+    waterfalls.push([report, median]);
+  }
+  for (const [report, run] of waterfalls) {
+    say(`calls of the median ${report} load (ms from navigation; graph drawn at ${run.ms.toFixed(0)}):`);
+    for (const c of run.calls.sort((a, b) => a.start - b.start)) say(`  ${c.start.toFixed(0).padStart(5)} → ${c.end.toFixed(0).padStart(5)}  ${c.name}`);
+  }
+  say(`load after: ${load().join(' ')}`);
+} finally {
+  await browser.close();
+  await service.stop();
+  if (!keep) rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,209 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
+/**
+ * The report toolbar in a real browser against the running service (spec 001 §2 "Report page
+ * layout", "Toolbar"): a logged-in user downloads the CSV of a demo report, whose first rows are
+ * the api's table of the same request, and of the summary report; «2 графика» draws two graphs,
+ * the bar, pie and area types and the percent toggle draw and stay in the URL; a visitor who is
+ * not logged in has no «Скачать отчёт». Each mode is saved to test-output/screens/.
+ *
+ * Needs: the embedded service of the global setup (inject) and Debian's chromium.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../server/src/testing/browser';
+
+const base = inject('apiUrl').replace(/\/+$/, '');
+const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
+const PROJECT = '7596044';
+const REPORT = `${base}/stat/projects/${PROJECT}/new/report/traffic_sources?dateStart=7days&dateEnd=today&groupBy=day`;
+const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const email = `csv-${stamp}@example.com`;
+
+interface TableAnswer {
+  metrics: string[];
+  totals: number[];
+  data: { title: string; metrics: number[] }[];
+}
+
+/** Non-transparent pixels of a graph's canvases, after uPlot had a few frames to draw. */
+async function paintedPixels(page: Page, testId: string): Promise<number> {
+  let painted = 0;
+  for (let i = 0; i < 50 && painted === 0; i++) {
+    painted = await page.evaluate((id) => {
+      let n = 0;
+      for (const canvas of document.querySelectorAll<HTMLCanvasElement>(`[data-testid="${id}"] canvas`)) {
+        const ctx = canvas.getContext('2d');
+        if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
+        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+        for (let j = 3; j < data.length; j += 4) if (data[j] !== 0) n += 1;
+      }
+      return n;
+    }, testId);
+    if (painted === 0) await page.waitForTimeout(100);
+  }
+  return painted;
+}
+
+/** Waits for the graphs to hold data (not dimmed by a request in flight) and saves the page. */
+async function screen(page: Page, name: string): Promise<void> {
+  await page.waitForSelector('[data-graph] [aria-busy="true"]', { state: 'detached', timeout: 30_000 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SCREENS}toolbar-${name}.png`, fullPage: true });
+}
+
+/** A CSV line split on `;` (the export quotes no field of these reports' titles with `;`). */
+const cells = (line: string) => line.split(';').map((c) => c.replace(/^"|"$/g, '').replace(/""/g, '"'));
+/** A number as the CSV writes it: comma decimals. */
+const csvNumber = (text: string) => Number(text.replace(',', '.'));
+
+describe('report toolbar in a browser', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(SCREENS, { recursive: true });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('downloads the CSV of the report as set up, whose first rows are the api\'s table', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    try {
+      const registered = await context.request.post(`${base}/top100/api/v1.0/auth/register`, {
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        data: JSON.stringify({ email, password: 'browser test password' }),
+      });
+      expect(registered.status()).toBe(200);
+
+      await page.goto(`${REPORT}&orderBy=visitors:desc`);
+      await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
+      const button = page.locator('[data-testid="csv-button"]');
+      await expect.poll(() => button.isEnabled()).toBe(true);
+      await button.click();
+      expect(await page.textContent('[data-testid="csv-email"]')).toBe(email);
+      await screen(page, 'csv-dialog');
+
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/report/${PROJECT}/traffic_sources/csv`));
+      const download = page.waitForEvent('download');
+      await page.click('[data-testid="csv-download"]');
+      const body = (await sent).postDataJSON() as Record<string, unknown>;
+      expect(body).toMatchObject({ group: 'day', sort: { name: 'visitors', order: 'desc' } });
+      expect(body).not.toHaveProperty('limit');
+      expect(body).not.toHaveProperty('offset');
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^Источники трафика .*\.csv$/);
+      const text = readFileSync((await file.path()) ?? '', 'utf8');
+      await page.waitForSelector('[data-testid="csv-dialog"]', { state: 'detached' });
+
+      // The same request to the table (the export reads all visitors: sample 1).
+      const answer = await context.request.post(`${base}/top100/api/report/v1.0/report/${PROJECT}/traffic_sources/table`, {
+        headers: { 'content-type': 'application/json' },
+        data: JSON.stringify({ ...body, sample: 1, limit: 5, offset: 0 }),
+      });
+      const table = ((await answer.json()) as { result: TableAnswer }).result;
+      expect(text.charCodeAt(0)).toBe(0xfeff);
+      const lines = text.slice(1).split(/\r?\n/);
+      expect(cells(lines[0] ?? '')).toEqual(['Источники трафика', 'Визиты', 'Посетители', 'Просмотры', 'Отказы', 'Глубина просмотра', 'Время на сайте'].slice(0, 1 + table.metrics.length));
+      const [totalTitle, ...totalValues] = cells(lines[1] ?? '');
+      expect(totalTitle).toBe('Итого');
+      expect(totalValues.map(csvNumber)).toEqual(table.totals.map((v) => expect.closeTo(v, 2)));
+      expect(table.data.length).toBeGreaterThan(0);
+      table.data.forEach((row, i) => {
+        const [title, ...values] = cells(lines[2 + i] ?? '');
+        expect(title).toBe(row.title);
+        expect(values.map(csvNumber)).toEqual(row.metrics.map((v) => expect.closeTo(v, 2)));
+      });
+
+      // The summary report (time rows) has the button too: a line per bucket under «Дата».
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=7days&dateEnd=today&groupBy=day`);
+      const summaryButton = page.locator('[data-testid="csv-button"]');
+      await expect.poll(() => summaryButton.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await summaryButton.click();
+      const summaryDownload = page.waitForEvent('download');
+      await page.click('[data-testid="csv-download"]');
+      const summaryText = readFileSync((await (await summaryDownload).path()) ?? '', 'utf8');
+      const summaryLines = summaryText.slice(1).split(/\r?\n/).filter(Boolean);
+      expect(cells(summaryLines[0] ?? '')[0]).toBe('Дата');
+      expect(cells(summaryLines[1] ?? '')[0]).toBe('Итого');
+      expect(summaryLines.length).toBe(2 + 7);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('draws two graphs, bars, a pie, areas and shares, and keeps each in the URL', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    try {
+      await page.goto(REPORT);
+      expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
+      // Nobody is logged in: no CSV (§2: only for a user with an e-mail).
+      expect(await page.locator('[data-testid="csv-button"]').count()).toBe(0);
+      await screen(page, 'one-line');
+
+      await page.click('[data-testid="graph-count"] [data-count="2"]');
+      await page.waitForSelector('[data-testid="report-graph-2"] canvas');
+      expect(param('graphs')).toBe('visits:line,visitors:line');
+      expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
+      await screen(page, 'two-line');
+
+      // The second graph takes the first graph's metric: they swap.
+      await page.click('[data-graph="report-graph-2"] [data-metric="visits"]');
+      expect(param('graphs')).toBe('visitors:line,visits:line');
+
+      await page.click('[data-testid="chart-type"] [data-type="bar"]');
+      await page.waitForSelector('[data-graph="report-graph"] [data-chart-type="bar"]');
+      expect(param('graphs')).toBe('visitors:bar,visits:bar');
+      expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
+      expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
+      await screen(page, 'two-bar');
+      // Below a body width of 1275 the two graphs stand one above the other.
+      await page.setViewportSize({ width: 1200, height: 900 });
+      expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
+      await screen(page, 'two-bar-narrow');
+      await page.setViewportSize({ width: 1440, height: 900 });
+
+      await page.click('[data-testid="chart-type"] [data-type="pie"]');
+      await page.waitForSelector('[data-testid="report-graph"] path[data-slice]');
+      expect(await page.locator('[data-testid="report-graph-2"] path[data-slice]').count()).toBeGreaterThan(0);
+      await screen(page, 'two-pie');
+
+      await page.click('[data-testid="graph-count"] [data-count="1"]');
+      await page.click('[data-testid="chart-type"] [data-type="area"]');
+      await page.click('[data-testid="percent-toggle"]');
+      expect(param('graphs')).toBe('visitors:area');
+      expect(param('percent')).toBe('1');
+      await page.waitForSelector('[data-graph="report-graph"] [data-chart-type="area"]');
+      expect(await page.locator('[data-testid="report-graph-2"]').count()).toBe(0);
+      expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
+      // Shares: the legend has no «Итого» line.
+      expect(await page.locator('[data-graph="report-graph"] [data-line="total"]').count()).toBe(0);
+      await screen(page, 'one-area-percent');
+
+      // A reload draws the same.
+      await page.reload();
+      await page.waitForSelector('[data-graph="report-graph"] [data-chart-type="area"]');
+      expect(await page.getAttribute('[data-testid="percent-toggle"]', 'aria-pressed')).toBe('true');
+      expect(await page.getAttribute('[data-testid="chart-type"] [data-type="area"]', 'aria-pressed')).toBe('true');
+
+      // A metric that is no count: no pie, no shares.
+      await page.goto(`${REPORT}&metrics=visits,bounces&graphs=visits:pie&percent=1`);
+      await page.waitForSelector('[data-testid="report-graph"] path[data-slice]');
+      await page.click('[data-graph="report-graph"] [data-metric="bounces"]');
+      expect(param('graphs')).toBe('bounces:line');
+      expect(param('percent')).toBeNull();
+      expect(await page.isDisabled('[data-testid="chart-type"] [data-type="pie"]')).toBe(true);
+      expect(await page.isDisabled('[data-testid="percent-toggle"]')).toBe(true);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
