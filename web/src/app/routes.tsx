@@ -82,7 +82,10 @@ function ProjectsRoute({ deleted = false }: { readonly deleted?: boolean }) {
   if (state.status === 'loading') return <PageFallback />;
   if (state.status === 'anonymous') {
     if (deleted) return <Navigate to={loginAddress('/stat/projects/deleted')} replace />;
-    return page(<AuthPage mode={params.has('register') ? 'register' : 'login'} />);
+    const mode = params.has('register') ? 'register' : 'login';
+    // Keyed by mode: switching between «Вход» and «Регистрация» starts a clean form (no typed
+    // password, no error of the other form).
+    return page(<AuthPage key={mode} mode={mode} />);
   }
   if (wantsAuth) return <Navigate to={returnPath(params.get('back'))} replace />;
   return page(<ProjectsPage key={deleted ? 'deleted' : 'active'} deleted={deleted} />);
