@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { ICONS } from '../../app/icons';
+import { DEMO_PROJECT_ID } from '../../app/project';
 import { useSession } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Change } from '../../components/Change';
@@ -224,6 +225,7 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
                     Добавить сайт
                   </Link>
                 ) : null}
+                <DemoOffer />
               </>
             )}
           </div>
@@ -275,6 +277,22 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
         </ConfirmDialog>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The demo project offered to a user with no sites yet: the reports can be seen before a counter
+ * sends anything. The demo is read-only for everyone but administrators (spec 000 §6).
+ */
+function DemoOffer() {
+  return (
+    <p className={styles.demo} data-testid="demo-offer">
+      Пока сайтов нет, можно{' '}
+      <Link to={`/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`} data-testid="demo-link">
+        посмотреть демо
+      </Link>
+      : отчёты демонстрационного сайта, только для просмотра.
+    </p>
   );
 }
 
