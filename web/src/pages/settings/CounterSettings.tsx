@@ -10,6 +10,7 @@ import { SAVE_FAILED } from '../../data/messages';
 import { LIMITS } from '../../data/validation';
 import { ApiError, statusOf } from '../../lib/api';
 import { projectTitle } from '../../lib/format';
+import { readStored, writeStored } from '../../lib/browser';
 import { DELAYS } from '../../lib/hooks';
 import { COUNTER_COLORS } from '../../lib/palette';
 import { CounterCode, codeOptionsOf } from './CounterCode';
@@ -19,6 +20,9 @@ import styles from './Settings.module.css';
 /** The counter status texts (spec 000 §2.6). */
 export const COUNTER_STATUS = { set: 'Счётчик корректно установлен', unset: 'Счётчик не установлен' } as const;
 
+
+/** Where the counter page remembers that its notice of one kind was shown for a site. */
+export const counterNoticeKey = (projectId: number, kind: 'set' | 'unset') => `counterNotice:${projectId}:${kind}`;
 
 /** The rated-title hint (spec 000 §2.6). */
 export const RATED_TITLE_HINT = 'Название сайта в рейтинге меняется через заявку на вкладке «Рейтинг»';
@@ -52,19 +56,23 @@ export default function CounterSettings() {
   }, [form, rated, tried]);
   useEffect(() => setChecking(false), [project]);
 
-  // The notification of this page appears after 4000 ms (spec 000 §2.6, §9).
+  // The notification of this page appears after 4000 ms (spec 000 §2.6, §9), once per site and
+  // kind: «Установите счётчик» returning on every visit hid the header and taught nothing new.
   useEffect(() => {
+    const kind = project.counter_is_set ? 'set' : 'unset';
+    const key = counterNoticeKey(project.id, kind);
+    if (readStored(key) !== null) return;
     notify({
       id: 'counter-settings',
       delayMs: DELAYS.counterNotification,
-      autoCloseMs: 15_000,
-      title: project.counter_is_set ? 'Настройки счётчика' : 'Установите счётчик',
-      text: project.counter_is_set
+      title: kind === 'set' ? 'Настройки счётчика' : 'Установите счётчик',
+      text: kind === 'set'
         ? 'Изменения настроек применяются к новым визитам. Если меняете параметры кода, обновите его на сайте.'
         : 'Скопируйте код и вставьте его на все страницы сайта: данные появятся в отчётах через несколько минут после первых визитов.',
+      onShow: () => writeStored(key, '1'),
     });
     return () => dismiss('counter-settings');
-  }, [notify, dismiss, project.counter_is_set]);
+  }, [notify, dismiss, project.id, project.counter_is_set]);
 
   useEffect(() => {
     if (window.location.hash === '#code') document.getElementById('code')?.scrollIntoView();
