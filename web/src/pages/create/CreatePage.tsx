@@ -328,7 +328,7 @@ function CreatedStep({ project: created, onDone }: { readonly project: Project; 
         </div>
       </Panel>
       <Panel title="Код счётчика" description="Скопируйте код и вставьте его на все страницы сайта.">
-        <CounterCode key={JSON.stringify(codeOptionsOf(project.counter_settings))} projectId={project.id} initial={codeOptionsOf(project.counter_settings)} />
+        <CounterCode projectId={project.id} options={codeOptionsOf(project.counter_settings)} />
       </Panel>
       <div className={styles.actions}>
         <Link className={styles.primaryLink} to={`/stat/projects/${project.id}/settings/counter`}>
