@@ -198,6 +198,10 @@ export const calls = {
   register: (email: string, password: string, userName: string) =>
     apiPost<CurrentUser>('/api/v1.0/auth/register', userName ? { email, password, user_name: userName } : { email, password }, { noRefresh: true }),
   logout: () => apiPost<void>('/logout', undefined, { noRefresh: true }),
+  updateProfile: (userName: string) => apiPut<CurrentUser>('/api/v1.0/user/current', { user_name: userName }),
+  changePassword: (current: string, next: string) =>
+    apiPost<CurrentUser>('/api/v1.0/user/current/password', { current_password: current, new_password: next }),
+  logoutAll: () => apiPost<void>('/api/v1.0/user/current/logout_all', undefined),
 
   projectList: (q: ProjectListQuery, options?: RequestOptions) =>
     apiGet<ProjectList>(

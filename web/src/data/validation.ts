@@ -175,3 +175,15 @@ export function serverFieldErrors<K extends string>(fields: Readonly<Record<stri
   }
   return out;
 }
+
+/** Password length the api accepts (api/API.md, register and password change). */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** The password rule of registration and of a new password. */
+export function checkPassword(value: string): string | null {
+  if (value.length === 0) return TEXTS.required;
+  if (value.length < PASSWORD_MIN) return `Минимум ${PASSWORD_MIN} символов`;
+  if (value.length > PASSWORD_MAX) return `Не более ${PASSWORD_MAX} символов`;
+  return null;
+}

@@ -2,21 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../../app/session';
 import { Button, Notice, TextField } from '../../components/ui';
-import { checkEmail, TEXTS } from '../../data/validation';
+import { checkEmail, checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS } from '../../data/validation';
 import { ApiError, returnPath } from '../../lib/api';
 import styles from './AuthPage.module.css';
 
-/** Password length the api accepts (api/API.md, register). */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-
-/** The password rule of registration. */
-export function checkPassword(value: string): string | null {
-  if (value.length === 0) return TEXTS.required;
-  if (value.length < PASSWORD_MIN) return `Минимум ${PASSWORD_MIN} символов`;
-  if (value.length > PASSWORD_MAX) return `Не более ${PASSWORD_MAX} символов`;
-  return null;
-}
 
 /**
  * Our own login and registration (the api's accounts): `/stat/projects?login` and
