@@ -121,6 +121,17 @@ describe('my sites', () => {
     expect(v.container.querySelector('[data-testid="demo-offer"]')?.textContent).toContain('только для просмотра');
   });
 
+  it('explains the status dots and the metric columns under the list', async () => {
+    vi.stubGlobal('fetch', listApi(2, []));
+    const v = await renderPage(7);
+    await until(() => expect(rows(v)).toHaveLength(2));
+    const legend = v.container.querySelector('[data-testid="list-legend"]')?.textContent;
+    expect(legend).toContain('Счётчик корректно установлен');
+    expect(legend).toContain('Счётчик не установлен');
+    expect(legend).toContain('Показатели — за сегодня; изменение — по сравнению с предыдущими 24 часами.');
+    expect(v.container.querySelector('[data-testid="counter-status"]')?.getAttribute('aria-label')).toBe('Счётчик корректно установлен');
+  });
+
   it('loads 10 rows and more on «Показать ещё» while fewer are shown than the total', async () => {
     const calls: Call[] = [];
     vi.stubGlobal('fetch', listApi(12, calls));

@@ -230,6 +230,7 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
             )}
           </div>
         ) : null}
+        {!deleted && state.rows.length > 0 ? <ListLegend /> : null}
         {hasMore(state, deleted) || state.loadingMore ? (
           <div className={styles.more}>
             <Button variant="ghost" busy={state.loadingMore} onClick={() => load(state.rows.length)} data-testid="load-more">
@@ -276,6 +277,23 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
           </p>
         </ConfirmDialog>
       ) : null}
+    </div>
+  );
+}
+
+/** What the dots and the metric columns mean, under the list. */
+function ListLegend() {
+  return (
+    <div className={styles.legend} data-testid="list-legend">
+      <span className={styles.legendItem}>
+        <span className={`${styles.status} ${styles.statusOk}`} aria-hidden="true" />
+        Счётчик корректно установлен
+      </span>
+      <span className={styles.legendItem}>
+        <span className={styles.status} aria-hidden="true" />
+        Счётчик не установлен
+      </span>
+      <span className={styles.legendNote}>Показатели — за сегодня; изменение — по сравнению с предыдущими 24 часами.</span>
     </div>
   );
 }
@@ -354,6 +372,8 @@ export function ProjectRow({
         <span
           className={row.counter_is_set && !deleted ? `${styles.status} ${styles.statusOk}` : styles.status}
           title={row.counter_is_set ? 'Счётчик корректно установлен' : 'Счётчик не установлен'}
+          aria-label={row.counter_is_set ? 'Счётчик корректно установлен' : 'Счётчик не установлен'}
+          role="img"
           data-testid="counter-status"
           data-set={row.counter_is_set}
         />
