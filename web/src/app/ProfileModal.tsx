@@ -70,7 +70,7 @@ function NameForm({ user }: { readonly user: CurrentUser }) {
     <form className={styles.section} onSubmit={(e) => void submit(e)} noValidate data-testid="profile-name">
       <h3 className={styles.heading}>Имя</h3>
       <div className={styles.row}>
-        <TextField label="Имя" name="user_name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={error} className={styles.grow} />
+        <TextField aria-label="Имя" name="user_name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={error} className={styles.grow} />
         <Button type="submit" busy={busy} disabled={!changed}>
           Сохранить
         </Button>

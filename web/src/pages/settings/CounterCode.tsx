@@ -40,7 +40,7 @@ export function CounterCode({ projectId, options }: { readonly projectId: number
     <div className={styles.root} id="code">
       <div className={styles.codeBox}>
         <pre className={styles.code} data-testid="counter-code" aria-busy={code.loading}>
-          {text || (code.error ? 'Не удалось получить код счётчика. Обновите страницу.' : '\u00a0')}
+          {text ? <Unbroken text={text} /> : code.error ? 'Не удалось получить код счётчика. Обновите страницу.' : '\u00a0'}
         </pre>
         {code.loading ? (
           <span className={styles.loading}>
@@ -55,5 +55,23 @@ export function CounterCode({ projectId, options }: { readonly projectId: number
         <span className={styles.help}>Вставьте код в HTML всех страниц сайта, перед закрывающим тегом &lt;/head&gt;.</span>
       </div>
     </div>
+  );
+}
+
+/**
+ * The code with each attribute kept whole: lines break only at its spaces and newlines, never
+ * inside an address or at the hyphen of `data-track-hashes`. The text stays the same characters.
+ */
+function Unbroken({ text }: { readonly text: string }) {
+  return (
+    <>
+      {text.split(/([ \n])/).map((part, i) =>
+        part === ' ' || part === '\n' || part === '' ? part : (
+          <span key={i} className={styles.token}>
+            {part}
+          </span>
+        ),
+      )}
+    </>
   );
 }

@@ -282,7 +282,8 @@ export default function CounterSettings() {
         </div>
       </Panel>
 
-      <div className={styles.footerBar} data-testid="save-bar">
+      {/* Sticky while something is unsaved: then «Сохранить» stays in reach from the first field to the last. */}
+      <div className={dirty || failure ? `${styles.footerBar} ${styles.footerBarSticky}` : styles.footerBar} data-testid="save-bar">
         <Button variant="primary" onClick={() => void save()} busy={saving} disabled={!dirty} data-testid="save-counter">
           Сохранить
         </Button>
