@@ -2,6 +2,15 @@
  * Shapes of the site (project) screens shared by the api and the web app.
  */
 
+/** The limits of an account's fields, checked by the api's DTOs and by the web's forms alike. */
+export const ACCOUNT_LIMITS = {
+  /** password length, characters (registration and a new password) */
+  passwordMin: 8,
+  passwordMax: 128,
+  /** the profile's name, characters */
+  userNameMax: 100,
+} as const;
+
 /**
  * The answer of «Проверить» on the counter page (`GET /api/v1.0/project/{id}/counter_check`):
  * whether any hit of the site has been stored, and the last one's time and page.

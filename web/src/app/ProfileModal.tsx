@@ -4,7 +4,7 @@ import { Modal } from '../components/Modal';
 import { Button, TextField } from '../components/ui';
 import { calls, type CurrentUser } from '../data/calls';
 import { SAVE_FAILED } from '../data/messages';
-import { checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS } from '../data/validation';
+import { checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS, USER_NAME_MAX } from '../data/validation';
 import { ApiError, loginAddress } from '../lib/api';
 import { useSession } from './session';
 import { useSnackbar } from './Snackbar';
@@ -70,7 +70,7 @@ function NameForm({ user }: { readonly user: CurrentUser }) {
     <form className={styles.section} onSubmit={(e) => void submit(e)} noValidate data-testid="profile-name">
       <h3 className={styles.heading}>Имя</h3>
       <div className={styles.row}>
-        <TextField aria-label="Имя" name="user_name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={error} className={styles.grow} />
+        <TextField aria-label="Имя" name="user_name" value={name} maxLength={USER_NAME_MAX} onChange={(e) => setName(e.target.value)} error={error} className={styles.grow} />
         <Button type="submit" busy={busy} disabled={!changed}>
           Сохранить
         </Button>

@@ -3,6 +3,7 @@
  * returns the text to show under the field, or null when the value is fine. The api checks the
  * same rules again; its texts are shown when it answers with `errors.fields`.
  */
+import { ACCOUNT_LIMITS } from '@stat/schemas/site';
 
 /** Texts of spec 000 §5 (and the api's where the spec shows none). */
 export const TEXTS = {
@@ -177,8 +178,10 @@ export function serverFieldErrors<K extends string>(fields: Readonly<Record<stri
 }
 
 /** Password length the api accepts (api/API.md, register and password change). */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+export const PASSWORD_MIN = ACCOUNT_LIMITS.passwordMin;
+export const PASSWORD_MAX = ACCOUNT_LIMITS.passwordMax;
+/** The profile's name, characters. */
+export const USER_NAME_MAX = ACCOUNT_LIMITS.userNameMax;
 
 /** The password rule of registration and of a new password. */
 export function checkPassword(value: string): string | null {
