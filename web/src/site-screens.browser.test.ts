@@ -90,6 +90,11 @@ describe('the site screens as a new user meets them', () => {
     await page.goto(`${base}/stat/projects/${projectId}/settings/counter`);
     await page.waitForSelector('[data-testid=notification-counter-settings]', { timeout: 15_000 });
     expect(await page.textContent('[data-testid=notification-counter-settings]')).toContain('Установите счётчик');
+    // Bottom right: the project header's settings gear stays uncovered.
+    const note = await page.locator('[data-testid=notification-counter-settings]').boundingBox();
+    const gear = await page.locator('[data-testid=project-settings]').boundingBox();
+    expect(note && gear && note.y > gear.y + gear.height).toBe(true);
+    await page.screenshot({ path: `${SCREENS}site-counter-notice-1280.png` });
     await page.reload();
     await page.waitForSelector('[data-testid=counter-settings]');
     await page.waitForTimeout(5_000);
