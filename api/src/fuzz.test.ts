@@ -148,8 +148,8 @@ describe('the route fuzz', () => {
             failures.push(`shape ${what}: ${JSON.stringify(answer.json).slice(0, 200)}`);
           }
         }
-        // Logout ends the owner's login: log in again, from an address of its own.
-        if (mode === 'owner' && route.url.endsWith('/logout')) {
+        // Logout (and logging out everywhere) ends the owner's login: log in again, from an address of its own.
+        if (mode === 'owner' && (route.url.endsWith('/logout') || route.url.endsWith('/logout_all'))) {
           client = clientFromNewAddress(api);
           expect((await client.login(owner.email)).status).toBe(200);
         }

@@ -8,3 +8,4 @@ export * from './event-row.js';
 export * from './filters.js';
 export * from './traffic.js';
 export * from './reports/index.js';
+export * from './site.js';

@@ -1,14 +1,16 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Put, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { SETTINGS, type ApiSettings } from '../tokens.js';
 import { userView, type UserView } from '../users/user-view.js';
-import { LoginDto, RegisterDto } from './auth.dto.js';
+import { User } from './access.guard.js';
+import { ChangePasswordDto, LoginDto, ProfileDto, RegisterDto } from './auth.dto.js';
 import { AuthService } from './auth.service.js';
 import { parseCookies, REFRESH_COOKIE, serializeCookie, SESSION_COOKIE } from './cookies.js';
-import { Public } from './policy.js';
+import { LoggedIn, Public } from './policy.js';
+import type { Principal } from './principal.js';
 import { TOO_MANY_LOGINS } from './rate-limit.js';
 import { SessionService, type SessionTokens } from './sessions.js';
 
@@ -67,6 +69,36 @@ export class AuthController {
     const cookies = [this.cookie(SESSION_COOKIE, renewed.session, this.settings.sessionTtlS)];
     if (renewed.refresh) cookies.push(this.cookie(REFRESH_COOKIE, renewed.refresh, this.settings.refreshTtlS));
     void reply.header('set-cookie', cookies);
+  }
+
+  /** The profile's name. */
+  @Put('api/v1.0/user/current')
+  @LoggedIn()
+  async rename(@User() user: Principal, @Body(validated(ProfileDto)) body: ProfileDto): Promise<Envelope<UserView>> {
+    return ok(userView(await this.auth.rename(user, body.user_name)));
+  }
+
+  /** A new password: every other device is logged out, this one gets new cookies. */
+  @Post('api/v1.0/user/current/password')
+  @LoggedIn()
+  @HttpCode(200)
+  async changePassword(
+    @User() user: Principal,
+    @Body(validated(ChangePasswordDto)) body: ChangePasswordDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<UserView>> {
+    const changed = await this.auth.changePassword(user, body.current_password, body.new_password);
+    this.setCookies(reply, changed.tokens);
+    return ok(userView(changed.user));
+  }
+
+  /** «Выйти на всех устройствах»: every login of the user ends, this one too. */
+  @Post('api/v1.0/user/current/logout_all')
+  @LoggedIn()
+  @HttpCode(204)
+  async logoutAll(@User() user: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.sessions.endAll(user.id);
+    void reply.header('set-cookie', this.clearedCookies());
   }
 
   /** Ends the login of either cookie (one is enough): all of its session and refresh tokens. */

@@ -1,4 +1,8 @@
+import { ACCOUNT_LIMITS } from '@stat/schemas/site';
 import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+
+const { passwordMin, passwordMax, userNameMax } = ACCOUNT_LIMITS;
+const PASSWORD_LENGTH = `Пароль должен быть от ${passwordMin} до ${passwordMax} символов`;
 
 export const EMAIL_INVALID = 'Введен неправильный email';
 
@@ -8,12 +12,12 @@ export class RegisterDto {
   email!: string;
 
   @IsString()
-  @Length(8, 128, { message: 'Пароль должен быть от 8 до 128 символов' })
+  @Length(passwordMin, passwordMax, { message: PASSWORD_LENGTH })
   password!: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(userNameMax)
   user_name?: string;
 }
 
@@ -23,6 +27,24 @@ export class LoginDto {
   email!: string;
 
   @IsString()
-  @MaxLength(128)
+  @MaxLength(passwordMax)
   password!: string;
+}
+
+/** `PUT /user/current`: the profile's name (empty clears it). */
+export class ProfileDto {
+  @IsString()
+  @MaxLength(userNameMax, { message: `Имя — не более ${userNameMax} символов` })
+  user_name!: string;
+}
+
+/** `POST /user/current/password`: the current password proves it is the user; the new one as at registration. */
+export class ChangePasswordDto {
+  @IsString()
+  @MaxLength(passwordMax)
+  current_password!: string;
+
+  @IsString()
+  @Length(passwordMin, passwordMax, { message: PASSWORD_LENGTH })
+  new_password!: string;
 }

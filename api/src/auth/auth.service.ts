@@ -15,6 +15,8 @@ import { SessionService, type SessionTokens } from './sessions.js';
 export const EMAIL_TAKEN = 'Пользователь с таким email уже зарегистрирован';
 export const BAD_CREDENTIALS = 'Неверный email или пароль';
 export const REGISTRATION_CLOSED = 'Регистрация закрыта';
+/** A 400, not a 401: the client takes a 401 for a lost session and would refresh and retry. */
+export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
 
 /**
  * Password accounts. An OpenID Connect login would be a second way to reach `SessionService.start`
@@ -54,6 +56,24 @@ export class AuthService {
     }
     await this.limiter.reset(`login:fail:${email}`);
     return this.startSession(account.id);
+  }
+
+  async rename(user: Principal, userName: string): Promise<Principal> {
+    await this.users.setName(user.id, userName.trim());
+    return (await this.users.principal(user.id)) ?? user;
+  }
+
+  /**
+   * A new password, proven by the current one (failures counted as a login's); every login of
+   * the user ends, and the caller gets a new one.
+   */
+  async changePassword(user: Principal, current: string, next: string): Promise<{ user: Principal; tokens: SessionTokens }> {
+    await this.limiter.consume(`password:fail:${user.id}`, LOGIN_FAILURES_PER_EMAIL, LOGIN_WINDOW_MS, TOO_MANY_LOGINS);
+    if (!(await verifyPassword(await this.users.passwordHash(user.id), current))) throw new BadRequestException(WRONG_CURRENT_PASSWORD);
+    await this.limiter.reset(`password:fail:${user.id}`);
+    await this.users.setPasswordHash(user.id, await hashPassword(next));
+    await this.sessions.endAll(user.id);
+    return this.startSession(user.id);
   }
 
   private async startSession(userId: number): Promise<{ user: Principal; tokens: SessionTokens }> {

@@ -97,6 +97,61 @@ export function authSuite(env: () => TestApi): void {
       expect((await c.get('/api/v1.0/user/current')).status).toBe(200);
     });
 
+    it('the profile changes its name; a name over 100 characters is a 400', async () => {
+      const c = client();
+      await c.register(uniqueEmail('profile'));
+      const renamed = await c.put('/api/v1.0/user/current', { user_name: '  Анна  ' });
+      expect(renamed.status).toBe(200);
+      expect(renamed.json.result.user_name).toBe('Анна');
+      expect((await c.get('/api/v1.0/user/current')).json.result.user_name).toBe('Анна');
+      const long = await c.put('/api/v1.0/user/current', { user_name: 'я'.repeat(101) });
+      expect(long.status).toBe(400);
+      expect(long.json.errors.message).toContain('не более 100 символов');
+      expect((await client().put('/api/v1.0/user/current', { user_name: 'x' })).status).toBe(401);
+    });
+
+    it('changes the password with the current one; other devices are logged out, this one stays', async () => {
+      const email = uniqueEmail('password');
+      const here = client();
+      await here.register(email, 'old password 1');
+      const there = client();
+      await there.login(email, 'old password 1');
+      const wrong = await here.post('/api/v1.0/user/current/password', { current_password: 'not it at all', new_password: 'new password 2' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.json.errors.message).toBe('Неверный текущий пароль');
+      const short = await here.post('/api/v1.0/user/current/password', { current_password: 'old password 1', new_password: 'short' });
+      expect(short.status).toBe(400);
+      expect((await there.get('/api/v1.0/user/current')).status).toBe(200);
+
+      const changed = await here.post('/api/v1.0/user/current/password', { current_password: 'old password 1', new_password: 'new password 2' });
+      expect(changed.status).toBe(200);
+      expect((await here.get('/api/v1.0/user/current')).status).toBe(200);
+      expect((await there.get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await there.post('/api/v1.0/auth/refresh')).status).toBe(401);
+      expect((await client().login(email, 'old password 1')).status).toBe(401);
+      expect((await client().login(email, 'new password 2')).status).toBe(200);
+    });
+
+    it('«Выйти на всех устройствах» ends every login of the user, this one too, and no other user’s', async () => {
+      const email = uniqueEmail('everywhere');
+      const here = client();
+      await here.register(email);
+      const there = client();
+      await there.login(email);
+      const other = client();
+      await other.register(uniqueEmail('bystander'));
+      const out = await here.post('/api/v1.0/user/current/logout_all');
+      expect(out.status).toBe(204);
+      expect(here.cookies.size).toBe(0);
+      expect((await there.get('/api/v1.0/user/current')).status).toBe(401);
+      expect((await there.post('/api/v1.0/auth/refresh')).status).toBe(401);
+      expect((await other.get('/api/v1.0/user/current')).status).toBe(200);
+      // A new login works at once.
+      const again = client();
+      expect((await again.login(email)).status).toBe(200);
+      expect((await again.get('/api/v1.0/user/current')).status).toBe(200);
+    });
+
     it('user/current is 401 for anonymous and for a made-up session cookie', async () => {
       const anonymous = await client().get('/api/v1.0/user/current');
       expect(anonymous.status).toBe(401);

@@ -32,6 +32,8 @@ interface Entry {
   demo?: Row;
   /** for routes not scoped to a project */
   global?: Row;
+  /** the call ends every login of its caller: it runs on a login of its own */
+  ownLogin?: boolean;
   /** make the fresh project deleted first, or set its rating status */
   setup?: { deleted?: boolean; status?: string };
 }
@@ -57,6 +59,8 @@ const TABLE: Entry[] = [
     project: '401 403 403 204 204 403 204', demo: '401 403 403 403 403 403 204' },
   { route: 'GET /api/v1.0/project/:projectId/counter_code', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/counter_code` }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/project/:projectId/counter_check', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/counter_check` }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
   { route: 'GET /api/v1.0/project/:projectId/widget.svg', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/widget.svg` }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/project/:projectId/access', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/access` }),
@@ -130,8 +134,13 @@ const TABLE: Entry[] = [
   // Accounts: open to anyone; the answers depend on the credentials, not on who calls.
   { route: 'POST /api/v1.0/auth/login', call: () => ({ path: '/api/v1.0/auth/login', body: { email: 'nobody@example.com', password: 'wrong password' } }), global: '401 401 401 401 401 401 401' },
   { route: 'POST /api/v1.0/auth/register', call: () => ({ path: '/api/v1.0/auth/register', body: { email: 'not an e-mail', password: 'long enough' } }), global: '400 400 400 400 400 400 400' },
+  { route: 'PUT /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current', body: { user_name: 'Проверка доступа' } }), global: '401 200 200 200 200 200 200' },
+  // A wrong current password: the answer says so to whoever is logged in, and nothing changes.
+  { route: 'POST /api/v1.0/user/current/password', call: () => ({ path: '/api/v1.0/user/current/password', body: { current_password: 'not the password', new_password: 'a new password' } }),
+    global: '401 400 400 400 400 400 400' },
   { route: 'POST /api/v1.0/auth/refresh', call: () => ({ path: '/api/v1.0/auth/refresh' }), global: '401 204 204 204 204 204 204' },
   { route: 'POST /logout', call: () => ({ path: '/logout' }), global: '204 204 204 204 204 204 204' },
+  { route: 'POST /api/v1.0/user/current/logout_all', call: () => ({ path: '/api/v1.0/user/current/logout_all' }), global: '401 204 204 204 204 204 204', ownLogin: true },
 ];
 
 let SHARES: () => { email: string; access_level: number }[] = () => [];
@@ -164,6 +173,7 @@ export function authzSuite(env: () => TestApi): void {
   describe('authorization of every route', () => {
     const clients = {} as Record<Role, ApiClient>;
     const ids = {} as Record<Role, number>;
+    const loginEmail = {} as Record<Role, string>;
     let requester = 0;
 
     it('the table has exactly the routes the controllers declare', () => {
@@ -176,6 +186,7 @@ export function authzSuite(env: () => TestApi): void {
         const user = await newUser(env(), role === 'staff' ? 3 : role === 'admin' ? 1 : undefined);
         clients[role] = user.client;
         ids[role] = user.id;
+        loginEmail[role] = user.email;
       }
       requester = (await newUser(env())).id;
       const emails = await env().db.query<{ id: number; email: string }>('SELECT id, email FROM users WHERE id = ANY($1::bigint[])', [[ids.view, ids.edit]]);
@@ -226,7 +237,8 @@ export function authzSuite(env: () => TestApi): void {
       // logout and refresh would end or change the session the next checks use: a copy calls.
       const client = clients[role];
       const caller = new ApiClient(client.baseUrl, client.prefix, client.address);
-      for (const [k, v] of client.cookies) caller.cookies.set(k, v);
+      if (entry.ownLogin && role !== 'anonymous') await caller.login(loginEmail[role]);
+      else for (const [k, v] of client.cookies) caller.cookies.set(k, v);
       const before = expected >= 400 ? await snapshot(env().db) : '';
       const answer: Answer = await caller.call(method, path, body);
       expect(answer.status, `${entry.route} as ${role} on ${target?.id ?? '-'}: ${JSON.stringify(answer.json)}`).toBe(expected);

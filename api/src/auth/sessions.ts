@@ -17,6 +17,8 @@ interface Stored {
   rk?: string;
   /** a refresh token already exchanged for a new one: when (ms) */
   rotatedAt?: number;
+  /** the user's generation when minted: "log out everywhere" raises it, ending older tokens */
+  g?: number;
 }
 
 /**
@@ -88,6 +90,20 @@ export class SessionService {
     await this.kv.del(...keys);
   }
 
+  /**
+   * Ends every login of a user (a password change, «Выйти на всех устройствах»): the user's
+   * generation becomes now, and a token minted under an older one is dead. The mark outlives every
+   * token it could end, so when it expires nothing older is left to revive.
+   */
+  async endAll(userId: number): Promise<void> {
+    const generation = Math.max(this.now(), (await this.generation(userId)) + 1);
+    await this.kv.set(`gen:${userId}`, String(generation), Math.max(this.settings.refreshTtlS, this.settings.sessionTtlS) * 1000);
+  }
+
+  private async generation(userId: number): Promise<number> {
+    return Number((await this.kv.get(`gen:${userId}`)) ?? 0) || 0;
+  }
+
   /** Marks the login ended; the mark outlives every token the login could have minted. */
   private async endLogin(login: string): Promise<void> {
     await this.kv.set(`end:${login}`, '1', Math.max(this.settings.refreshTtlS, this.settings.sessionTtlS) * 1000);
@@ -97,18 +113,21 @@ export class SessionService {
   private async live(key: string): Promise<Stored | null> {
     const stored = parse(await this.kv.get(key));
     if (!stored) return null;
+    if ((stored.g ?? 0) < (await this.generation(stored.uid))) return null;
     return (await this.kv.get(`end:${loginOf(stored)}`)) === null ? stored : null;
   }
 
   private async mint(userId: number, login: string): Promise<string> {
     const session = token();
-    await this.kv.set(`st:${digest(session)}`, JSON.stringify({ uid: userId, f: login } satisfies Stored), this.settings.sessionTtlS * 1000);
+    const g = await this.generation(userId);
+    await this.kv.set(`st:${digest(session)}`, JSON.stringify({ uid: userId, f: login, g } satisfies Stored), this.settings.sessionTtlS * 1000);
     return session;
   }
 
   private async newRefresh(userId: number, login: string): Promise<string> {
     const refresh = token();
-    await this.kv.set(`rt:${digest(refresh)}`, JSON.stringify({ uid: userId, f: login } satisfies Stored), this.settings.refreshTtlS * 1000);
+    const g = await this.generation(userId);
+    await this.kv.set(`rt:${digest(refresh)}`, JSON.stringify({ uid: userId, f: login, g } satisfies Stored), this.settings.refreshTtlS * 1000);
     return refresh;
   }
 }

@@ -64,6 +64,23 @@ export class MetricsRepository {
     return new Set((await answer.json<{ project_id: number | string }>()).map((r) => Number(r.project_id)));
   }
 
+  /**
+   * The last stored hit of a project, for «Проверить» on the counter page. Only the project's
+   * latest day is read: the key starts with (project_id, event_date).
+   */
+  async lastHit(id: number): Promise<{ at: string; url: string } | null> {
+    const answer = await this.clickhouse.query({
+      query: `SELECT toUnixTimestamp64Milli(ts) AS ms, url FROM events
+              WHERE project_id = {id:UInt32}
+                AND event_date = (SELECT max(event_date) FROM events WHERE project_id = {id:UInt32})
+              ORDER BY ts DESC LIMIT 1`,
+      query_params: { id },
+      format: 'JSONEachRow',
+    });
+    const [row] = await answer.json<{ ms: number | string; url: string }>();
+    return row ? { at: new Date(Number(row.ms)).toISOString(), url: row.url } : null;
+  }
+
   /** Today's page views (Moscow day), for the widget. */
   async todayViews(id: number, nowMs = this.clock()): Promise<number> {
     return (await this.todayAndYesterday([id], nowMs)).get(id)?.page_views.today ?? 0;

@@ -82,6 +82,13 @@ export class ProjectController {
     return ok(await this.projects.code(project, query));
   }
 
+  /** «Проверить» on the counter page: the last hit the site sent (none: the counter is not seen yet). */
+  @Get(':projectId/counter_check')
+  @ProjectEdit()
+  async counterCheck(@Project() project: ProjectRights) {
+    return ok(await this.projects.counterCheck(project));
+  }
+
   /** The badge: shared caches may keep it only when the project shows it publicly. */
   @Get(':projectId/widget.svg')
   @ProjectWidget()

@@ -1,4 +1,5 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import type { CounterCheck } from '@stat/schemas/site';
 import { decide, DEMO_PROJECT_ID, type ProjectRights } from '../auth/project-access.js';
 import { can, type Principal } from '../auth/principal.js';
 import { RateLimiter, TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
@@ -76,6 +77,12 @@ export class ProjectService {
       metrics: metrics.get(row.id) ?? null,
       ununique,
     });
+  }
+
+  /** «Проверить»: has the counter sent anything, when last, from which page. */
+  async counterCheck(rights: ProjectRights): Promise<CounterCheck> {
+    const last = await this.metrics.lastHit(rights.id);
+    return { seen: last !== null, last_hit: last };
   }
 
   async captcha(user: Principal): Promise<{ need_captcha: boolean; captcha?: Challenge }> {

@@ -309,6 +309,25 @@ export function projectsSuite(env: () => TestApi): void {
   });
 
   describe('counter code and widget', () => {
+    it('«Проверить» says whether the counter was seen, when and on which page; only to editors', async () => {
+      const { client, projectId } = await userWithProject(env());
+      const before = await client.get(`/api/v1.0/project/${projectId}/counter_check`);
+      expect(before.json).toEqual({ responseStatus: 200, result: { seen: false, last_hit: null } });
+      // Two stored hits of the site (as the aggregator writes them): the later one is named.
+      const at = Date.UTC(2026, 10, 20, 9, 15, 0);
+      await env().clickhouse.command({
+        query: `INSERT INTO events (project_id, event_type, ts, event_date, visitor_id, session_id, url)
+                VALUES ({p:UInt32}, 'page_view', fromUnixTimestamp64Milli({a:Int64}), toDate('2026-11-20'), 'v1', 1, 'https://example.ru/first'),
+                       ({p:UInt32}, 'page_view', fromUnixTimestamp64Milli({b:Int64}), toDate('2026-11-20'), 'v1', 1, 'https://example.ru/second')`,
+        query_params: { p: projectId, a: at - 60_000, b: at },
+      });
+      const after = await client.get(`/api/v1.0/project/${projectId}/counter_check`);
+      expect(after.json.result).toEqual({ seen: true, last_hit: { at: '2026-11-20T09:15:00.000Z', url: 'https://example.ru/second' } });
+      const stranger = await newUser(env());
+      expect((await stranger.client.get(`/api/v1.0/project/${projectId}/counter_check`)).status).toBe(403);
+      expect((await client.get('/api/v1.0/project/abc/counter_check')).status).toBe(400);
+    });
+
     it('gives the snippet of counter-snippet with the chosen options as data- attributes', async () => {
       const { client, projectId } = await userWithProject(env());
       const plain = await client.get(`/api/v1.0/project/${projectId}/counter_code`);

@@ -40,6 +40,19 @@ export class UsersRepository {
     return row ? { id: row.id, passwordHash: row.password_hash } : null;
   }
 
+  async passwordHash(id: number): Promise<string | null> {
+    const [row] = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [id]);
+    return row?.password_hash ?? null;
+  }
+
+  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+    await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+  }
+
+  async setName(id: number, userName: string): Promise<void> {
+    await this.db.query('UPDATE users SET user_name = $2 WHERE id = $1', [id, userName]);
+  }
+
   /** Creates a user; null when the e-mail is taken. */
   async create(user: { email: string; passwordHash: string; userName: string; roleId: number }, sql: Sql = this.db): Promise<number | null> {
     const [row] = await sql.query<{ id: number }>(

@@ -13,6 +13,8 @@ export interface NotificationInput {
   readonly delayMs?: number;
   /** Closes after this long; by default it stays until closed. */
   readonly autoCloseMs?: number;
+  /** Called when it appears (a page that shows a notice once remembers it here). */
+  readonly onShow?: () => void;
 }
 
 interface Api {
@@ -47,6 +49,7 @@ export function NotificationProvider({ children }: { readonly children: ReactNod
       list.push(
         setTimeout(() => {
           setShown((current) => [...current.filter((n) => n.id !== input.id), input]);
+          input.onShow?.();
           if (input.autoCloseMs) list.push(setTimeout(() => dismiss(input.id), input.autoCloseMs));
         }, input.delayMs ?? DELAYS.notification),
       );

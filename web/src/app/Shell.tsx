@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Dropdown } from '../components/Dropdown';
-import { Modal } from '../components/Modal';
-import { Button, Notice } from '../components/ui';
+import { Notice } from '../components/ui';
 import type { CurrentUser } from '../data/calls';
 import { readStored, storage, writeStored } from '../lib/browser';
 import { ICONS } from './icons';
 import { footerLinks, RELEASE_VERSION } from './links';
 import { collapseKey, productMenu, resolveScope, type ProductItem } from './menu';
+import { ProfileModal } from './ProfileModal';
 import { useSession } from './session';
 import styles from './Shell.module.css';
 
@@ -33,15 +33,6 @@ export function Logo({ small = false }: { readonly small?: boolean }) {
   );
 }
 
-const ROLE_NAMES: Readonly<Record<number, string>> = {
-  1: 'Администратор',
-  2: 'Поддержка',
-  3: 'Аналитик',
-  4: 'Менеджер',
-  5: 'Владелец счётчика',
-  6: 'Просмотр счётчиков',
-  7: 'Пользователь',
-};
 
 /** Header, left menu, content and footer around every screen (spec 000 §2.2). */
 export function Shell({ children }: { readonly children?: ReactNode }) {
@@ -243,23 +234,5 @@ function Footer() {
         </div>
       </div>
     </footer>
-  );
-}
-
-/** The user's settings: the account as the api knows it. */
-function ProfileModal({ user, onClose }: { readonly user: CurrentUser; readonly onClose: () => void }) {
-  return (
-    <Modal title="Настройки профиля" onClose={onClose} data-testid="profile-modal" footer={<Button onClick={onClose}>Закрыть</Button>}>
-      <dl className={styles.profile}>
-        <dt>E-mail</dt>
-        <dd>{user.email}</dd>
-        <dt>Имя</dt>
-        <dd>{user.user_name || '—'}</dd>
-        <dt>Роль</dt>
-        <dd>{ROLE_NAMES[user.role_id] ?? user.role_id}</dd>
-        <dt>Вход</dt>
-        <dd>{user.auth_type === 'password' ? 'по паролю' : user.auth_type}</dd>
-      </dl>
-    </Modal>
   );
 }

@@ -10,6 +10,7 @@ import { loginAddress, returnPath } from '../lib/api';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
 import { MediaReportRoute, ReportRoute } from '../reports/ReportRoute';
+import { isStaffLike } from './menu';
 import { ProjectLayout } from './ProjectLayout';
 import { useSession } from './session';
 import { Shell } from './Shell';
@@ -23,6 +24,7 @@ const SettingsLayout = lazy(() => import('../pages/settings/SettingsLayout'));
 const CounterSettings = lazy(() => import('../pages/settings/CounterSettings'));
 const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
+const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -82,13 +84,32 @@ function ProjectsRoute({ deleted = false }: { readonly deleted?: boolean }) {
   if (state.status === 'loading') return <PageFallback />;
   if (state.status === 'anonymous') {
     if (deleted) return <Navigate to={loginAddress('/stat/projects/deleted')} replace />;
-    return page(<AuthPage mode={params.has('register') ? 'register' : 'login'} />);
+    const mode = params.has('register') ? 'register' : 'login';
+    // Keyed by mode: switching between «Вход» and «Регистрация» starts a clean form (no typed
+    // password, no error of the other form).
+    return page(<AuthPage key={mode} mode={mode} />);
   }
   if (wantsAuth) return <Navigate to={returnPath(params.get('back'))} replace />;
   return page(<ProjectsPage key={deleted ? 'deleted' : 'active'} deleted={deleted} />);
 }
 
 const soon = (title: string) => <Placeholder title={title} />;
+
+/** A section the specification labels «Бета» (document 3): its title with the label. */
+const beta = (title: string) => <Placeholder title={title} badge="Бета" />;
+
+/**
+ * A staff-only section (document 3: the export page needs is_top100_staff or
+ * can_read_dev_reports): 403 for other users (spec 000 §6), the login page for visitors.
+ */
+function StaffOnly({ children }: { readonly children: ReactNode }) {
+  const { state } = useSession();
+  const location = useLocation();
+  if (state.status === 'loading') return <PageFallback />;
+  if (state.status === 'anonymous') return <Navigate to={loginAddress(`${location.pathname}${location.search}`)} replace />;
+  if (!isStaffLike(state.user)) return <ErrorPage status={403} />;
+  return <>{children}</>;
+}
 
 /** The whole route table. */
 export const routes: RouteObject[] = [
@@ -105,7 +126,7 @@ export const routes: RouteObject[] = [
       { path: '/stat/projects', element: <ProjectsRoute /> },
       { path: '/stat/projects/deleted', element: <ProjectsRoute deleted /> },
       { path: '/stat/create', element: <RequireUser>{page(<CreatePage />)}</RequireUser> },
-      { path: '/stat/docs/*', element: soon('Документация') },
+      { path: '/stat/docs/*', element: page(<DocsPage />) },
       {
         path: '/stat/projects/:projectId',
         element: <ProjectLayout />,
@@ -127,9 +148,9 @@ export const routes: RouteObject[] = [
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
           { path: 'funnels', element: soon('Воронки') },
-          { path: 'export', element: soon('Выгрузка данных') },
-          { path: 'post_click', element: soon('Пост-клик') },
-          { path: 'import_data_from_ym', element: soon('Импорт данных') },
+          { path: 'export', element: <StaffOnly>{beta('Выгрузка данных')}</StaffOnly> },
+          { path: 'post_click', element: beta('Передача целевых событий в Яндекс Директ') },
+          { path: 'import_data_from_ym', element: beta('Получение событий от Яндекс Метрики') },
           { path: 'new/report/:reportName', element: <ReportRoute /> },
           { path: 'new/media/:reportName', element: <MediaReportRoute /> },
           { path: 'new/media/:reportName/:mediaId', element: <MediaReportRoute /> },

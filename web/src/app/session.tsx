@@ -24,6 +24,8 @@ export interface Session {
   logout(): Promise<void>;
   /** The session was lost (refresh answered 401): forget the user. */
   forget(): void;
+  /** The api answered the user anew (a profile change). */
+  updated(user: CurrentUser): void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -99,8 +101,12 @@ export function SessionProvider({
     }
   }, []);
   const forget = useCallback(() => setState({ status: 'anonymous', user: null }), []);
+  const updated = useCallback((user: CurrentUser) => setState({ status: 'user', user }), []);
 
-  const value = useMemo<Session>(() => ({ state, user: state.user, login, register, logout, forget }), [state, login, register, logout, forget]);
+  const value = useMemo<Session>(
+    () => ({ state, user: state.user, login, register, logout, forget, updated }),
+    [state, login, register, logout, forget, updated],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -48,7 +48,7 @@ export interface FieldProps {
   readonly label?: ReactNode;
   /** Help under the control. */
   readonly hint?: ReactNode;
-  /** The error text; replaces nothing, shown in red under the control. */
+  /** The error text, shown in red under the control in place of the hint. */
   readonly error?: string | null | undefined;
   /** Id of the control, for the label. */
   readonly htmlFor?: string;
@@ -58,7 +58,7 @@ export interface FieldProps {
   readonly aside?: ReactNode;
 }
 
-/** A label, a control, a hint and an error, stacked; the error line keeps its height. */
+/** A label, a control, and a hint or (in its place) an error, stacked. */
 export function Field({ label, hint, error, htmlFor, children, className, aside }: FieldProps) {
   return (
     <div className={cx(styles.field, className)}>
@@ -75,7 +75,8 @@ export function Field({ label, hint, error, htmlFor, children, className, aside 
         </div>
       ) : null}
       {children}
-      {hint ? <div className={styles.hint}>{hint}</div> : null}
+      {/* The error replaces the hint: «От 8 до 128 символов» beside «Минимум 8 символов» says it twice. */}
+      {hint && !error ? <div className={styles.hint}>{hint}</div> : null}
       {error ? (
         <div className={styles.error} role="alert" data-testid="field-error">
           {error}

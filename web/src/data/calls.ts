@@ -2,6 +2,7 @@
  * The api's calls for accounts, sites, access and rating (api/API.md), typed. Screens call these,
  * never `fetch`. Shapes are the api's; comments name what the screens rely on.
  */
+import type { CounterCheck } from '@stat/schemas/site';
 import { apiDelete, apiGet, apiPatch, apiPost, apiPut, query, type RequestOptions } from '../lib/api';
 
 /** Role ids (spec 000 §3). */
@@ -197,6 +198,10 @@ export const calls = {
   register: (email: string, password: string, userName: string) =>
     apiPost<CurrentUser>('/api/v1.0/auth/register', userName ? { email, password, user_name: userName } : { email, password }, { noRefresh: true }),
   logout: () => apiPost<void>('/logout', undefined, { noRefresh: true }),
+  updateProfile: (userName: string) => apiPut<CurrentUser>('/api/v1.0/user/current', { user_name: userName }),
+  changePassword: (current: string, next: string) =>
+    apiPost<CurrentUser>('/api/v1.0/user/current/password', { current_password: current, new_password: next }),
+  logoutAll: () => apiPost<void>('/api/v1.0/user/current/logout_all', undefined),
 
   projectList: (q: ProjectListQuery, options?: RequestOptions) =>
     apiGet<ProjectList>(
@@ -215,6 +220,8 @@ export const calls = {
     options: { track_hashes: boolean; track_user_id: boolean; use_block_analytics: boolean; widget: boolean },
     request?: RequestOptions,
   ) => apiGet<{ code: string }>(`/api/v1.0/project/${id(projectId)}/counter_code${query(options)}`, request),
+
+  counterCheck: (projectId: number | string) => apiGet<CounterCheck>(`/api/v1.0/project/${id(projectId)}/counter_check`),
 
   captchaNeeded: () => apiGet<CaptchaNeed>('/api/v1.0/project/is_captcha_needed'),
   fetchMetadata: (url: string, options?: RequestOptions) =>

@@ -3,6 +3,7 @@
  * returns the text to show under the field, or null when the value is fine. The api checks the
  * same rules again; its texts are shown when it answers with `errors.fields`.
  */
+import { ACCOUNT_LIMITS } from '@stat/schemas/site';
 
 /** Texts of spec 000 §5 (and the api's where the spec shows none). */
 export const TEXTS = {
@@ -174,4 +175,18 @@ export function serverFieldErrors<K extends string>(fields: Readonly<Record<stri
     if (text) out[key] = text;
   }
   return out;
+}
+
+/** Password length the api accepts (api/API.md, register and password change). */
+export const PASSWORD_MIN = ACCOUNT_LIMITS.passwordMin;
+export const PASSWORD_MAX = ACCOUNT_LIMITS.passwordMax;
+/** The profile's name, characters. */
+export const USER_NAME_MAX = ACCOUNT_LIMITS.userNameMax;
+
+/** The password rule of registration and of a new password. */
+export function checkPassword(value: string): string | null {
+  if (value.length === 0) return TEXTS.required;
+  if (value.length < PASSWORD_MIN) return `Минимум ${PASSWORD_MIN} символов`;
+  if (value.length > PASSWORD_MAX) return `Не более ${PASSWORD_MAX} символов`;
+  return null;
 }

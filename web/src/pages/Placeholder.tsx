@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Badge } from '../components/ui';
 import styles from './Placeholder.module.css';
 
 /** Props of {@link Placeholder}. */
@@ -7,16 +8,26 @@ export interface PlaceholderProps {
   readonly title: string;
   /** What will be here. */
   readonly text?: string;
+  /** A label beside the title, such as «Бета». */
+  readonly badge?: string;
   /** Links to what can be used meanwhile. */
   readonly children?: ReactNode;
 }
 
 /** A screen that is not built yet: its title and a note that it is coming (not a 404). */
-export function Placeholder({ title, text, children }: PlaceholderProps) {
+export function Placeholder({ title, text, badge, children }: PlaceholderProps) {
   return (
     <section className={styles.panel} data-testid="placeholder">
       <title>{`${title} – Статистика`}</title>
-      <h1 className={styles.title}>{title}</h1>
+      <h1 className={styles.title}>
+        {title}
+        {badge ? (
+          <>
+            {' '}
+            <Badge tone="accent">{badge}</Badge>
+          </>
+        ) : null}
+      </h1>
       <p className={styles.text}>{text ?? 'Этот раздел скоро появится.'}</p>
       {children}
     </section>

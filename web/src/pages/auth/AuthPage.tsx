@@ -2,21 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../../app/session';
 import { Button, Notice, TextField } from '../../components/ui';
-import { checkEmail, TEXTS } from '../../data/validation';
+import { checkEmail, checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS, USER_NAME_MAX } from '../../data/validation';
 import { ApiError, returnPath } from '../../lib/api';
 import styles from './AuthPage.module.css';
 
-/** Password length the api accepts (api/API.md, register). */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-
-/** The password rule of registration. */
-export function checkPassword(value: string): string | null {
-  if (value.length === 0) return TEXTS.required;
-  if (value.length < PASSWORD_MIN) return `Минимум ${PASSWORD_MIN} символов`;
-  if (value.length > PASSWORD_MAX) return `Не более ${PASSWORD_MAX} символов`;
-  return null;
-}
 
 /**
  * Our own login and registration (the api's accounts): `/stat/projects?login` and
@@ -41,7 +30,7 @@ export default function AuthPage({ mode }: { readonly mode: 'login' | 'register'
     const found = {
       email: checkEmail(email),
       password: register ? checkPassword(password) : password ? null : TEXTS.required,
-      name: register && name.trim().length > 100 ? 'Не более 100 символов' : null,
+      name: register && name.trim().length > USER_NAME_MAX ? `Не более ${USER_NAME_MAX} символов` : null,
     };
     setErrors(found);
     setFailure(null);
@@ -104,7 +93,7 @@ export default function AuthPage({ mode }: { readonly mode: 'login' | 'register'
           hint={register ? `От ${PASSWORD_MIN} до ${PASSWORD_MAX} символов` : undefined}
         />
         {register ? (
-          <TextField label="Имя (необязательно)" name="name" autoComplete="name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={errors.name} />
+          <TextField label="Имя (необязательно)" name="name" autoComplete="name" value={name} maxLength={USER_NAME_MAX} onChange={(e) => setName(e.target.value)} error={errors.name} />
         ) : null}
         <Button type="submit" variant="primary" busy={busy} className={styles.submit}>
           {register ? 'Зарегистрироваться' : 'Войти'}

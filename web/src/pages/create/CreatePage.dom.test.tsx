@@ -131,6 +131,20 @@ describe('create counter', () => {
     expect(q(v, 'create-failure')?.textContent).toBe('Ошибка валидации');
   });
 
+  it('draws step 3 only for an address that is already registered', async () => {
+    const steps = (v: Rendered) => [...v.container.querySelectorAll('ol[aria-label="Шаги"] li')].map((li) => li.textContent);
+    vi.stubGlobal('fetch', api([]));
+    let v = await renderCreate();
+    await type(q(v, 'create-url'), 'https://example.ru');
+    expect(steps(v)).toEqual(['1Создание счётчика', '2Настройки и код']);
+    v.unmount();
+    vi.stubGlobal('fetch', api([], { sameUrl: true }));
+    v = await renderCreate();
+    view = v;
+    await type(q(v, 'create-url'), 'https://www.example.ru');
+    await until(() => expect(steps(v)).toEqual(['1Создание счётчика', '2Настройки и код', '3Восстановление доступа']));
+  });
+
   it('offers step 3 for a known address; proving ownership with the meta tag ends on my sites', async () => {
     const calls: Call[] = [];
     vi.stubGlobal('fetch', api(calls, { sameUrl: true }));

@@ -156,7 +156,8 @@ export default function CreatePage() {
       </Link>
       <h1 className={styles.heading}>Добавить сайт</h1>
       <ol className={styles.steps} aria-label="Шаги">
-        {(['Создание счётчика', 'Настройки и код', 'Восстановление доступа'] as const).map((label, i) => (
+        {/* Step 3 applies only when the address is already registered: drawn only then. */}
+        {['Создание счётчика', 'Настройки и код', ...(sameForUrl || step === 3 ? ['Восстановление доступа'] : [])].map((label, i) => (
           <li key={label} className={step === i + 1 ? `${styles.step} ${styles.stepActive}` : step > i + 1 && i < 2 && step !== 3 ? `${styles.step} ${styles.stepDone}` : styles.step} aria-current={step === i + 1 ? 'step' : undefined}>
             <span className={styles.stepNumber}>{i + 1}</span>
             {label}
@@ -328,7 +329,7 @@ function CreatedStep({ project: created, onDone }: { readonly project: Project; 
         </div>
       </Panel>
       <Panel title="Код счётчика" description="Скопируйте код и вставьте его на все страницы сайта.">
-        <CounterCode key={JSON.stringify(codeOptionsOf(project.counter_settings))} projectId={project.id} initial={codeOptionsOf(project.counter_settings)} />
+        <CounterCode projectId={project.id} options={codeOptionsOf(project.counter_settings)} />
       </Panel>
       <div className={styles.actions}>
         <Link className={styles.primaryLink} to={`/stat/projects/${project.id}/settings/counter`}>

@@ -110,6 +110,28 @@ describe('my sites', () => {
     await until(() => expect(listCalls(calls).at(-1)?.url.searchParams.get('expanded')).toBe('true'));
   });
 
+  it('offers the demo to a new user with no sites: «посмотреть демо» opens its summary', async () => {
+    vi.stubGlobal('fetch', listApi(0, []));
+    const v = await renderPage(7);
+    await until(() => expect(v.container.querySelector('[data-testid="projects-empty"]')).not.toBeNull());
+    expect(v.container.querySelector('[data-testid="projects-empty"]')?.textContent).toContain('У вас пока нет сайтов');
+    const link = v.container.querySelector('[data-testid="demo-link"]');
+    expect(link?.textContent).toBe('посмотреть демо');
+    expect(link?.getAttribute('href')).toBe('/stat/projects/7596044/new/report/summary');
+    expect(v.container.querySelector('[data-testid="demo-offer"]')?.textContent).toContain('только для просмотра');
+  });
+
+  it('explains the status dots and the metric columns under the list', async () => {
+    vi.stubGlobal('fetch', listApi(2, []));
+    const v = await renderPage(7);
+    await until(() => expect(rows(v)).toHaveLength(2));
+    const legend = v.container.querySelector('[data-testid="list-legend"]')?.textContent;
+    expect(legend).toContain('Счётчик корректно установлен');
+    expect(legend).toContain('Счётчик не установлен');
+    expect(legend).toContain('Показатели — за сегодня; изменение — по сравнению с предыдущими 24 часами.');
+    expect(v.container.querySelector('[data-testid="counter-status"]')?.getAttribute('aria-label')).toBe('Счётчик корректно установлен');
+  });
+
   it('loads 10 rows and more on «Показать ещё» while fewer are shown than the total', async () => {
     const calls: Call[] = [];
     vi.stubGlobal('fetch', listApi(12, calls));

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { ICONS } from '../../app/icons';
+import { DEMO_PROJECT_ID } from '../../app/project';
 import { useSession } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Change } from '../../components/Change';
@@ -224,10 +225,12 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
                     Добавить сайт
                   </Link>
                 ) : null}
+                <DemoOffer />
               </>
             )}
           </div>
         ) : null}
+        {!deleted && state.rows.length > 0 ? <ListLegend /> : null}
         {hasMore(state, deleted) || state.loadingMore ? (
           <div className={styles.more}>
             <Button variant="ghost" busy={state.loadingMore} onClick={() => load(state.rows.length)} data-testid="load-more">
@@ -275,6 +278,39 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
         </ConfirmDialog>
       ) : null}
     </div>
+  );
+}
+
+/** What the dots and the metric columns mean, under the list. */
+function ListLegend() {
+  return (
+    <div className={styles.legend} data-testid="list-legend">
+      <span className={styles.legendItem}>
+        <span className={`${styles.status} ${styles.statusOk}`} aria-hidden="true" />
+        Счётчик корректно установлен
+      </span>
+      <span className={styles.legendItem}>
+        <span className={styles.status} aria-hidden="true" />
+        Счётчик не установлен
+      </span>
+      <span className={styles.legendNote}>Показатели — за сегодня; изменение — по сравнению с предыдущими 24 часами.</span>
+    </div>
+  );
+}
+
+/**
+ * The demo project offered to a user with no sites yet: the reports can be seen before a counter
+ * sends anything. The demo is read-only for everyone but administrators (spec 000 §6).
+ */
+function DemoOffer() {
+  return (
+    <p className={styles.demo} data-testid="demo-offer">
+      Пока сайтов нет, можно{' '}
+      <Link to={`/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`} data-testid="demo-link">
+        посмотреть демо
+      </Link>
+      : отчёты демонстрационного сайта, только для просмотра.
+    </p>
   );
 }
 
@@ -336,6 +372,8 @@ export function ProjectRow({
         <span
           className={row.counter_is_set && !deleted ? `${styles.status} ${styles.statusOk}` : styles.status}
           title={row.counter_is_set ? 'Счётчик корректно установлен' : 'Счётчик не установлен'}
+          aria-label={row.counter_is_set ? 'Счётчик корректно установлен' : 'Счётчик не установлен'}
+          role="img"
           data-testid="counter-status"
           data-set={row.counter_is_set}
         />

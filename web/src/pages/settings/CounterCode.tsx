@@ -1,6 +1,5 @@
-import { useState } from 'react';
 import { useSnackbar } from '../../app/Snackbar';
-import { Button, Checkbox, Spinner } from '../../components/ui';
+import { Button, Spinner } from '../../components/ui';
 import { calls, type CounterSettings } from '../../data/calls';
 import { copyText } from '../../lib/browser';
 import { useRequest } from '../../lib/hooks';
@@ -24,20 +23,13 @@ export function codeOptionsOf(settings: CounterSettings): CodeOptions {
   };
 }
 
-const OPTIONS: readonly { readonly key: keyof CodeOptions; readonly label: string; readonly description: string }[] = [
-  { key: 'use_block_analytics', label: 'Аналитика блоков', description: 'Клики и показы элементов с data-атрибутом' },
-  { key: 'track_hashes', label: 'Учитывать хеш в адресе', description: 'Для сайтов с навигацией по #адресам' },
-  { key: 'track_user_id', label: 'Передавать ID пользователя', description: 'Связывает визиты одного пользователя на разных устройствах' },
-  { key: 'widget', label: 'Виджет на сайте', description: 'Кнопка 88×31 с просмотрами за сегодня' },
-];
-
 /**
- * The counter code with its options and a copy button («Код скопирован»). The code comes from
- * the api (`counter_code`) for the chosen options.
+ * The counter code of a project's saved options, and a copy button («Код скопирован»). The options
+ * (hashes, user id, block analytics, widget) are set once, in the settings beside it, and the code
+ * follows what is saved: a second set of checkboxes here only disagreed with them.
  */
-export function CounterCode({ projectId, initial }: { readonly projectId: number; readonly initial: CodeOptions }) {
+export function CounterCode({ projectId, options }: { readonly projectId: number; readonly options: CodeOptions }) {
   const snackbar = useSnackbar();
-  const [options, setOptions] = useState<CodeOptions>(initial);
   const code = useRequest(`${projectId}:${JSON.stringify(options)}`, (signal) => calls.counterCode(projectId, options, { signal }));
   const text = code.data?.code ?? '';
   const copy = () => {
@@ -46,22 +38,9 @@ export function CounterCode({ projectId, initial }: { readonly projectId: number
   };
   return (
     <div className={styles.root} id="code">
-      <div className={styles.options}>
-        {OPTIONS.map((o) => (
-          <Checkbox
-            key={o.key}
-            checked={options[o.key]}
-            onChange={(checked) => setOptions((current) => ({ ...current, [o.key]: checked }))}
-            description={o.description}
-            data-testid={`code-option-${o.key}`}
-          >
-            {o.label}
-          </Checkbox>
-        ))}
-      </div>
       <div className={styles.codeBox}>
         <pre className={styles.code} data-testid="counter-code" aria-busy={code.loading}>
-          {text || (code.error ? 'Не удалось получить код счётчика. Обновите страницу.' : '\u00a0')}
+          {text ? <Unbroken text={text} /> : code.error ? 'Не удалось получить код счётчика. Обновите страницу.' : '\u00a0'}
         </pre>
         {code.loading ? (
           <span className={styles.loading}>
@@ -76,5 +55,23 @@ export function CounterCode({ projectId, initial }: { readonly projectId: number
         <span className={styles.help}>Вставьте код в HTML всех страниц сайта, перед закрывающим тегом &lt;/head&gt;.</span>
       </div>
     </div>
+  );
+}
+
+/**
+ * The code with each attribute kept whole: lines break only at its spaces and newlines, never
+ * inside an address or at the hyphen of `data-track-hashes`. The text stays the same characters.
+ */
+function Unbroken({ text }: { readonly text: string }) {
+  return (
+    <>
+      {text.split(/([ \n])/).map((part, i) =>
+        part === ' ' || part === '\n' || part === '' ? part : (
+          <span key={i} className={styles.token}>
+            {part}
+          </span>
+        ),
+      )}
+    </>
   );
 }

@@ -10,15 +10,21 @@ import { SAVE_FAILED } from '../../data/messages';
 import { LIMITS } from '../../data/validation';
 import { ApiError, statusOf } from '../../lib/api';
 import { projectTitle } from '../../lib/format';
+import type { CounterCheck } from '@stat/schemas/site';
+import { readStored, writeStored } from '../../lib/browser';
+import { formatDateTime } from '../../lib/dates';
 import { DELAYS } from '../../lib/hooks';
 import { COUNTER_COLORS } from '../../lib/palette';
 import { CounterCode, codeOptionsOf } from './CounterCode';
-import { counterPayload, fieldErrorsOf, formFromProject, hasErrors, isRated, validateCounterForm, type CounterForm, type CounterFormErrors } from './counterForm';
+import { counterPayload, fieldErrorsOf, formFromProject, hasErrors, isRated, unsavedLabels, validateCounterForm, type CounterForm, type CounterFormErrors } from './counterForm';
 import styles from './Settings.module.css';
 
 /** The counter status texts (spec 000 §2.6). */
 export const COUNTER_STATUS = { set: 'Счётчик корректно установлен', unset: 'Счётчик не установлен' } as const;
 
+
+/** Where the counter page remembers that its notice of one kind was shown for a site. */
+export const counterNoticeKey = (projectId: number, kind: 'set' | 'unset') => `counterNotice:${projectId}:${kind}`;
 
 /** The rated-title hint (spec 000 §2.6). */
 export const RATED_TITLE_HINT = 'Название сайта в рейтинге меняется через заявку на вкладке «Рейтинг»';
@@ -41,34 +47,53 @@ export default function CounterSettings() {
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  const [check, setCheck] = useState<CounterCheck | 'failed' | null>(null);
   const [removing, setRemoving] = useState<'ask' | 'busy' | null>(null);
   const [removeError, setRemoveError] = useState<string | null>(null);
   const rated = isRated(project);
-  const dirty = JSON.stringify(form) !== JSON.stringify(saved);
+  const unsaved = unsavedLabels(form, saved);
+  const dirty = unsaved.length > 0;
 
   useEffect(() => setForm(saved), [saved]);
   useEffect(() => {
     if (tried) setErrors(validateCounterForm(form, rated));
   }, [form, rated, tried]);
-  useEffect(() => setChecking(false), [project]);
 
-  // The notification of this page appears after 4000 ms (spec 000 §2.6, §9).
+  // The notification of this page appears after 4000 ms (spec 000 §2.6, §9), once per site and
+  // kind: «Установите счётчик» returning on every visit hid the header and taught nothing new.
   useEffect(() => {
+    const kind = project.counter_is_set ? 'set' : 'unset';
+    const key = counterNoticeKey(project.id, kind);
+    if (readStored(key) !== null) return;
     notify({
       id: 'counter-settings',
       delayMs: DELAYS.counterNotification,
-      autoCloseMs: 15_000,
-      title: project.counter_is_set ? 'Настройки счётчика' : 'Установите счётчик',
-      text: project.counter_is_set
+      title: kind === 'set' ? 'Настройки счётчика' : 'Установите счётчик',
+      text: kind === 'set'
         ? 'Изменения настроек применяются к новым визитам. Если меняете параметры кода, обновите его на сайте.'
         : 'Скопируйте код и вставьте его на все страницы сайта: данные появятся в отчётах через несколько минут после первых визитов.',
+      onShow: () => writeStored(key, '1'),
     });
     return () => dismiss('counter-settings');
-  }, [notify, dismiss, project.counter_is_set]);
+  }, [notify, dismiss, project.id, project.counter_is_set]);
 
   useEffect(() => {
     if (window.location.hash === '#code') document.getElementById('code')?.scrollIntoView();
   }, []);
+
+  // «Проверить» asks the api for the last hit and reloads the project, so the status follows.
+  const runCheck = async () => {
+    setChecking(true);
+    try {
+      const found = await calls.counterCheck(project.id);
+      setCheck(found);
+      if (found.seen !== project.counter_is_set) reload();
+    } catch {
+      setCheck('failed');
+    } finally {
+      setChecking(false);
+    }
+  };
 
   const set = <K extends keyof CounterForm>(key: K, value: CounterForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
@@ -126,23 +151,18 @@ export default function CounterSettings() {
                 : 'Пока не пришло ни одного просмотра. Установите код на сайт и проверьте снова.'}
             </div>
           </div>
-          <Button
-            busy={checking}
-            onClick={() => {
-              setChecking(true);
-              reload();
-              // A failed reload leaves the project as it was: stop the spinner anyway.
-              setTimeout(() => setChecking(false), 10_000);
-            }}
-            data-testid="check-counter"
-          >
+          <Button busy={checking} onClick={() => void runCheck()} data-testid="check-counter">
             Проверить
           </Button>
         </div>
+        {check ? <CheckResult check={check} /> : null}
       </Panel>
 
-      <Panel title="Код счётчика" description="Вставьте код на все страницы сайта, статистику которых нужно собирать.">
-        <CounterCode key={JSON.stringify(codeOptionsOf(project.counter_settings))} projectId={project.id} initial={codeOptionsOf(project.counter_settings)} />
+      <Panel
+        title="Код счётчика"
+        description="Вставьте код на все страницы сайта, статистику которых нужно собирать. Код следует сохранённым настройкам: поменяли вид счётчика или сбор данных — сохраните и обновите код на сайте."
+      >
+        <CounterCode projectId={project.id} options={codeOptionsOf(project.counter_settings)} />
       </Panel>
 
       <Panel title="Основные настройки">
@@ -262,7 +282,8 @@ export default function CounterSettings() {
         </div>
       </Panel>
 
-      <div className={styles.footerBar}>
+      {/* Sticky while something is unsaved: then «Сохранить» stays in reach from the first field to the last. */}
+      <div className={dirty || failure ? `${styles.footerBar} ${styles.footerBarSticky}` : styles.footerBar} data-testid="save-bar">
         <Button variant="primary" onClick={() => void save()} busy={saving} disabled={!dirty} data-testid="save-counter">
           Сохранить
         </Button>
@@ -273,9 +294,11 @@ export default function CounterSettings() {
           <span className={styles.error} role="alert" data-testid="save-failure">
             {failure}
           </span>
-        ) : dirty ? (
-          <span className={styles.footerNote}>Есть несохраненные изменения</span>
-        ) : null}
+        ) : (
+          <span className={styles.footerNote} data-testid="unsaved">
+            {dirty ? `Не сохранено: ${unsaved.join(', ')}` : 'Все изменения сохранены'}
+          </span>
+        )}
       </div>
 
       <Panel title="Удаление счётчика">
@@ -306,6 +329,34 @@ export default function CounterSettings() {
         </ConfirmDialog>
       ) : null}
     </div>
+  );
+}
+
+/** What «Проверить» found: the last hit's Moscow time and page, or why nothing is seen yet. */
+function CheckResult({ check }: { readonly check: CounterCheck | 'failed' }) {
+  if (check === 'failed') {
+    return (
+      <p className={styles.checkResult} role="status" data-testid="counter-check">
+        Не удалось проверить счётчик. Попробуйте еще раз.
+      </p>
+    );
+  }
+  if (!check.last_hit) {
+    return (
+      <p className={styles.checkResult} role="status" data-testid="counter-check">
+        Просмотров с сайта пока не было. Проверьте, что код стоит на страницах сайта, откройте любую из них и нажмите «Проверить» снова: данные доходят за несколько секунд.
+      </p>
+    );
+  }
+  const at = formatDateTime(Date.parse(check.last_hit.at) / 1000);
+  return (
+    <p className={styles.checkResult} role="status" data-testid="counter-check">
+      Счётчик работает: последний просмотр {at} (МСК) на странице{' '}
+      <a href={check.last_hit.url} target="_blank" rel="noopener noreferrer" className={styles.checkUrl}>
+        {check.last_hit.url}
+      </a>
+      .
+    </p>
   );
 }
 

@@ -130,3 +130,28 @@ export function fieldErrorsOf(fields: Readonly<Record<string, readonly string[]>
   if (blacklist) out.blacklisted_urls = blacklist;
   return out;
 }
+
+/** The name of each field as the page labels it, for the save bar's list of what is unsaved. */
+const FIELD_LABELS: Record<keyof CounterForm, string> = {
+  title: 'название сайта',
+  color: 'цвет',
+  counter_type: 'вид счётчика',
+  merge_subdomains: 'поддомены',
+  separate_www: 'www',
+  track_hashes: 'хеш в адресе',
+  track_user_id: 'ID пользователя',
+  use_block_analytics: 'аналитика блоков',
+  block_analytics_attribute: 'аналитика блоков',
+  use_whitelist: 'белый список',
+  whitelisted_urls: 'белый список',
+  use_blacklist: 'черный список',
+  blacklisted_urls: 'черный список',
+};
+
+/** What differs from the saved settings, by label, each once, in the page's order. */
+export function unsavedLabels(form: CounterForm, saved: CounterForm): string[] {
+  const labels = (Object.keys(FIELD_LABELS) as (keyof CounterForm)[])
+    .filter((key) => JSON.stringify(form[key]) !== JSON.stringify(saved[key]))
+    .map((key) => FIELD_LABELS[key]);
+  return [...new Set(labels)];
+}
