@@ -1,9 +1,7 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { METRICS, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
+import { METRICS, type FilterOption, type GeoPlace, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import type { ErrorBody } from '../common/error.filter.js';
-import type { FilterValue } from '../reports/filter-values.js';
-import type { GeoPlace } from '../reports/dictionaries.js';
 import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
 
 /*
@@ -74,7 +72,7 @@ const graphResult = described<GraphResult>(
   ['metrics', 'data', 'totals', 'sample'],
 );
 
-const filterValue = described<FilterValue>(
+const filterValue = described<FilterOption>(
   { value: { oneOf: [text, { type: 'number' }] }, title: text, visits: int, can_be_expanded: { type: 'boolean' } },
   ['value', 'title', 'visits', 'can_be_expanded'],
 );

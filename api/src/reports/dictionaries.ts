@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Injectable, Query } from '@nestjs/common';
 import type { ClickHouseClient } from '@stat/storage';
+import type { GeoPlace } from '@stat/schemas';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { ok, type Envelope } from '../common/envelope.js';
@@ -42,14 +43,6 @@ export class GeoIdsQueryDto {
 export class SegmentIdsQueryDto {
   @DictionaryIds('segment_ids', 'segment')
   segment_ids!: string;
-}
-
-/** A place of the `ch_geo` dictionary: its Russian name, its kind and the place it lies in. */
-export interface GeoPlace {
-  id: number;
-  name: string;
-  kind: 'country' | 'area' | 'city';
-  parent_id: number;
 }
 
 /** The report dictionaries in ClickHouse (`ch_geo`, `ch_traffic_systems`, written by the aggregator at its start). */

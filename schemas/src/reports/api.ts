@@ -18,6 +18,14 @@ export interface RatingMeta {
   date_end: string;
 }
 
+/** A place of the `ch_geo` dictionary (`GET /api/report/v1.0/ch_geo`): its Russian name, its kind and the place it lies in. */
+export interface GeoPlace {
+  id: number;
+  name: string;
+  kind: 'country' | 'area' | 'city';
+  parent_id: number;
+}
+
 /** §2: what an empty value is shown as, by the api's titles and the web's cells alike. */
 export const EMPTY_TITLE = 'Не определено';
 
