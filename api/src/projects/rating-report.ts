@@ -150,6 +150,8 @@ export class RatingReport {
     if (end === null) throw new ReportRequestError(`date_end: ${body.date_end} lies in the future`);
     if (end < start) throw new ReportRequestError('date_end must not be before date_start');
     const { dateStart, dateEnd } = ratingPeriod(start, end, today);
+    const filtered = (['filters', 'dimension_filters', 'metric_filters'] as const).find((f) => (body[f]?.length ?? 0) > 0);
+    if (filtered !== undefined) throw new ReportRequestError(`${filtered}: the rating report takes no filters (its rows are sites, not the site's traffic)`);
     const metrics: Metric[] = body.metrics ?? [...DEFINITION.defaultMetrics];
     const foreign = metrics.find((m) => !DEFINITION.metrics.includes(m));
     if (foreign !== undefined) throw new ReportRequestError(`metrics: ${foreign} is not a metric of the report rating (it has ${DEFINITION.metrics.join(', ')})`);

@@ -345,6 +345,8 @@ export function ratingSuite(env: () => TestApi): void {
       // Refused: a category the site is not rated in, a metric the rating does not have.
       const foreign = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, category_id: 1504 });
       expect([foreign.status, foreign.json.errors.message]).toEqual([400, 'category_id: the site is not rated in category 1504 (its categories: 1301, 1302)']);
+      const filteredAsk = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, filters: [{ key: 'browser_family', op: '=', value: 'Chrome' }] });
+      expect([filteredAsk.status, filteredAsk.json.errors.message]).toEqual([400, "filters: the rating report takes no filters (its rows are sites, not the site's traffic)"]);
       const metric = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, metrics: ['page_views'] });
       expect([metric.status, metric.json.errors.message]).toEqual([400, 'metrics: page_views is not a metric of the report rating (it has popularity, position)']);
       // A site in no rating: no rows, and why.

@@ -34,17 +34,20 @@ export interface ReportDefinition {
   where: readonly DimensionFilterRule[];
   /** what an empty report shows (§2 "Empty-state placeholder reports") */
   empty: 'table' | 'placeholder';
+  /** whether the report takes filters (§3); the rating's rows are other sites, not the site's traffic */
+  filterable: boolean;
   /** set when the service does not collect what the report needs: the report answers no rows, with this reason */
   notCollected?: string;
 }
 
 /** What a definition may leave out, with the defaults every report shares. */
-type DefinitionInput = Omit<ReportDefinition, 'sampling' | 'skipEmpty' | 'where' | 'empty' | 'defaultMetrics'> &
-  Partial<Pick<ReportDefinition, 'sampling' | 'skipEmpty' | 'where' | 'empty' | 'defaultMetrics'>>;
+type DefinitionInput = Omit<ReportDefinition, 'sampling' | 'skipEmpty' | 'where' | 'empty' | 'defaultMetrics' | 'filterable'> &
+  Partial<Pick<ReportDefinition, 'sampling' | 'skipEmpty' | 'where' | 'empty' | 'defaultMetrics' | 'filterable'>>;
 
-/** A report definition with the shared defaults: samples, keeps empty values, no fixed filter, a table when empty. */
+/** A report definition with the shared defaults: samples, keeps empty values, no fixed filter, a table when empty, takes filters. */
 export function defineReport(input: DefinitionInput): ReportDefinition {
   return {
+    filterable: true,
     sampling: true,
     skipEmpty: false,
     where: [],

@@ -23,6 +23,7 @@ export const rating = defineReport({
   defaultSort: { name: 'position', order: 'asc' },
   sampling: false,
   empty: 'placeholder',
+  filterable: false,
 });
 
 export const SUMMARY_REPORTS = [summary, rating];

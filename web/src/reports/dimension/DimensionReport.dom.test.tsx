@@ -273,6 +273,23 @@ describe('dimension report states', () => {
     expect(q('[data-testid="sample-picker"]')).toBeNull();
   });
 
+  it('the rating: its placeholder for a site in no rating, no filter row, and the menu\'s global filters not sent', async () => {
+    const asked: ReportRequest[] = [];
+    override = (path, body) => (path.endsWith('/table') ? (asked.push(body), empty(body, { not_collected: 'the site takes no part in the rating' })) : undefined);
+    const filters = encodeURIComponent(JSON.stringify([{ key: 'browser_family', op: '=', value: 'Chrome' }]));
+    await open(`dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${filters}`, reportDefinition('rating')!, 0);
+    await until(() => expect(q('[data-testid="report-placeholder"] h2')?.textContent).toBe('Сайт не участвует в рейтинге'));
+    expect(q('[data-testid="filter-bar"]')).toBeNull();
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.map((b) => [b.filters, b.dimension_filters])).toEqual(asked.map(() => [undefined, undefined]));
+    // The same URL on a report that takes filters sends them.
+    view?.unmount();
+    view = null;
+    override = undefined;
+    await open(`dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${filters}`, report!, 4);
+    expect(sent.table.at(-1)?.filters ?? sent.table.at(-1)?.dimension_filters).toEqual([{ key: 'browser_family', op: '=', value: 'Chrome' }]);
+  });
+
   it('shows the placeholder of an event report without data, and «Нет данных для отображения» for other empty reports', async () => {
     override = (path, body) => (path.endsWith('/table') ? empty(body) : path.endsWith('/graph') ? json(500, { responseStatus: 500, errors: { message: 'Oops... Something went terribly wrong.' } }) : undefined);
     await open(undefined, reportDefinition('custom_vars')!, 0);

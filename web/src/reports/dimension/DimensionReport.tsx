@@ -113,9 +113,10 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
       metrics: [...query.metrics],
       ...(query.sort ? { sort: requestSort(query.sort) } : {}),
       ...(query.sample !== null ? { sample: query.sample } : {}),
-      ...filters.request,
+      // The global filters the menu carries apply to the reports that take filters (not the rating).
+      ...(report.filterable ? filters.request : {}),
     }),
-    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request],
+    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request, report.filterable],
   );
   const baseKey = JSON.stringify(base);
   const tableBody: ReportRequest = { ...base, limit: query.limit, offset: query.offset };
@@ -261,7 +262,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
           </ToolbarEnd>
         ) : null}
       </Toolbar>
-      <FilterBar projectId={projectId} metrics={report.metrics} period={period} state={filters} />
+      {report.filterable ? <FilterBar projectId={projectId} metrics={report.metrics} period={period} state={filters} /> : null}
       {status !== 0 ? (
         <ErrorPage
           compact
