@@ -26,3 +26,9 @@ export interface CounterCheck {
     readonly url: string;
   } | null;
 }
+
+/**
+ * The rating statuses in which a site stands in the rating (specification 000, §4): listed in the
+ * catalogue and in the rating report of its categories, and shown with its position.
+ */
+export const RATING_LISTED_STATUSES = ['included', 'editing', 'need_change'] as const;

@@ -6,6 +6,7 @@ import {
   METRIC_INFO,
   moscowDate,
   moscowDayStart,
+  RATING_LISTED_STATUSES,
   reportDefinition,
   type GraphLine,
   type GraphResult,
@@ -26,7 +27,7 @@ import { ReportRequestDto } from '../reports/report-request.dto.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 
 /** Statuses whose sites stand in the catalogue and in the rating report (and whose rating reports may be asked for). */
-export const LISTED_STATUSES = ['included', 'editing', 'need_change'] as const;
+export const LISTED_STATUSES = RATING_LISTED_STATUSES;
 
 /** §9: rows of a rating page when the request names none. */
 export const RATING_DEFAULT_LIMIT = 49;

@@ -3,6 +3,7 @@
  * can be edited and saved, and what the rating cell of the sites list shows.
  */
 import type { RatingCategory } from './calls';
+import { RATING_LISTED_STATUSES } from '@stat/schemas/site';
 
 /** Label and hint of a rating status. */
 export interface StatusText {
@@ -70,7 +71,7 @@ export function statusText(status: string): StatusText {
 }
 
 /** Statuses whose sites stand in the catalogue (rating reports are asked for only in these). */
-export const LISTED_STATUSES: ReadonlySet<string> = new Set(['included', 'editing', 'need_change']);
+export const LISTED_STATUSES: ReadonlySet<string> = new Set(RATING_LISTED_STATUSES);
 
 /** What the rating form allows in a status. */
 export interface RatingFormRules {

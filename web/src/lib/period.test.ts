@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketEnd, formatBucket, matchQuickRange, parsePeriod, quickRanges, writePeriod } from './period';
+import { bucketEnd, formatBucket, matchQuickRange, parsePeriod, parseRatingPeriod, quickRanges, writePeriod } from './period';
 
 const today = '2025-03-12'; // a Wednesday
 
@@ -111,5 +111,29 @@ describe('bucketEnd', () => {
 
   it('clips the end to the period', () => {
     expect([bucketEnd('2026-11-09', 'week', '2026-11-10'), bucketEnd('2026-11-01', 'month', '2026-11-10')]).toEqual(['2026-11-10', '2026-11-10']);
+  });
+});
+
+describe('parseRatingPeriod', () => {
+  const q = (s: string) => new URLSearchParams(s);
+  it('reads 8 to 2 days back by day when the URL has no period', () => {
+    expect(parseRatingPeriod(q(''), today)).toEqual({
+      period: { dateStart: '2025-03-04', dateEnd: '2025-03-10', start: '2025-03-04', end: '2025-03-10', group: 'day' },
+      corrected: true,
+    });
+  });
+
+  it('moves a period reaching today back to end yesterday, keeping its length, written as dates', () => {
+    expect(parseRatingPeriod(q('dateStart=7days&dateEnd=today&groupBy=hour'), today)).toEqual({
+      period: { dateStart: '2025-03-05', dateEnd: '2025-03-11', start: '2025-03-05', end: '2025-03-11', group: 'day' },
+      corrected: true,
+    });
+  });
+
+  it('keeps a period of whole past days by day as the URL wrote it', () => {
+    expect(parseRatingPeriod(q('dateStart=2025-03-01&dateEnd=yesterday&groupBy=day'), today)).toEqual({
+      period: { dateStart: '2025-03-01', dateEnd: 'yesterday', start: '2025-03-01', end: '2025-03-11', group: 'day' },
+      corrected: false,
+    });
   });
 });

@@ -12,6 +12,8 @@ import {
   endOfMonth,
   fitGroup,
   isPeriodGroup,
+  ratingDefaultPeriod,
+  ratingPeriod,
   resolveDate,
   startOfMonth,
   startOfWeek,
@@ -79,6 +81,22 @@ export function parsePeriod(query: URLSearchParams, today: IsoDate): ParsedPerio
   const group = fitGroup(isPeriodGroup(rawGroup) ? rawGroup : null, start, end);
   const corrected = dateStart !== rawStart || dateEnd !== rawEnd || group !== rawGroup;
   return { period: { dateStart, dateEnd, start, end, group }, corrected };
+}
+
+/**
+ * The rating report's period (spec 001 §5, §9): whole days by day, ending yesterday at the latest.
+ * A period reaching today moves back keeping its length and is written as dates; without dates in
+ * the URL, 8 to 2 days back. The api applies the same rule (`ratingPeriod` of the schemas).
+ */
+export function parseRatingPeriod(query: URLSearchParams, today: IsoDate): ParsedPeriod {
+  const asked = query.get('dateStart') !== null && query.get('dateEnd') !== null;
+  const { period } = parsePeriod(query, today);
+  const { dateStart: start, dateEnd: end } = asked ? ratingPeriod(period.start, period.end, today) : ratingDefaultPeriod(today);
+  const moved = start !== period.start || end !== period.end;
+  const dateStart = moved ? start : period.dateStart;
+  const dateEnd = moved ? end : period.dateEnd;
+  const corrected = dateStart !== query.get('dateStart') || dateEnd !== query.get('dateEnd') || query.get('groupBy') !== 'day';
+  return { period: { dateStart, dateEnd, start, end, group: 'day' }, corrected };
 }
 
 /**

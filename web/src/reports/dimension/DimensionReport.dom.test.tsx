@@ -282,6 +282,11 @@ describe('dimension report states', () => {
     expect(q('[data-testid="filter-bar"]')).toBeNull();
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.map((b) => [b.filters, b.dimension_filters])).toEqual(asked.map(() => [undefined, undefined]));
+    // Whole days by day: «7 days to today» becomes the seven days to yesterday, written as dates.
+    const last = asked.at(-1)!;
+    const days = (Date.parse(last.date_end) - Date.parse(last.date_start)) / 86_400_000 + 1;
+    expect([last.group, /^\d{4}-\d{2}-\d{2}$/.test(last.date_end), days]).toEqual(['day', true, 7]);
+    expect(search().get('groupBy')).toBe('day');
     // The same URL on a report that takes filters sends them.
     view?.unmount();
     view = null;

@@ -4,7 +4,7 @@ import type { ReportRequest } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError } from '../../lib/api';
-import { parsePeriod, writePeriod, type DateParam } from '../../lib/period';
+import { parsePeriod, parseRatingPeriod, writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
@@ -61,7 +61,8 @@ export default function DimensionReport({ projectId, report, hint }: ReportViewP
 function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps & { readonly clock: ServerClock }) {
   const { today } = clock;
   const [search, setSearch] = useSearchParams();
-  const parsedPeriod = useMemo(() => parsePeriod(search, today), [search, today]);
+  // The rating reads whole days by day (its own period rule); every other report the URL's period.
+  const parsedPeriod = useMemo(() => (report.name === 'rating' ? parseRatingPeriod(search, today) : parsePeriod(search, today)), [search, today, report.name]);
   const parsedQuery = useMemo(() => parseDimensionQuery(search, report), [search, report]);
   const { period } = parsedPeriod;
   const { query } = parsedQuery;
