@@ -287,12 +287,14 @@ describe('dimension report states', () => {
     const days = (Date.parse(last.date_end) - Date.parse(last.date_start)) / 86_400_000 + 1;
     expect([last.group, /^\d{4}-\d{2}-\d{2}$/.test(last.date_end), days]).toEqual(['day', true, 7]);
     expect(search().get('groupBy')).toBe('day');
+    expect(document.body.textContent).not.toContain('Детализация:');
     // The same URL on a report that takes filters sends them.
     view?.unmount();
     view = null;
     override = undefined;
     await open(`dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${filters}`, report!, 4);
     expect(sent.table.at(-1)?.filters ?? sent.table.at(-1)?.dimension_filters).toEqual([{ key: 'browser_family', op: '=', value: 'Chrome' }]);
+    expect(document.body.textContent).toContain('Детализация:');
   });
 
   it('shows the placeholder of an event report without data, and «Нет данных для отображения» for other empty reports', async () => {

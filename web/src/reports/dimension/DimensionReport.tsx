@@ -235,7 +235,8 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
     >
       <Toolbar>
         {periodPicker}
-        <GroupPicker period={period} onChange={setGroup} />
+        {/* The rating is always by day (spec 001 §5): no «Детализация:» to choose. */}
+        {report.name === 'rating' ? null : <GroupPicker period={period} onChange={setGroup} />}
         {query.sample !== null && !placeholder ? (
           <SamplePicker
             value={query.sample}
