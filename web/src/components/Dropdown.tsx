@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { usePopover } from './usePopover';
 import styles from './Dropdown.module.css';
 
 /** An item of a {@link Dropdown}. */
@@ -22,23 +23,7 @@ export interface DropdownProps {
 
 /** A button opening a menu of actions; closes on a choice, Escape or a click outside. */
 export function Dropdown({ trigger, label, items, align = 'right', triggerClassName, 'data-testid': testId }: DropdownProps) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const { open, setOpen, root } = usePopover<HTMLDivElement>();
   return (
     <div ref={root} className={styles.root}>
       <button

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { TreeNode } from '../data/calls';
 import { CloseIcon, TextInput } from './ui';
+import { useDismiss } from './useDismiss';
 import styles from './TreeSelect.module.css';
 
 /** Props of {@link TreeSelect}. */
@@ -37,19 +38,7 @@ export function TreeSelect({ nodes, value, onChange, max, parentsSelectable = fa
     return nodes.filter((n) => n.parent_id === null).map((parent) => ({ parent, children: children.get(parent.id) ?? [] }));
   }, [nodes]);
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, root, () => setOpen(false));
 
   const chosen = new Set(value);
   const full = value.length >= max;

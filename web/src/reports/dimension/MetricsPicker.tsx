@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
+import { useDismiss } from '../../components/useDismiss';
 import styles from './MetricsPicker.module.css';
 
 /** Props of {@link MetricsPicker}. */
@@ -37,21 +38,7 @@ export function MetricsPicker({ available, value, limit, onChange }: MetricsPick
   const closeRef = useRef(close);
   closeRef.current = close;
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') closeRef.current();
-    };
-    const onDown = (e: MouseEvent) => {
-      if (e.target instanceof Node && !root.current?.contains(e.target)) closeRef.current();
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('mousedown', onDown);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('mousedown', onDown);
-    };
-  }, [open]);
+  useDismiss(open, root, () => closeRef.current());
 
   return (
     <div className={styles.root} ref={root}>

@@ -7,7 +7,7 @@ import { Button, Checkbox } from '../../components/ui';
 import { ApiError } from '../../lib/api';
 import { REPORT_FAILED } from '../../data/messages';
 import { createSavedFilter, deleteSavedFilter, listSavedFilters, updateSavedFilter } from './filtersApi';
-import { usePopover } from './usePopover';
+import { usePopover } from '../../components/usePopover';
 import { parseFilters, sameFilters, writeFilters, type ReportFilters } from './url';
 import styles from './filters.module.css';
 

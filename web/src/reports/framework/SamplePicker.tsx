@@ -1,6 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useDismiss } from '../../components/useDismiss';
 import { formatSample, SAMPLE_STEPS, sampleStep } from '../dimension/state';
 import styles from './Toolbar.module.css';
+
+/** The slider applies on Enter as on Escape or a click outside (§4: "applied on close"). */
+const CLOSING_KEYS = ['Escape', 'Enter'];
 
 /** Props of {@link SamplePicker}. */
 export interface SamplePickerProps {
@@ -32,21 +36,7 @@ export function SamplePicker({ value, used, onChange }: SamplePickerProps) {
   const closeRef = useRef(close);
   closeRef.current = close;
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' || e.key === 'Enter') closeRef.current();
-    };
-    const onDown = (e: MouseEvent) => {
-      if (e.target instanceof Node && !wrapRef.current?.contains(e.target)) closeRef.current();
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('mousedown', onDown);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('mousedown', onDown);
-    };
-  }, [open]);
+  useDismiss(open, wrapRef, () => closeRef.current(), CLOSING_KEYS);
 
   const shown = used ?? value;
   return (
