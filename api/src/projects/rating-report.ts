@@ -16,13 +16,13 @@ import {
   type TableResult,
   type TableRow,
 } from '@stat/schemas';
-import { addDays, periodDays, ratingPeriod, resolveDate } from '@stat/schemas/period';
+import { addDays, periodDays, ratingPeriod } from '@stat/schemas/period';
 import type { Db } from '../db/db.js';
 import { IsRowId } from '../http/id.pipe.js';
 import { compileProjectSpans, metricAlias } from '../reports/compile.js';
 import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine } from '../reports/engine.js';
-import { DEFAULT_LINES, ReportRequestError } from '../reports/plan.js';
+import { datesOf, DEFAULT_LINES, metricsOf, ReportRequestError } from '../reports/plan.js';
 import { ReportRequestDto } from '../reports/report-request.dto.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 
@@ -145,17 +145,11 @@ export class RatingReport {
   /** The request read against the site's rating: its period, category, sites, metrics and sort. */
   private async ask(projectId: number, body: RatingRequestDto): Promise<Asked> {
     const today = moscowDate(this.clock());
-    const start = resolveDate(body.date_start, today);
-    const end = resolveDate(body.date_end, today);
-    if (start === null) throw new ReportRequestError(`date_start: ${body.date_start} lies in the future`);
-    if (end === null) throw new ReportRequestError(`date_end: ${body.date_end} lies in the future`);
-    if (end < start) throw new ReportRequestError('date_end must not be before date_start');
-    const { dateStart, dateEnd } = ratingPeriod(start, end, today);
+    const asked = datesOf(body, today);
+    const { dateStart, dateEnd } = ratingPeriod(asked.dateStart, asked.dateEnd, today);
     const filtered = (['filters', 'dimension_filters', 'metric_filters'] as const).find((f) => (body[f]?.length ?? 0) > 0);
     if (filtered !== undefined) throw new ReportRequestError(`${filtered}: the rating report takes no filters (its rows are sites, not the site's traffic)`);
-    const metrics: Metric[] = body.metrics ?? [...DEFINITION.defaultMetrics];
-    const foreign = metrics.find((m) => !DEFINITION.metrics.includes(m));
-    if (foreign !== undefined) throw new ReportRequestError(`metrics: ${foreign} is not a metric of the report rating (it has ${DEFINITION.metrics.join(', ')})`);
+    const metrics = metricsOf(DEFINITION, body);
     const sortName = body.sort?.name ?? DEFINITION.defaultSort.name;
     if (sortName !== 'title' && !metrics.includes(sortName as Metric)) throw new ReportRequestError(`sort.name: ${sortName} is not among the requested metrics`);
     // §4: the rating always sorts a column in its default direction.

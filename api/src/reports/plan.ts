@@ -35,7 +35,7 @@ export const sourceOf = (path: readonly Dimension[]): Source => (path.some(isVis
 export const scopeOf = (path: readonly Dimension[]): Scope => (path.some(isHitDimension) ? 'hit' : 'visit');
 
 /** The metrics asked for, each offered by the report. */
-function metricsOf(definition: ReportDefinition, body: ReportRequestDto): Metric[] {
+export function metricsOf(definition: ReportDefinition, body: ReportRequestDto): Metric[] {
   const metrics = body.metrics ?? [...definition.defaultMetrics];
   const foreign = metrics.find((m) => !definition.metrics.includes(m));
   if (foreign !== undefined) throw new ReportRequestError(`metrics: ${foreign} is not a metric of the report ${definition.name} (it has ${definition.metrics.join(', ')})`);
@@ -112,16 +112,22 @@ interface Period {
   dateEnd: string;
 }
 
-/**
- * The period of a request in calendar days: relative dates resolved, none in the future, and a
- * grouping that fits its length (§4 "Period and grouping"; a single day also takes minutes).
- */
-export function periodOf(body: ReportRequestDto, today: string): Period {
+/** The request's first and last day: relative dates resolved, none in the future, the end not before the start. */
+export function datesOf(body: Pick<ReportRequestDto, 'date_start' | 'date_end'>, today: string): Period {
   const dateStart = resolveDate(body.date_start, today);
   const dateEnd = resolveDate(body.date_end, today);
   if (dateStart === null) throw new ReportRequestError(`date_start: ${body.date_start} lies in the future`);
   if (dateEnd === null) throw new ReportRequestError(`date_end: ${body.date_end} lies in the future`);
   if (dateEnd < dateStart) throw new ReportRequestError('date_end must not be before date_start');
+  return { dateStart, dateEnd };
+}
+
+/**
+ * The period of a request in calendar days: relative dates resolved, none in the future, and a
+ * grouping that fits its length (§4 "Period and grouping"; a single day also takes minutes).
+ */
+export function periodOf(body: ReportRequestDto, today: string): Period {
+  const { dateStart, dateEnd } = datesOf(body, today);
   const allowed = new Set([...allowedGroups(dateStart, dateEnd), ...allowedGroups(dateStart, dateEnd, 30)]);
   if (!allowed.has(body.group)) {
     throw new ReportRequestError(`group: ${body.group} does not fit a period of ${periodDays(dateStart, dateEnd)} days (choose ${[...allowed].join(', ')})`);
