@@ -2,6 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import {
   DIMENSIONS,
   LIST_OPERATORS,
+  moscowDayStart,
   REPORT_TIME_ZONE,
   type Dimension,
   type DimensionFilterRule,
@@ -616,6 +617,25 @@ export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePat
 export interface Span {
   from: number;
   to: number;
+}
+
+/**
+ * Each Moscow day's metrics of several projects from the hour rollup, from the first hour of
+ * `from` to the last of `to`: `span` is the day's index from `from` (0, 1, …). One grouping in
+ * SQL, however many days, where compileProjectSpans writes a condition per span.
+ */
+export function compileProjectDays(projectIds: readonly number[], from: string, to: string, metrics: readonly Metric[]): Sql {
+  if (to < from) throw new ReportQueryError('no day to read');
+  const p = new Params();
+  const plan: Plan = { projectId: 0, dateStart: from, dateEnd: to, source: 'rollup', scope: 'visit', sample: 1, metrics, path: [], parents: [], filters: [], metricFilters: [], skipEmpty: false };
+  const first = p.add(from, 'Date');
+  const query = `SELECT project_id, toUInt32(dateDiff('day', ${first}, toDate(bucket, ${TZ}))) AS span, ${selectMetrics(plan, p)}
+    FROM rollup_hour
+    WHERE project_id IN ${p.add([...projectIds], 'Array(UInt32)')}
+      AND bucket >= toDateTime(${p.add(moscowDayStart(from) / 1000, 'UInt32')}, 'UTC')
+      AND bucket <= toDateTime(${p.add(moscowDayStart(to) / 1000 + 23 * 3600, 'UInt32')}, 'UTC')
+    GROUP BY project_id, span`;
+  return { query, params: p.values };
 }
 
 /**
