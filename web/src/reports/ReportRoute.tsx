@@ -1,13 +1,17 @@
-import { Suspense } from 'react';
+import { Suspense, useContext } from 'react';
 import { useParams } from 'react-router-dom';
+import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
+import { CounterPending } from './framework/CounterPending';
+import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
 import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportView } from './registry';
 
 /** `new/report/:reportName`: the report's view, a placeholder for planned ones, else 404. */
 export function ReportRoute() {
   const { projectId = '', reportName = '' } = useParams();
+  const context = useContext(ProjectContext);
   const report = openableReport(reportName);
   if (!report) {
     if (PLANNED_REPORTS.has(reportName)) return <Placeholder title="Отчёт" text="Этот отчёт скоро появится." />;
@@ -15,6 +19,15 @@ export function ReportRoute() {
   }
   const View = reportView(report);
   const hint = reportHint(report.name);
+  // A site whose counter has sent nothing yet: its install code until the first hit (not the
+  // rating, whose rows are other sites).
+  if (context && !context.project.counter_is_set && context.project.id !== DEMO_PROJECT_ID && report.name !== 'rating') {
+    return (
+      <ReportPage title={report.title} subtitle={projectId}>
+        <CounterPending project={context.project} onSeen={context.reload} />
+      </ReportPage>
+    );
+  }
   return (
     <Suspense fallback={<ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />}>
       <View key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />
