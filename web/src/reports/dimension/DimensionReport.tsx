@@ -12,6 +12,7 @@ import { useReportFilters } from '../filters/useReportFilters';
 import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
+import type { MetaTip } from '../framework/hints';
 import { CsvDownload } from '../framework/CsvDownload';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
@@ -228,6 +229,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
       title={report.title}
       subtitle={projectId}
       {...(hint ? { hint } : {})}
+      hints={{ name: report.name, metrics: report.metrics, tips: dimensionTips(report) }}
       actions={
         <CsvDownload
           hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
@@ -340,6 +342,18 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
       )}
     </ReportPage>
   );
+}
+
+/** The meta tips of a report with a drill-down path: the tools it has. */
+function dimensionTips(report: ReportViewProps['report']): MetaTip[] {
+  return [
+    ...(report.filterable ? (['reportFilter'] as const) : []),
+    'reportGraph',
+    'reportSettings',
+    'reportViews',
+    ...(report.drilldown.length > 1 ? (['reportAdditional'] as const) : []),
+    'reportCsv',
+  ];
 }
 
 /** The rating's category in the URL (spec 001 §3 `categoryId`). */
