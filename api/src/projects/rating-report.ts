@@ -179,7 +179,7 @@ export class RatingReport {
     if (sites.length > 0) {
       // Hour buckets from the first hour of `from` to the last of `to`, Moscow days.
       const hours = spans.map((s) => ({ from: moscowDayStart(s.from) / 1000, to: moscowDayStart(s.to) / 1000 + 23 * 3600 }));
-      for (const row of await this.engine.rows(compileProjectSpans(sites.map((s) => s.id), hours, ['visitors']))) {
+      for (const row of await this.engine.rows(compileProjectSpans(sites.map((s) => s.id), hours, ['visitors']), 'rating')) {
         counted.set(`${Number(row.project_id)}:${Number(row.span)}`, Number(row[metricAlias(0)]));
       }
     }
