@@ -182,6 +182,8 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
       const own = await openDb({ kind: 'postgres', url: config.DATABASE_URL, max: 2 });
       db = own;
       stops.push(() => own.close());
+      // Every batch reads the projects' counter settings from it.
+      probes.push({ name: 'Postgres', check: () => own.query('SELECT 1') });
     }
     await startConsuming(db);
   }
