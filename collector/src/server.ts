@@ -33,7 +33,7 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
   const health = config.health ?? (() => healthOf({ buffer }));
   const ops: OpsEndpoints = config.ops ?? { metrics: createMetrics(), ready: readinessFrom(health, []) };
   const answers = new HitAnswers(buffer, health, ops.metrics);
-  ops.metrics.sources.collectorBuffer = () => buffer.size;
+  ops.metrics.track('collectorBuffer', () => buffer.size);
   /** GET /live, /ready and /metrics: answered after an await, so aborts are watched and the write corked. */
   const operations = (path: string) => (res: HttpResponse) => {
     let aborted = false;

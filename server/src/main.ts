@@ -38,7 +38,7 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
   // Bounded like the collector's buffer: when storage is down the backlog stops growing here and
   // the collector answers 503, which the snippet retries.
   const memoryBus = kafka ? null : new MemoryBus({ capacity: config.COLLECTOR_BUFFER });
-  if (memoryBus) metrics.sources.busBacklog = () => memoryBus.pending;
+  if (memoryBus) metrics.track('busBacklog', () => memoryBus.pending);
   const spool = new Spool(config.DATA_DIR);
   const health: HealthSources = { bus: memoryBus };
   const healthReport = () => healthOf(health);
@@ -94,8 +94,8 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
         log: (m) => aggregatorLog.warn(m),
       });
       health.writer = () => aggregator.health();
-      metrics.sources.newestStoredAt = () => aggregator.newestStoredAt();
-      if (watch) metrics.sources.consumerLag = () => watch.lag();
+      metrics.track('newestStoredAt', () => aggregator.newestStoredAt());
+      if (watch) metrics.track('consumerLag', () => watch.lag());
       if (!db) log('aggregator: no Postgres in this process (DATABASE_URL unset): counter settings are not applied to hits');
       const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP, (m) => aggregatorLog.warn(m)) : (memoryBus as MemoryBus);
       if (memoryBus) restoreSpooled(memoryBus);

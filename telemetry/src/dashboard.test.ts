@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from './metrics.js';
+import { createMetrics, GAUGE_NAMES } from './metrics.js';
 
 // Needs: nothing but the files infra/grafana/stat-dashboard.json and infra/prometheus.yml.
 
@@ -25,7 +25,8 @@ const dashboard = JSON.parse(readFileSync(new URL('../../infra/grafana/stat-dash
 /** Every series name a process exposes: each metric of the registry, with a histogram's _bucket, _sum and _count. */
 async function exposedNames(): Promise<Set<string>> {
   const metrics = createMetrics();
-  const names = new Set<string>();
+  // The gauges fed by the parts a process runs, exposed once their sources are given.
+  const names = new Set<string>(GAUGE_NAMES);
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);
     if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);

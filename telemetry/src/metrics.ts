@@ -1,24 +1,37 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * Where the gauges read their values at each scrape, set by the composition root for the parts
- * the process runs; a source left unset leaves its gauge without a sample.
+ * Where the gauges read their values at each scrape, given by the composition root for the parts
+ * the process runs (see Metrics.track); a gauge whose source was never given is not exposed, so
+ * that a collector alone shows no freshness and an embedded process no consumer lag.
  */
 export interface GaugeSources {
   /** hits held by the collector's buffer */
-  collectorBuffer?: () => number;
+  collectorBuffer: () => number;
   /** hits queued on the in-process bus */
-  busBacklog?: () => number;
+  busBacklog: () => number;
   /** server time (epoch ms) of the newest hit this process's aggregator stored, or null before the first */
-  newestStoredAt?: () => number | null;
+  newestStoredAt: () => number | null;
   /** Kafka: messages not yet committed by the consumer group, by partition (sampled, see KafkaWatch) */
-  consumerLag?: () => Promise<ReadonlyMap<number, number>>;
+  consumerLag: () => Promise<ReadonlyMap<number, number>>;
 }
+
+/** The gauge each source feeds. */
+const GAUGES: { readonly [K in keyof GaugeSources]: { name: string; help: string } } = {
+  collectorBuffer: { name: 'stat_collector_buffer_hits', help: 'Hits the collector accepted and holds, not yet handed to the bus.' },
+  busBacklog: { name: 'stat_bus_backlog_hits', help: 'Hits queued on the in-process bus, not yet taken by the aggregator (embedded mode).' },
+  newestStoredAt: { name: 'stat_freshness_seconds', help: 'Age of the newest hit stored by this process\u2019s aggregator (its server time), seconds; NaN before the first.' },
+  consumerLag: { name: 'stat_consumer_lag', help: 'Messages of the hits topic not yet committed by the aggregators\u2019 consumer group, by partition (cluster mode).' },
+};
+
+/** The names of the gauges a process exposes once their sources are given. */
+export const GAUGE_NAMES: readonly string[] = Object.values(GAUGES).map((g) => g.name);
 
 /** The process's metrics: one registry, every metric of the service registered in it. */
 export interface Metrics {
   readonly registry: Registry;
-  readonly sources: GaugeSources;
+  /** Exposes the gauge fed by `source` (once; a second call replaces its source). */
+  track<K extends keyof GaugeSources>(kind: K, source: GaugeSources[K]): void;
   readonly hitsAccepted: Counter;
   readonly hitsRefused: Counter<'reason'>;
   readonly batchSize: Histogram;
@@ -48,50 +61,54 @@ const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const sources: GaugeSources = {};
-
-  new Gauge({
-    name: 'stat_collector_buffer_hits',
-    help: 'Hits the collector accepted and holds, not yet handed to the bus.',
-    registers,
-    collect() {
-      if (sources.collectorBuffer) this.set(sources.collectorBuffer());
-    },
-  });
-  new Gauge({
-    name: 'stat_bus_backlog_hits',
-    help: 'Hits queued on the in-process bus, not yet taken by the aggregator (embedded mode).',
-    registers,
-    collect() {
-      if (sources.busBacklog) this.set(sources.busBacklog());
-    },
-  });
-  new Gauge({
-    name: 'stat_consumer_lag',
-    labelNames: ['partition'] as const,
-    help: 'Messages of the hits topic not yet committed by the aggregators\u2019 consumer group, by partition (cluster mode).',
-    registers,
-    async collect() {
-      if (!sources.consumerLag) return;
-      const lag = await sources.consumerLag();
-      this.reset();
-      for (const [partition, messages] of lag) this.set({ partition: String(partition) }, messages);
-    },
-  });
-  new Gauge({
-    name: 'stat_freshness_seconds',
-    help: 'Age of the newest hit stored by this process\u2019s aggregator (its server time), seconds; NaN before the first.',
-    registers,
-    collect() {
-      if (!sources.newestStoredAt) return;
-      const at = sources.newestStoredAt();
-      this.set(at === null ? Number.NaN : Math.max(0, (Date.now() - at) / 1000));
-    },
-  });
+  const sources: Partial<GaugeSources> = {};
+  const track = <K extends keyof GaugeSources>(kind: K, source: GaugeSources[K]): void => {
+    const registered = sources[kind] !== undefined;
+    sources[kind] = source;
+    if (registered) return;
+    const { name, help } = GAUGES[kind];
+    switch (kind) {
+      case 'consumerLag':
+        new Gauge({
+          name,
+          help,
+          labelNames: ['partition'] as const,
+          registers,
+          async collect() {
+            this.reset();
+            // Kafka unreachable: no sample (and /ready says why), rather than a failed scrape.
+            const lag = await sources.consumerLag!().catch(() => new Map<number, number>());
+            for (const [partition, messages] of lag) this.set({ partition: String(partition) }, messages);
+          },
+        });
+        return;
+      case 'newestStoredAt':
+        new Gauge({
+          name,
+          help,
+          registers,
+          collect() {
+            const at = sources.newestStoredAt!();
+            this.set(at === null ? Number.NaN : Math.max(0, (Date.now() - at) / 1000));
+          },
+        });
+        return;
+      default: {
+        new Gauge({
+          name,
+          help,
+          registers,
+          collect() {
+            this.set((sources[kind] as () => number)());
+          },
+        });
+      }
+    }
+  };
 
   const metrics: Metrics = {
     registry,
-    sources,
+    track,
     hitsAccepted: new Counter({ name: 'stat_hits_accepted_total', help: 'Hits the collector acknowledged (204 or the pixel).', registers }),
     hitsRefused: new Counter({
       name: 'stat_hits_refused_total',
