@@ -85,7 +85,10 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     // Every acknowledged hit is stored or dropped (the crawler's), and the group has committed them all.
     const storeAfter = await eventually(
       () => scrape(apiUrl),
-      (s) => delta(storeBefore, s, 'stat_events_stored_total') >= 40 && [0, 1, 2].every((p) => s.get(`stat_consumer_lag{partition="${p}"}`) === 0),
+      (s) =>
+        delta(storeBefore, s, 'stat_events_stored_total') >= 40 &&
+        delta(storeBefore, s, 'stat_events_dropped_total{reason="bot"}') >= 1 &&
+        [0, 1, 2].every((p) => s.get(`stat_consumer_lag{partition="${p}"}`) === 0),
       30_000,
     );
     expect(delta(storeBefore, storeAfter, 'stat_events_stored_total')).toBe(40);

@@ -51,7 +51,7 @@ const REDACT = [
  * (plus the fields a line adds, e.g. `request_id`), or human lines on a terminal.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const destination = options.destination ?? (process.stdout.isTTY ? pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ sync: true }));
+  const destination = options.destination ?? (process.stdout.isTTY ? pretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ sync: true }));
   return pino(
     {
       level: options.level ?? 'info',
