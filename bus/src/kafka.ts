@@ -8,14 +8,34 @@ export interface KafkaBusConfig {
   /** Partitions of the topic when this process creates it. */
   partitions: number;
   clientId: string;
+  /** Where kafkajs's own warnings and errors go (default: kafkajs's console lines). */
+  log?: (entry: KafkaLogEntry) => void;
+}
+
+/** A line kafkajs logs, at warn or error. */
+export interface KafkaLogEntry {
+  level: 'error' | 'warn';
+  /** kafkajs's part, e.g. Connection, Consumer */
+  namespace: string;
+  message: string;
 }
 
 function connect(config: KafkaBusConfig): Kafka {
+  const log = config.log;
   return new Kafka({
     clientId: config.clientId,
     brokers: config.brokers,
     logLevel: logLevel.WARN,
     retry: { retries: 8, initialRetryTime: 200 },
+    ...(log
+      ? {
+          logCreator: () => (entry) => {
+            if (entry.level === logLevel.ERROR || entry.level === logLevel.WARN) {
+              log({ level: entry.level === logLevel.ERROR ? 'error' : 'warn', namespace: entry.namespace, message: String(entry.log.message) });
+            }
+          },
+        }
+      : {}),
   });
 }
 

@@ -31,9 +31,16 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
     await migrateClickHouse(clickhouse);
   }
 
+  const kafkaLog = logger.child({ part: 'kafka' });
   const kafka: KafkaBusConfig | null =
     config.KAFKA_BROKERS.length > 0
-      ? { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC, partitions: config.KAFKA_PARTITIONS, clientId: 'stat' }
+      ? {
+          brokers: config.KAFKA_BROKERS,
+          topic: config.KAFKA_TOPIC,
+          partitions: config.KAFKA_PARTITIONS,
+          clientId: 'stat',
+          log: ({ level, namespace, message }) => kafkaLog[level]({ namespace }, message),
+        }
       : null;
   // Bounded like the collector's buffer: when storage is down the backlog stops growing here and
   // the collector answers 503, which the snippet retries.
