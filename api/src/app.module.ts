@@ -1,3 +1,4 @@
+import type { Logger, Metrics } from '@stat/telemetry';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { ClickHouseClient } from '@stat/storage';
@@ -46,6 +47,9 @@ export interface ApiDeps {
   settings: ApiSettings;
   fetcher: PageFetcher;
   clock: Clock;
+  /** the process's metrics and logger, for the report engine's queries */
+  metrics: Metrics;
+  logger: Logger;
 }
 
 /** Every controller of the api; the authorization test walks their routes. */
@@ -79,7 +83,7 @@ export class AppModule {
       { provide: SETTINGS, useValue: deps.settings },
       { provide: FETCHER, useValue: deps.fetcher },
       { provide: CLOCK, useValue: deps.clock },
-      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings) },
+      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }) },
       ReportService,
       DictionaryRepository,
       LatencyRepository,

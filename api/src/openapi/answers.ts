@@ -1,5 +1,5 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { METRICS, type FilterOption, type GeoPlace, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
+import { METRICS, type FilterOption, type GeoPlace, type HealthReport, type ReadinessReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import type { ErrorBody } from '../common/error.filter.js';
 import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
@@ -113,6 +113,14 @@ const healthReport = described<HealthReport>(
   ['status', 'reasons', 'unstored', 'oldest_unstored_ms'],
 );
 
+const readinessReport = described<ReadinessReport>(
+  {
+    ready: { type: 'boolean' },
+    reasons: { type: 'array', items: text, description: 'why the process cannot do its job now (a server unreachable, writes failing, a backlog growing); empty when ready' },
+  },
+  ['ready', 'reasons'],
+);
+
 /** The component schemas of the answers, by name. */
 export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   TableRow: tableRow,
@@ -125,6 +133,7 @@ export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   EventbaseLatency: eventbaseLatency,
   ErrorBody: errorBody,
   HealthReport: healthReport,
+  ReadinessReport: readinessReport,
 };
 
 /** The envelope of every successful answer, `{responseStatus: 200, result}`. */

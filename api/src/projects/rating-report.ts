@@ -178,13 +178,13 @@ export class RatingReport {
     if (sites.length === 0) return spans.map(() => []);
     // Hour buckets from the first hour of `from` to the last of `to`, Moscow days.
     const hours = spans.map((s) => ({ from: moscowDayStart(s.from) / 1000, to: moscowDayStart(s.to) / 1000 + 23 * 3600 }));
-    return this.ranked(sites, spans.length, await this.engine.rows(compileProjectSpans(sites.map((s) => s.id), hours, ['visitors'])));
+    return this.ranked(sites, spans.length, await this.engine.rows(compileProjectSpans(sites.map((s) => s.id), hours, ['visitors']), 'rating'));
   }
 
   /** place() for each day of the period, grouped by day in one query. */
   private async placeDays(sites: readonly RatedSite[], period: { from: string; to: string }, days: number): Promise<Placed[][]> {
     if (sites.length === 0) return Array.from({ length: days }, () => []);
-    return this.ranked(sites, days, await this.engine.rows(compileProjectDays(sites.map((s) => s.id), period.from, period.to, ['visitors'])));
+    return this.ranked(sites, days, await this.engine.rows(compileProjectDays(sites.map((s) => s.id), period.from, period.to, ['visitors']), 'rating'));
   }
 
   /** Rows of (project_id, span, visitors) as each span's sites in their places. */

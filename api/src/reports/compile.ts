@@ -67,6 +67,11 @@ export interface Plan {
 export interface Sql {
   query: string;
   params: Record<string, unknown>;
+  /**
+   * The table or rollup the query reads (`events`, `visits`, `rollup_day`, …), from this file's
+   * allow-list: the `table` label of stat_report_seconds and of the query's log line.
+   */
+  table: string;
 }
 
 /** A request the compiler refuses (a filter value of the wrong kind): the api answers 400 with its message. */
@@ -401,6 +406,8 @@ export function selectMetrics(plan: Plan, p: Params): string {
 /** The rows a query reads: the FROM clause with its sample and the WHERE conditions. */
 export interface Rows {
   from: string;
+  /** the table `from` reads, without its sample clause or subquery (see Sql.table) */
+  table: string;
   where: string[];
 }
 
@@ -438,8 +445,8 @@ function rollupRows(plan: Plan, group: Group, p: Params): Rows {
   const project = `project_id = ${p.add(plan.projectId, 'UInt32')}`;
   const from = p.add(plan.dateStart, 'Date');
   const to = p.add(plan.dateEnd, 'Date');
-  if (table === 'rollup_day') return { from: table, where: [project, `event_date BETWEEN ${from} AND ${to}`] };
-  return { from: table, where: [project, `bucket >= toDateTime(${from}, ${TZ})`, `bucket < toDateTime(${to}, ${TZ}) + INTERVAL 1 DAY`] };
+  if (table === 'rollup_day') return { from: table, table, where: [project, `event_date BETWEEN ${from} AND ${to}`] };
+  return { from: table, table, where: [project, `bucket >= toDateTime(${from}, ${TZ})`, `bucket < toDateTime(${to}, ${TZ}) + INTERVAL 1 DAY`] };
 }
 
 /** A path rollup's rows of the period: every filter is on its dimensions (the planner made sure). */
@@ -448,6 +455,7 @@ function pathRollupRows(plan: Plan, p: Params): Rows {
   if (rollup === undefined) throw new ReportQueryError('no path rollup was planned');
   return {
     from: rollup.table,
+    table: rollup.table,
     where: [
       `project_id = ${p.add(plan.projectId, 'UInt32')}`,
       `event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`,
@@ -466,6 +474,7 @@ export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   if (plan.source === 'visits') {
     return {
       from: visitRows(plan, p, eventRules),
+      table: 'visits',
       where: [...pathConditions(plan, p), ...visitTableRules.map((r) => ruleSql(r.key as Dimension, dimensionSql(r.key as Dimension, 'visits'), r, p))],
     };
   }
@@ -475,7 +484,7 @@ export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   const byVisit = plan.scope === 'hit' ? [] : eventRules.filter((r) => isHitDimension(r.key as Dimension));
   const where = [periodOfEvents(plan, p), ...pathConditions(plan, p), ...direct.map((r) => eventRuleSql(r, p))];
   if (byVisit.length > 0) where.push(visitsWithEvents(plan, byVisit, p));
-  return { from: `events${sampleClause(plan)}`, where };
+  return { from: `events${sampleClause(plan)}`, table: 'events', where };
 }
 
 /** The custom parameter key above the rows (custom_vars: event → key → value), as a parameter. */
@@ -542,7 +551,7 @@ export function compileTable(plan: Plan, q: TableQuery): Sql {
     GROUP BY value${havingSql(plan, p)}
     ORDER BY ${order}${paged ? `
     LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}` : ''}`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: rows.table };
 }
 
 /** The plan's metrics over all its rows (the table's totals line). */
@@ -553,7 +562,7 @@ export function compileTotals(plan: Plan): Sql {
     const { d, sql } = rowDimension(plan, p);
     rows.where.push(`${sql} != ${emptyValue(d)}`);
   }
-  return { query: `SELECT ${selectMetrics(plan, p)} FROM ${rows.from} WHERE ${whereSql(rows)}`, params: p.values };
+  return { query: `SELECT ${selectMetrics(plan, p)} FROM ${rows.from} WHERE ${whereSql(rows)}`, params: p.values, table: rows.table };
 }
 
 /**
@@ -610,7 +619,7 @@ export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePat
   const query = `SELECT ${bucketSql(plan, group, p)} AS bucket_start${line}, ${selectMetrics(plan, p)}
     FROM ${rows.from} WHERE ${whereSql(rows)}
     GROUP BY bucket_start${line ? ', line' : ''} ORDER BY bucket_start`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: rows.table };
 }
 
 /** A stretch of time, epoch seconds: the hour rollup's buckets that start in [from, to]. */
@@ -658,5 +667,5 @@ export function compileProjectSpans(projectIds: readonly number[], spans: readon
       AND bucket <= toDateTime(${p.add(Math.max(...spans.map((s) => s.to)), 'UInt32')}, 'UTC')
       AND span >= 0
     GROUP BY project_id, span`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: 'rollup_hour' };
 }

@@ -21,6 +21,7 @@ import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { BOM, csvDisposition, csvLine } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
+import { requestContext } from '../http/operations.js';
 
 
 const values = (row: ResultRow | undefined, count: number): MetricValues =>
@@ -142,6 +143,9 @@ export class ReportService {
   private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
+    // The engine labels the request's queries with its name (metrics, log lines).
+    const context = requestContext();
+    if (context) context.report = definition.name;
     return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
   }
 

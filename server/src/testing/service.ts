@@ -45,7 +45,8 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service not ready after ${timeoutMs} ms:\n${log}`)), timeoutMs);
     const onData = (): void => {
-      if (/^ready \(/m.test(log)) {
+      // The logger's JSON line (stdout is no terminal here).
+      if (/"msg":"ready \(/.test(log)) {
         clearTimeout(timer);
         resolve();
       }
