@@ -644,7 +644,7 @@ export function compileProjectDays(projectIds: readonly number[], from: string, 
       AND bucket >= toDateTime(${p.add(moscowDayStart(from) / 1000, 'UInt32')}, 'UTC')
       AND bucket <= toDateTime(${p.add(moscowDayStart(to) / 1000 + 23 * 3600, 'UInt32')}, 'UTC')
     GROUP BY project_id, span`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: 'rollup_hour' };
 }
 
 /**
