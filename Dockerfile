@@ -16,6 +16,7 @@ WORKDIR /app
 # The manifests first, so that a change of sources does not reinstall the dependencies.
 COPY package.json package-lock.json ./
 COPY schemas/package.json schemas/
+COPY telemetry/package.json telemetry/
 COPY storage/package.json storage/
 COPY bus/package.json bus/
 COPY collector/package.json collector/
@@ -28,6 +29,7 @@ COPY benchmarks/package.json benchmarks/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY schemas schemas
+COPY telemetry telemetry
 COPY storage storage
 COPY bus bus
 COPY collector collector
@@ -49,6 +51,8 @@ COPY --from=build --chown=node:node /app/node_modules node_modules
 COPY --from=build --chown=node:node /app/schemas/package.json schemas/
 COPY --from=build --chown=node:node /app/schemas/dist schemas/dist
 COPY --from=build --chown=node:node /app/schemas/migrations schemas/migrations
+COPY --from=build --chown=node:node /app/telemetry/package.json telemetry/
+COPY --from=build --chown=node:node /app/telemetry/dist telemetry/dist
 COPY --from=build --chown=node:node /app/storage/package.json storage/
 COPY --from=build --chown=node:node /app/storage/dist storage/dist
 COPY --from=build --chown=node:node /app/bus/package.json bus/

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { load } from 'js-yaml';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createMetrics, GAUGE_NAMES } from './metrics.js';
 
@@ -67,7 +67,7 @@ describe('the Grafana dashboard (infra/grafana/stat-dashboard.json)', () => {
 
 describe('the Prometheus configuration (infra/prometheus.yml)', () => {
   it('scrapes /metrics of every process of the compose topology, a job per role', () => {
-    const config = load(readFileSync(new URL('../../infra/prometheus.yml', import.meta.url), 'utf8')) as {
+    const config = parse(readFileSync(new URL('../../infra/prometheus.yml', import.meta.url), 'utf8')) as {
       scrape_configs: { job_name: string; metrics_path: string; static_configs: { targets: string[] }[] }[];
     };
     expect(config.scrape_configs.map((job) => [job.job_name, job.metrics_path, job.static_configs.flatMap((s) => s.targets)])).toEqual([
