@@ -15,8 +15,24 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** A TCP port that was free a moment ago. */
+/** Ports this process has handed out: the OS may give a port closed a moment ago again. */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port that was free a moment ago, and not one this process handed out before: two
+ * calls in a row (an api and a collector port) must not get the same one.
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
