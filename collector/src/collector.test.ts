@@ -266,6 +266,20 @@ describe('collector: the HTTP/1.0 door for proxies (nginx’s default proxy_http
     expect(bus.received.map((accepted) => [accepted.hit, accepted.ua])).toEqual([[{ ...hit, t: 'pageview', r: '', sw: 0, sh: 0 }, 'nginx-proxied/1']]);
   });
 
+  it('answers /live, /ready and /metrics on the compat port too, counting its hits with the main port’s', async () => {
+    const bus = new GatedBus();
+    const { url, compatUrl, buffer } = await startWithCompat(bus);
+    const request = (u: string) => fetch(`${u}/hit`, { method: 'POST', body: JSON.stringify(hit) }).then((r) => r.status);
+    expect([await request(url), await request(compatUrl)]).toEqual([204, 204]);
+    await buffer.drain();
+    expect(await (await fetch(`${compatUrl}/live`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${compatUrl}/ready`);
+    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { ready: true, reasons: [] } });
+    const metrics = await fetch(`${compatUrl}/metrics`);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(readSamples(await metrics.text()).get('stat_hits_accepted_total')).toBe(2);
+  });
+
   it('answers the compat port exactly as the main one: pixel, 400 with the reason, 413, health', async () => {
     const bus = new GatedBus();
     const { compatUrl, buffer } = await startWithCompat(bus);
