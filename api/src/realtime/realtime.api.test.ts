@@ -201,7 +201,7 @@ describe('POST /api/report/v1.0/eventbase/{projectId}/realtime', () => {
   });
 
   it.each([
-    [{ period: 7 }, 'period must be one of the following values: 5, 30, 60, 120, 240, 0'],
+    [{ period: 7 }, 'period must be one of the following values: 5, 30, 60, 120, 240, today'],
     [{ sections: ['weather'] }, 'each value in sections must be one of the following values'],
     [{ widget_params: { traffic_sources: { limit: 6 } } }, 'widget_params: limit must not exceed 5'],
     [{ widget_params: { events: { metrics: ['a', 'b', 'c', 'd', 'e', 'f'] } } }, 'widget_params: at most 5 metrics or events'],

@@ -5,18 +5,17 @@ import {
   FILTER_LIMITS,
   GROUPS,
   MAX_DASHBOARD_EVENTS,
-  PERIOD_DETAILS,
   REALTIME_LIMITS,
   REALTIME_SECTIONS,
   TRAFFIC_SOURCE_GROUPS,
   type AudienceDimension,
   type Group,
-  type PeriodDetail,
   type RealtimeRequest,
   type RealtimeSection,
   type RealtimeWidgetParams,
   type TrafficType,
 } from '@stat/schemas';
+import { PERIOD_DETAILS, type PeriodDetail } from '@stat/schemas/period';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
 
@@ -104,7 +103,7 @@ export class RealtimeRequestDto implements RealtimeRequest {
   @Type(() => MetricFilterRuleDto)
   metric_filters?: MetricFilterRuleDto[];
 
-  /** a period of today only: the last 5, 30, 60, 120 or 240 minutes; 0 or missing: the whole period */
+  /** a period of today only: the last 5, 30, 60, 120 or 240 minutes; `today` or missing: the whole period */
   @IsOptional()
   @IsIn(PERIOD_DETAILS)
   period?: PeriodDetail;

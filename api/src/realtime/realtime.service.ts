@@ -49,9 +49,9 @@ export class RealtimeService {
     const { dateStart, dateEnd } = datesOf(body, today);
     const nowS = Math.floor(now / 1000);
     // A period detail is a window of today's last minutes; another period is read whole (static).
-    const detail = body.period ?? 0;
+    const detail = body.period ?? 'today';
     const isToday = dateStart === today && dateEnd === today;
-    const window: ReportWindow = isToday && detail > 0 ? { since: Math.max(nowS - detail * MINUTE_S, moscowDayStart(today) / 1000) } : {};
+    const window: ReportWindow = isToday && detail !== 'today' ? { since: Math.max(nowS - detail * MINUTE_S, moscowDayStart(today) / 1000) } : {};
     const request: ReportRequestDto = {
       date_start: dateStart,
       date_end: dateEnd,

@@ -1,6 +1,6 @@
 import type { Metric } from '../catalogue.js';
 import type { DimensionFilterRule, MetricFilterRule } from '../filters.js';
-import type { PeriodGroup } from '../period.js';
+import type { PeriodDetail, PeriodGroup } from '../period.js';
 import type { TrafficType } from '../traffic.js';
 import type { GraphResult, MetricValues, TableRow } from './api.js';
 
@@ -18,23 +18,17 @@ export type RealtimeSection = (typeof REALTIME_SECTIONS)[number];
 export const CURRENT_USERS_MINUTES = 5;
 
 /**
- * Period details (§3: 5, 30, 60, 120, 240 minutes and since the start of today; 0 stands for
- * the start of today). The dashboard offers the ones §3 shows; 5 is «current users»' own.
+ * The period details the dashboard offers, with their texts (§3 "shown options": 30 minutes,
+ * 1 hour, 2 hours, 4 hours, since the start of the day; 5 minutes is «current users»' own).
+ * The details themselves and the groups each allows are `@stat/schemas/period`'s.
  */
-export const PERIOD_DETAILS = [5, 30, 60, 120, 240, 0] as const;
-export type PeriodDetail = (typeof PERIOD_DETAILS)[number];
-
-/** The period details the dashboard offers, with their texts (§3 "shown options"). */
 export const PERIOD_DETAIL_OPTIONS: readonly { value: PeriodDetail; title: string }[] = [
   { value: 30, title: '30 минут' },
   { value: 60, title: '1 час' },
   { value: 120, title: '2 часа' },
   { value: 240, title: '4 часа' },
-  { value: 0, title: 'С начала дня' },
+  { value: 'today', title: 'С начала дня' },
 ];
-
-/** §4: "Today with 30-minute detail forces minute grouping"; longer details read five minutes. */
-export const groupOfDetail = (detail: PeriodDetail): PeriodGroup => (detail === 5 || detail === 30 ? 'minute' : 'five_minute');
 
 /** Rows of each widget (§7, §9: traffic sources 5, events 30, tables 50; the events picker's list 20). */
 export const REALTIME_LIMITS = { traffic_sources: 5, events: 30, table: 50, events_list: 20, slices: 5 } as const;
@@ -117,7 +111,7 @@ export interface RealtimeRequest {
   filters?: DimensionFilterRule[];
   dimension_filters?: DimensionFilterRule[];
   metric_filters?: MetricFilterRule[];
-  /** today only: minutes back from now the widgets read (0 or missing: the whole period) */
+  /** today only: minutes back from now the widgets read (`today` or missing: the whole day) */
   period?: PeriodDetail;
   /** the sections wanted (missing: all) */
   sections?: RealtimeSection[];
