@@ -92,7 +92,7 @@ export async function startService(name, env, logFile, timeoutMs = 120_000) {
     Object.entries(process.env).filter(([k]) => !/^(ROLES|DATA_DIR|CLICKHOUSE_|KAFKA_|COLLECTOR_|API_|DEMO_|DATABASE_URL|REDIS_URL|TRUST_PROXY|REPORT_)/.test(k)),
   );
   // The load comes from one address: the per-address report limit would measure itself.
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...clean, DEMO_SEED: 'false', REPORT_REQUESTS_PER_MINUTE: '100000000', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...clean, DEMO_SEED: 'false', DEMO_LIVE: 'false', REPORT_REQUESTS_PER_MINUTE: '100000000', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
