@@ -140,6 +140,21 @@ export async function summaryTotals(apiUrl, project, metrics, dateStart = moscow
   return json.result.totals;
 }
 
+/**
+ * «Unique visitors now» of the live dashboard (`POST …/eventbase/{project}/realtime`, the
+ * section the web app's dashboard reads): distinct visitors of the last 5 minutes.
+ */
+export async function currentUsers(apiUrl, project) {
+  const response = await fetch(`${apiUrl}/top100/api/report/v1.0/eventbase/${project}/realtime`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ date_start: 'today', date_end: 'today', group: 'minute', period: 30, sections: ['current_user_count'] }),
+  });
+  const json = await response.json();
+  if (response.status !== 200) throw new Error(`realtime: ${response.status} ${JSON.stringify(json)}`);
+  return json.result.current_user_count.value;
+}
+
 /** Quantile q (0..1) of sorted numbers, nearest rank. */
 export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
