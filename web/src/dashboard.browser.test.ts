@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { formatNumber } from './lib/format';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collector = inject('collectorUrl').replace(/\/+$/, '');
@@ -128,7 +129,7 @@ describe('the live dashboard in a browser', () => {
 
   it('counts a hit sent to the collector in «unique visitors now» and the page views at the next auto-update, without a reload', async () => {
     const users = Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'));
-    const views = Number((await page.locator('[data-testid=page-views-total]').innerText()).replace(/\s/g, ''));
+    const views = Number(await page.locator('[data-testid=page-views-total]').getAttribute('data-value'));
     await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}/second`, v: `dash2${RUN}`, ti: 'Вторая' });
     await until(async () => (await realtime(['current_user_count'])).current_user_count.value === users + 1);
     const asked = realtimeRequests.length;
@@ -136,10 +137,11 @@ describe('the live dashboard in a browser', () => {
     await page.clock.fastForward(31_000);
     await page.locator(`[data-testid=current-users][data-value="${users + 1}"]`).waitFor();
     expect(realtimeRequests.length).toBeGreaterThan(asked);
-    await page.locator('[data-testid=page-views-total]', { hasText: String(views + 1) }).waitFor();
-    // The count steps up to its new value.
+    await page.locator(`[data-testid=page-views-total][data-value="${views + 1}"]`).waitFor();
+    // The counts step up to their new values.
     await page.clock.fastForward(2_000);
-    await page.locator('[data-testid=current-users]', { hasText: String(users + 1) }).waitFor();
+    await page.locator('[data-testid=current-users]', { hasText: new RegExp(`^${users + 1}$`) }).waitFor();
+    await page.locator('[data-testid=page-views-total]', { hasText: new RegExp(`^${formatNumber(views + 1)}$`) }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'dashboard-after-hit.png'), fullPage: true });
   });
 

@@ -24,6 +24,9 @@ import { useRequest, useServerClock } from '../../reports/framework/hooks';
 import { ReportPage } from '../../reports/framework/ReportPage';
 import { ReportSkeleton } from '../../reports/framework/ReportSkeleton';
 import { PeriodPicker, Toolbar } from '../../reports/framework/Toolbar';
+import { FilterBar } from '../../reports/filters/FilterBar';
+import { useReportFilters } from '../../reports/filters/useReportFilters';
+import type { Metric } from '@stat/schemas/catalogue';
 import toolbarStyles from '../../reports/framework/Toolbar.module.css';
 import { useAnimatedCount, useAutoUpdate, usePageVisible } from './hooks';
 import { fetchRealtime } from './realtimeApi';
@@ -34,10 +37,32 @@ import styles from './Dashboard.module.css';
 
 const TITLE = 'Дашборд';
 
+/** The metrics the widgets show: the ones a metric filter may name. */
+const FILTER_METRICS: readonly Metric[] = ['page_views', 'visits', 'visitors', 'events_count'];
+
 export default function DashboardPage() {
   const clock = useServerClock();
   if (!clock) return <ReportSkeleton title={TITLE} />;
   return <Dashboard today={clock.today} />;
+}
+
+/** What a widget shows when its request failed: nothing to show («Нет данных для отображения»). */
+function failed<S extends RealtimeSection>(s: S): RealtimeResult[S] {
+  // «Unique visitors now» unknown is a dash, not a zero.
+  if (s === 'current_user_count') return undefined;
+  const table = { metrics: [], data: [], totals: [], total: 0 };
+  const graph = { metrics: [], data: [], totals: [], sample: 1 };
+  const empty: Required<Omit<RealtimeResult, 'meta'>> = {
+    current_user_count: { value: 0, previous: 0, diff: null, minutes: 0 },
+    page_views: graph,
+    traffic_sources: { ...table, graph, traffic_type: null, report: 'traffic_sources' },
+    active_pages: table,
+    audience: { ...table, dimension: 'gender' },
+    platforms: table,
+    events: { ...table, graph: null, events_list: [] },
+    utms: table,
+  };
+  return empty[s] as RealtimeResult[S];
 }
 
 /** One realtime call's state: the answer of the latest request (older ones are dropped). */
@@ -58,9 +83,10 @@ function Dashboard({ today }: { readonly today: string }) {
   const live = isLive(period, today);
   const visible = usePageVisible();
 
+  const filters = useReportFilters(FILTER_METRICS);
   const base = useMemo<RealtimeRequest>(
-    () => ({ date_start: period.start, date_end: period.end, group: period.group, ...(live ? { period: period.detail } : {}) }),
-    [period, live],
+    () => ({ date_start: period.start, date_end: period.end, group: period.group, ...(live ? { period: period.detail } : {}), ...filters.request }),
+    [period, live, filters.request],
   );
   const main = useSections(projectId, { ...base, sections: ['current_user_count', 'page_views', 'active_pages', 'platforms', 'utms'] }, nonce);
   const traffic = useSections(
@@ -76,7 +102,9 @@ function Dashboard({ today }: { readonly today: string }) {
   const progress = useAutoUpdate(runs, () => setNonce((n) => n + 1));
   const currentUsers = useAnimatedCount(main.data?.current_user_count?.value);
 
-  const section = <S extends RealtimeSection>(answer: { data: RealtimeResult | undefined }, s: S): RealtimeResult[S] | undefined => answer.data?.[s];
+  /** A section of an answer; a failed request reads as a section of no rows (§4: "A section is flagged as error when it has errors or no data"). */
+  const section = <S extends RealtimeSection>(answer: { data: RealtimeResult | undefined; error: unknown }, s: S): RealtimeResult[S] | undefined =>
+    answer.error !== undefined ? failed(s) : answer.data?.[s];
   const shownPeriod = period;
 
   return (
@@ -125,6 +153,7 @@ function Dashboard({ today }: { readonly today: string }) {
           <span className={styles.progressFill} style={{ transform: `scaleX(${runs ? progress : 0})` }} />
         </div>
       </div>
+      <FilterBar projectId={projectId} metrics={FILTER_METRICS} period={period} state={filters} />
 
       <div className={styles.grid}>
         <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />

@@ -13,6 +13,7 @@ import type { PieSlice } from '../../reports/dimension/graphs';
 import { metricColumns, type ReportMetric } from '../../reports/view';
 import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
 import { Segmented } from './Segmented';
+import { useAnimatedCount } from './hooks';
 import styles from './Dashboard.module.css';
 
 /** §2 "Empty tables show 'Нет данных для отображения'". */
@@ -105,10 +106,11 @@ export function SeriesWidget({ answer, loading, ...rest }: WidgetProps & { reado
   const [type, setType] = useState<ChartType>('line');
   const metric = metricColumns(['page_views'])[0]!;
   const { buckets, lines } = useMemo(() => seriesOf(answer, 'page_views', 'Просмотры страниц'), [answer]);
+  const total = useAnimatedCount(answer ? Number(answer.totals[0] ?? 0) : undefined);
   return (
     <Widget section="page_views" title="Просмотры страниц" report="summary" loading={loading} tools={<ChartTypePicker value={type} allowed={LINE_TYPES} onChange={setType} />} {...rest}>
-      <p className={styles.total} data-testid="page-views-total">
-        {answer ? formatNumber(Number(answer.totals[0] ?? 0)) : '—'}
+      <p className={styles.total} data-testid="page-views-total" data-value={answer ? Number(answer.totals[0] ?? 0) : ''}>
+        {total === undefined ? '—' : formatNumber(total)}
       </p>
       <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} chartType={type === 'pie' ? 'line' : type} testId="page-views-graph" />
     </Widget>
