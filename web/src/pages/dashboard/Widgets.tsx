@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
+import { usePopover } from '../../components/usePopover';
 import { formatMetric, formatNumber } from '../../lib/format';
 import type { ChartType } from '../../reports/framework/charts';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
@@ -296,12 +297,12 @@ export function EventsWidget({
   onPicked,
   ...rest
 }: WidgetProps & { readonly answer: RealtimeResult['events']; readonly loading: boolean; readonly picked: readonly string[]; readonly max: number; readonly onPicked: (names: string[]) => void }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, root } = usePopover<HTMLDivElement>();
   const metric = metricColumns(['events_count'])[0]!;
   const { buckets, lines } = useMemo(() => seriesOf(answer?.graph ?? null, 'events_count'), [answer]);
   const list = answer?.events_list ?? [];
   const picker = (
-    <div className={styles.pickerWrap}>
+    <div className={styles.pickerWrap} ref={root}>
       <button type="button" className={styles.pickerButton} aria-expanded={open} onClick={() => setOpen((v) => !v)} data-testid="events-picker">
         События на графике: {picked.length}
       </button>
