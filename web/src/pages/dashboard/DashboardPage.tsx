@@ -24,6 +24,7 @@ import { useRequest, useServerClock } from '../../reports/framework/hooks';
 import { ReportPage } from '../../reports/framework/ReportPage';
 import { ReportSkeleton } from '../../reports/framework/ReportSkeleton';
 import { PeriodPicker, Toolbar } from '../../reports/framework/Toolbar';
+import { SamplePicker } from '../../reports/framework/SamplePicker';
 import { FilterBar } from '../../reports/filters/FilterBar';
 import { useReportFilters } from '../../reports/filters/useReportFilters';
 import type { Metric } from '@stat/schemas/catalogue';
@@ -76,6 +77,8 @@ function Dashboard({ today }: { readonly today: string }) {
   const projectId = String(project.id);
   const [period, setPeriod] = useState<DashboardPeriod>(() => initialPeriod(today));
   const [autoOn, setAutoOn] = useState(true);
+  // §9 "Dashboard … sample default 1"; the api reads today whole whatever is asked.
+  const [sample, setSample] = useState(1);
   const [nonce, setNonce] = useState(0);
   const [trafficType, setTrafficType] = useState<TrafficType | null>(null);
   const [audience, setAudience] = useState<AudienceDimension>('gender');
@@ -85,8 +88,8 @@ function Dashboard({ today }: { readonly today: string }) {
 
   const filters = useReportFilters(FILTER_METRICS);
   const base = useMemo<RealtimeRequest>(
-    () => ({ date_start: period.start, date_end: period.end, group: period.group, ...(live ? { period: period.detail } : {}), ...filters.request }),
-    [period, live, filters.request],
+    () => ({ date_start: period.start, date_end: period.end, group: period.group, sample, ...(live ? { period: period.detail } : {}), ...filters.request }),
+    [period, live, sample, filters.request],
   );
   const main = useSections(projectId, { ...base, sections: ['current_user_count', 'page_views', 'active_pages', 'platforms', 'utms'] }, nonce);
   const traffic = useSections(
@@ -134,6 +137,7 @@ function Dashboard({ today }: { readonly today: string }) {
               attr="data-group"
             />
           </div>
+          <SamplePicker value={sample} used={main.data?.meta.sample} onChange={setSample} />
           <div className={styles.auto}>
             <Switch checked={autoOn && live} disabled={!autoUpdateAvailable({ live })} onChange={setAutoOn} data-testid="auto-update">
               Автообновление
