@@ -54,13 +54,16 @@ export function useAutoUpdate(runs: boolean, update: () => void): number {
 /** A count shown moving to each new value in about a second (§4 "Counts animate"). */
 export function useAnimatedCount(target: number | undefined): number | undefined {
   const [shown, setShown] = useState(target);
+  // Where the animation toward the current target began: its steps keep one size.
+  const origin = useRef<{ target: number | undefined; from: number }>({ target, from: target ?? 0 });
   useEffect(() => {
     if (target === undefined) return undefined;
     if (shown === undefined) {
       setShown(target);
       return undefined;
     }
-    const { next, delayMs } = countStep(shown, target);
+    if (origin.current.target !== target) origin.current = { target, from: shown };
+    const { next, delayMs } = countStep(shown, target, origin.current.from);
     if (next === shown) return undefined;
     const timer = setTimeout(() => setShown(next), delayMs);
     return () => clearTimeout(timer);

@@ -40,8 +40,17 @@ describe('counts that animate', () => {
     expect(countStep(7, 7)).toEqual({ next: 7, delayMs: 0 });
   });
 
-  it('takes bigger steps over long distances, in about a second', () => {
+  it('takes bigger steps over long distances, the same size all the way: about a second', () => {
     expect(countStep(0, 1000)).toEqual({ next: 20, delayMs: 20 });
+    expect(countStep(980, 1000, 0)).toEqual({ next: 1000, delayMs: 20 });
+    let shown = 150;
+    let steps = 0;
+    while (shown !== 12_339) {
+      shown = countStep(shown, 12_339, 150).next;
+      steps += 1;
+    }
+    expect(steps).toBe(50);
+    // A new small change animates by units.
     expect(countStep(990, 1000)).toEqual({ next: 991, delayMs: 100 });
   });
 });

@@ -65,13 +65,14 @@ export const autoUpdateAvailable = (i: Pick<AutoUpdateInputs, 'live'>): boolean 
 export const autoUpdateRuns = (i: AutoUpdateInputs): boolean => i.live && i.on && i.visible && !i.loading;
 
 /**
- * The next shown value of a count moving toward `to` (§4: "Counts animate in steps of about
- * 1 s divided by the distance"): one unit every 1000/distance ms, so any change takes about a
- * second; past 50 steps a step is several units, never faster than 20 ms a step.
+ * The next shown value of a count moving from `origin` (where the animation began) toward `to`
+ * (§4: "Counts animate in steps of about 1 s divided by the distance"): one unit every
+ * 1000/distance ms, so any change takes about a second; past 50 units a step is several units
+ * (the distance / 50), never faster than 20 ms a step. `from` is the value shown now.
  */
-export function countStep(from: number, to: number): { next: number; delayMs: number } {
-  const distance = Math.abs(to - from);
-  if (distance === 0) return { next: to, delayMs: 0 };
+export function countStep(from: number, to: number, origin: number = from): { next: number; delayMs: number } {
+  if (from === to) return { next: to, delayMs: 0 };
+  const distance = Math.max(Math.abs(to - origin), Math.abs(to - from));
   const size = Math.max(1, Math.ceil(distance / 50));
   const steps = Math.ceil(distance / size);
   return { next: from < to ? Math.min(to, from + size) : Math.max(to, from - size), delayMs: Math.max(20, Math.round(1000 / steps)) };
