@@ -18,6 +18,8 @@ import {
 } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
 import { Switch } from '../../components/ui';
+import { statusOf } from '../../lib/api';
+import { ErrorPage } from '../ErrorPage';
 import { useProject } from '../../app/project';
 import { GROUP_LABELS } from '../../lib/period';
 import { useRequest, useServerClock } from '../../reports/framework/hooks';
@@ -101,6 +103,9 @@ function Dashboard({ today }: { readonly today: string }) {
   const eventsAnswer = useSections(projectId, { ...base, sections: ['events'], ...(events.length > 0 ? { widget_params: { events: { metrics: events } } } : {}) }, nonce);
   const loading = main.loading || traffic.loading || audienceAnswer.loading || eventsAnswer.loading;
 
+  // §8: a period over the configured limits (507) shows a date picker to shorten it instead of the widgets.
+  const overLimit = [main, traffic, audienceAnswer, eventsAnswer].some((a) => a.error !== undefined && statusOf(a.error) === 507);
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={(start, end) => setPeriod((p) => choosePeriod(start, end, today, p))} />;
   const runs = autoUpdateRuns({ live, on: autoOn, visible, loading });
   const progress = useAutoUpdate(runs, () => setNonce((n) => n + 1));
   const currentUsers = useAnimatedCount(main.data?.current_user_count?.value);
@@ -114,7 +119,7 @@ function Dashboard({ today }: { readonly today: string }) {
     <ReportPage title={TITLE} subtitle={projectId}>
       <div className={styles.tools}>
         <Toolbar>
-          <PeriodPicker period={period} today={today} onChange={(start, end) => setPeriod((p) => choosePeriod(start, end, today, p))} />
+          {periodPicker}
           {live ? (
             <div className={toolbarStyles.group} data-testid="detail-picker">
               <span className={toolbarStyles.label}>Показать:</span>
@@ -159,52 +164,58 @@ function Dashboard({ today }: { readonly today: string }) {
       </div>
       <FilterBar projectId={projectId} metrics={FILTER_METRICS} period={period} state={filters} />
 
-      <div className={styles.grid}>
-        <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />
-        <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
-        <TrafficSourcesWidget
-          projectId={projectId}
-          period={shownPeriod}
-          answer={section(traffic, 'traffic_sources')}
-          loading={traffic.loading}
-          trafficType={trafficType}
-          groups={TRAFFIC_SOURCE_GROUPS}
-          onTrafficType={setTrafficType}
-        />
-        <TableWidget
-          section="active_pages"
-          title="Популярные страницы"
-          firstColumn="Адрес страницы"
-          projectId={projectId}
-          period={shownPeriod}
-          answer={section(main, 'active_pages')}
-          loading={main.loading}
-          links
-        />
-        <PieWidget
-          section="audience"
-          title="Аудитория"
-          projectId={projectId}
-          period={shownPeriod}
-          answer={section(audienceAnswer, 'audience')}
-          loading={audienceAnswer.loading}
-          report={AUDIENCE_DIMENSIONS.find((a) => a.dimension === audience)!.report}
-          tabs={AUDIENCE_DIMENSIONS.map((a) => ({ value: a.dimension, title: a.title }))}
-          tab={audience}
-          onTab={(d) => setAudience(d as AudienceDimension)}
-        />
-        <PieWidget section="platforms" title="Платформы" projectId={projectId} period={shownPeriod} answer={section(main, 'platforms')} loading={main.loading} report="page_formats" />
-        <EventsWidget
-          projectId={projectId}
-          period={shownPeriod}
-          answer={section(eventsAnswer, 'events')}
-          loading={eventsAnswer.loading}
-          picked={events}
-          max={MAX_DASHBOARD_EVENTS}
-          onPicked={setEvents}
-        />
-        <TableWidget section="utms" title="Популярные UTM-метки" firstColumn="utm_source" projectId={projectId} period={shownPeriod} answer={section(main, 'utms')} loading={main.loading} />
-      </div>
+      {overLimit ? (
+        <ErrorPage compact status={507}>
+          {periodPicker}
+        </ErrorPage>
+      ) : (
+        <div className={styles.grid}>
+          <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />
+          <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
+          <TrafficSourcesWidget
+            projectId={projectId}
+            period={shownPeriod}
+            answer={section(traffic, 'traffic_sources')}
+            loading={traffic.loading}
+            trafficType={trafficType}
+            groups={TRAFFIC_SOURCE_GROUPS}
+            onTrafficType={setTrafficType}
+          />
+          <TableWidget
+            section="active_pages"
+            title="Популярные страницы"
+            firstColumn="Адрес страницы"
+            projectId={projectId}
+            period={shownPeriod}
+            answer={section(main, 'active_pages')}
+            loading={main.loading}
+            links
+          />
+          <PieWidget
+            section="audience"
+            title="Аудитория"
+            projectId={projectId}
+            period={shownPeriod}
+            answer={section(audienceAnswer, 'audience')}
+            loading={audienceAnswer.loading}
+            report={AUDIENCE_DIMENSIONS.find((a) => a.dimension === audience)!.report}
+            tabs={AUDIENCE_DIMENSIONS.map((a) => ({ value: a.dimension, title: a.title }))}
+            tab={audience}
+            onTab={(d) => setAudience(d as AudienceDimension)}
+          />
+          <PieWidget section="platforms" title="Платформы" projectId={projectId} period={shownPeriod} answer={section(main, 'platforms')} loading={main.loading} report="page_formats" />
+          <EventsWidget
+            projectId={projectId}
+            period={shownPeriod}
+            answer={section(eventsAnswer, 'events')}
+            loading={eventsAnswer.loading}
+            picked={events}
+            max={MAX_DASHBOARD_EVENTS}
+            onPicked={setEvents}
+          />
+          <TableWidget section="utms" title="Популярные UTM-метки" firstColumn="utm_source" projectId={projectId} period={shownPeriod} answer={section(main, 'utms')} loading={main.loading} />
+        </div>
+      )}
     </ReportPage>
   );
 }
