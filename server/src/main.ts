@@ -11,7 +11,7 @@ import { readConfig, type Config } from './config.js';
 import { Spool } from './spool.js';
 import { stopOnSignals } from './signals.js';
 import { DEMO_PROJECT_ID, startDemoSeed, type DemoSeeding } from './demo/seed.js';
-import { startDemoLive } from './demo/live.js';
+import { localCollector, startDemoLive } from './demo/live.js';
 
 /**
  * Starts the parts named by ROLES in this process. Embedded mode (the default) runs them all
@@ -214,7 +214,7 @@ export async function main(config: Config): Promise<RunningService> {
   demo?.done.catch((error: unknown) => log(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`));
   // The demo's live visits, through this process's own collector (embedded mode).
   const live = config.DEMO_SEED && config.DEMO_LIVE && roles.has('collector') && roles.has('aggregator')
-    ? startDemoLive({ collectorUrl: `http://${config.HOST}:${config.COLLECTOR_PORT}`, visitsPerDay: config.DEMO_VISITS_PER_DAY }, log)
+    ? startDemoLive({ collectorUrl: localCollector(config.HOST, config.COLLECTOR_PORT), visitsPerDay: config.DEMO_VISITS_PER_DAY }, log)
     : null;
   const stop = async (deadline = Date.now() + STOP_MS): Promise<void> => {
     // Leave time after ingestion to close the api and the stores.

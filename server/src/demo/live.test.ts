@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { moscowDayStart, moscowDate, type AcceptedHit, type HitPublisher } from '@stat/schemas';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
-import { LIVE_WINDOW_MS, startDemoLive, type DemoLive } from './live.js';
+import { LIVE_WINDOW_MS, localCollector, startDemoLive, type DemoLive } from './live.js';
 import { DEMO_PROJECT_ID, demoTraffic } from './seed.js';
 import { generateTraffic } from './traffic.js';
 
@@ -53,5 +53,14 @@ describe('the demo’s live visits', () => {
     // A site of 5 000 visits an ordinary day has a few visits a minute in its morning (more on a news day).
     expect(stats.visits / 30).toBeGreaterThanOrEqual(1);
     expect(stats.visits / 30).toBeLessThanOrEqual(20);
+  });
+
+  it('reaches the collector on loopback when it listens on every address', () => {
+    expect([localCollector('0.0.0.0', 8081), localCollector('::', 8081), localCollector('127.0.0.1', 8081), localCollector('::1', 8081)]).toEqual([
+      'http://127.0.0.1:8081',
+      'http://127.0.0.1:8081',
+      'http://127.0.0.1:8081',
+      'http://[::1]:8081',
+    ]);
   });
 });

@@ -34,6 +34,12 @@ export interface DemoLive {
   stop(): void;
 }
 
+/** The address this process's collector answers on, from the address it listens on (a wildcard: loopback). */
+export function localCollector(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 /** Starts sending the demo's live visits; `log` hears of the first failure of a run of them. */
 export function startDemoLive(options: DemoLiveOptions, log: (line: string) => void): DemoLive {
   const now = options.now ?? Date.now;
