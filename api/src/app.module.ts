@@ -7,6 +7,8 @@ import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
 import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
 import { FilterValuesController } from './reports/filter-values.js';
+import { RealtimeController } from './realtime/realtime.controller.js';
+import { RealtimeService } from './realtime/realtime.service.js';
 import { ServiceController } from './service/service.controller.js';
 import { LatencyRepository } from './service/latency.repository.js';
 import { AccessGuard } from './auth/access.guard.js';
@@ -56,6 +58,7 @@ export interface ApiDeps {
 export const CONTROLLERS: Type[] = [
   ReportController,
   FilterValuesController,
+  RealtimeController,
   DictionaryController,
   ServiceController,
   AuthController,
@@ -85,6 +88,7 @@ export class AppModule {
       { provide: CLOCK, useValue: deps.clock },
       { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }) },
       ReportService,
+      RealtimeService,
       DictionaryRepository,
       LatencyRepository,
       UsersRepository,

@@ -48,6 +48,7 @@ const envSchema = z.object({
   DEMO_DAYS: positive.max(400).default(35),
   DEMO_VISITS_PER_DAY: positive.max(200_000).default(5_000),
   DEMO_SEED_WAIT: bool.default(false),
+  DEMO_LIVE: bool.default(true),
   DATABASE_URL: z.url().optional(),
   REDIS_URL: z.url().optional(),
   API_PUBLIC_URL: z.url().optional(),

@@ -12,6 +12,7 @@ import { readConfig, type Config } from './config.js';
 import { Spool } from './spool.js';
 import { stopOnSignals } from './signals.js';
 import { DEMO_PROJECT_ID, startDemoSeed, type DemoSeeding } from './demo/seed.js';
+import { localCollector, startDemoLive } from './demo/live.js';
 
 /**
  * Starts the parts named by ROLES in this process. Embedded mode (the default) runs them all
@@ -263,9 +264,14 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
   const demo = seedLater?.() ?? null;
   // Storing failed (an outage that outlasted the stop, a full disk): the service goes on without it.
   demo?.done.catch((error: unknown) => logger.error(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`));
+  // The demo's live visits, through this process's own collector (embedded mode).
+  const live = config.DEMO_SEED && config.DEMO_LIVE && roles.has('collector') && roles.has('aggregator')
+    ? startDemoLive({ collectorUrl: localCollector(config.HOST, config.COLLECTOR_PORT), visitsPerDay: config.DEMO_VISITS_PER_DAY }, log)
+    : null;
   const stop = async (deadline = Date.now() + STOP_MS): Promise<void> => {
     // Leave time after ingestion to close the api and the stores.
     const ingestionDeadline = deadline - 2_000;
+    live?.stop();
     // The demo seed first: what it has not stored is generated again at the next start.
     if (demo) await demo.stop(Math.min(ingestionDeadline, Date.now() + 5_000));
     await stopCollector(ingestionDeadline);

@@ -1,5 +1,20 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { METRICS, type FilterOption, type GeoPlace, type HealthReport, type ReadinessReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
+import {
+  METRICS,
+  REALTIME_SECTIONS,
+  type CurrentUsers,
+  type FilterOption,
+  type GeoPlace,
+  type GraphLine,
+  type GraphPoint,
+  type GraphResult,
+  type HealthReport,
+  type ReadinessReport,
+  type RealtimeResult,
+  type RealtimeTable,
+  type TableResult,
+  type TableRow,
+} from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import type { ErrorBody } from '../common/error.filter.js';
 import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
@@ -121,6 +136,64 @@ const readinessReport = described<ReadinessReport>(
   ['ready', 'reasons'],
 );
 
+const realtimeTable = described<RealtimeTable>(
+  {
+    metrics: metricNames,
+    data: { type: 'array', items: ref('TableRow') },
+    totals: metricValues,
+    total: { ...int, description: 'rows before the widget’s limit' },
+    not_collected: { ...text, description: 'the widget needs data this service does not collect (gender, age)' },
+  },
+  ['metrics', 'data', 'totals', 'total'],
+);
+
+const currentUsers = described<CurrentUsers>(
+  {
+    value: { ...int, description: 'distinct visitors of the last `minutes` minutes' },
+    previous: { ...int, description: 'distinct visitors of the `minutes` minutes before' },
+    diff: nullable({ type: 'string', enum: ['up', 'down'] }),
+    minutes: int,
+  },
+  ['value', 'previous', 'diff', 'minutes'],
+);
+
+const withTable = (more: Record<string, Schema>, required: string[] = []): SchemaObject => ({
+  allOf: [ref('RealtimeTable'), { type: 'object', properties: more, required }],
+});
+
+const realtimeResult = described<RealtimeResult>(
+  {
+    current_user_count: ref('CurrentUsers'),
+    page_views: ref('GraphResult'),
+    traffic_sources: withTable({ graph: ref('GraphResult'), traffic_type: nullable(text), report: { ...text, description: 'the base report of the rows' } }, ['graph', 'traffic_type', 'report']),
+    active_pages: ref('RealtimeTable'),
+    audience: withTable({ dimension: { type: 'string', enum: ['gender', 'age_tns', 'geo_country'] } }, ['dimension']),
+    platforms: ref('RealtimeTable'),
+    events: withTable(
+      {
+        graph: nullable({ allOf: [ref('GraphResult')] }),
+        events_list: { type: 'array', items: { type: 'object', properties: { value: text, title: text }, required: ['value', 'title'] } },
+      },
+      ['graph', 'events_list'],
+    ),
+    utms: ref('RealtimeTable'),
+    meta: {
+      type: 'object',
+      properties: {
+        date_start: text,
+        date_end: text,
+        group: text,
+        since: nullable({ ...int, description: 'epoch seconds: the start of the window read (null: the whole period)' }),
+        server_time: { ...int, description: 'epoch ms' },
+        sample: { type: 'number' },
+      },
+      required: ['date_start', 'date_end', 'group', 'since', 'server_time', 'sample'],
+    },
+  },
+  ['meta'],
+);
+realtimeResult.description = `The sections asked for (all by default): ${REALTIME_SECTIONS.join(', ')}.`;
+
 /** The component schemas of the answers, by name. */
 export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   TableRow: tableRow,
@@ -134,6 +207,9 @@ export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   ErrorBody: errorBody,
   HealthReport: healthReport,
   ReadinessReport: readinessReport,
+  RealtimeTable: realtimeTable,
+  CurrentUsers: currentUsers,
+  RealtimeResult: realtimeResult,
 };
 
 /** The envelope of every successful answer, `{responseStatus: 200, result}`. */

@@ -62,6 +62,13 @@ export interface Plan {
   metricFilters: readonly MetricFilterRule[];
   /** leave out rows whose value is empty */
   skipEmpty: boolean;
+  /**
+   * epoch seconds: only what happened from this instant on (the live dashboard's last minutes);
+   * read from the raw events or the visits, never a rollup (the planner makes sure)
+   */
+  since?: number;
+  /** epoch seconds: only what happened before this instant (with `since`: a window) */
+  until?: number;
 }
 
 export interface Sql {
@@ -239,8 +246,14 @@ function eventRuleSql(rule: DimensionFilterRule, p: Params): string {
 }
 
 function periodOfEvents(plan: Plan, p: Params): string {
-  return `project_id = ${p.add(plan.projectId, 'UInt32')} AND event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`;
+  const period = `project_id = ${p.add(plan.projectId, 'UInt32')} AND event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`;
+  const from = plan.since === undefined ? '' : ` AND ts >= ${sinceSql(plan.since, p)}`;
+  const to = plan.until === undefined ? '' : ` AND ts < ${sinceSql(plan.until, p)}`;
+  return `${period}${from}${to}`;
 }
+
+/** An instant of a window's start as a DateTime64 of the events' `ts`. */
+const sinceSql = (since: number, p: Params): string => `toDateTime64(${p.add(since, 'UInt32')}, 3, 'UTC')`;
 
 /** The visits of the period that have an event matching the rules. */
 function visitsWithEvents(plan: Plan, rules: readonly DimensionFilterRule[], p: Params): string {
@@ -416,6 +429,8 @@ export const whereSql = (rows: Rows): string => (rows.where.length > 0 ? rows.wh
 /** The per-visit rows of the period: one a visit, merged from the visits table's parts. */
 function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRule[]): string {
   const where = [`project_id = ${p.add(plan.projectId, 'UInt32')}`, `start_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`];
+  // A visit's start is the least of its parts' starts: a window would cut parts, not visits.
+  if (plan.since !== undefined || plan.until !== undefined) throw new ReportQueryError('a window of minutes is read from the events, not the visits');
   if (eventRules.length > 0) where.push(visitsWithEvents(plan, eventRules, p));
   return `(SELECT session_id, visitor_hash, min(start_ts) AS visit_start, any(start_date) AS visit_date,
                  sum(page_views) AS page_views, sum(bounce) AS bounced,
@@ -440,6 +455,7 @@ export function rollupTable(group: Group): string | undefined {
 }
 
 function rollupRows(plan: Plan, group: Group, p: Params): Rows {
+  if (plan.since !== undefined || plan.until !== undefined) throw new ReportQueryError('a window of minutes is read from the events, not a rollup');
   const table = rollupTable(group);
   if (table === undefined) throw new ReportQueryError(`no rollup answers ${group}`);
   const project = `project_id = ${p.add(plan.projectId, 'UInt32')}`;
@@ -452,6 +468,7 @@ function rollupRows(plan: Plan, group: Group, p: Params): Rows {
 /** A path rollup's rows of the period: every filter is on its dimensions (the planner made sure). */
 function pathRollupRows(plan: Plan, p: Params): Rows {
   const rollup = plan.pathRollup;
+  if (plan.since !== undefined || plan.until !== undefined) throw new ReportQueryError('a window of minutes is read from the events, not a rollup');
   if (rollup === undefined) throw new ReportQueryError('no path rollup was planned');
   return {
     from: rollup.table,

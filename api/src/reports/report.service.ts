@@ -13,10 +13,10 @@ import {
   type MetricValues,
   type TableResult,
 } from '@stat/schemas';
-import { bucketStarts, moscowDateTime } from './buckets.js';
+import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, type LinePath, type Plan, type Sql } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
-import { DEFAULT_LINES, planReport, type ReportPlan } from './plan.js';
+import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { BOM, csvDisposition, csvLine } from './csv.js';
@@ -45,8 +45,8 @@ export class ReportService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async table(projectId: number, reportName: string, body: ReportRequestDto): Promise<TableResult> {
-    const planned = this.plan(projectId, reportName, body, 'table');
+  async table(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+    const planned = this.plan(projectId, reportName, body, 'table', window);
     const { definition, plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
     if (definition.notCollected !== undefined) {
@@ -80,8 +80,8 @@ export class ReportService {
     };
   }
 
-  async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
-    const planned = this.plan(projectId, reportName, body, 'graph');
+  async graph(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<GraphResult> {
+    const planned = this.plan(projectId, reportName, body, 'graph', window);
     const { definition, plan } = planned;
     const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample };
@@ -140,13 +140,13 @@ export class ReportService {
     return { disposition, lines: lines.call(this) };
   }
 
-  private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
+  private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow = {}): ReportPlan {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
     // The engine labels the request's queries with its name (metrics, log lines).
     const context = requestContext();
     if (context) context.report = definition.name;
-    return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
+    return planReport(definition, projectId, body, moscowDate(this.clock()), kind, window);
   }
 
   private async run(sql: Sql): Promise<ResultRow[]> {
@@ -199,10 +199,14 @@ export class ReportService {
     };
   }
 
-  /** Bucket starts of the period; the ones that have not begun yet are the future, left out. */
+  /**
+   * Bucket starts of the period; the ones that have not begun yet are the future, left out, and
+   * with a window, the ones that ended before it (the bucket holding its start stays).
+   */
   private bucketsUpToNow(planned: ReportPlan): number[] {
     const now = this.clock() / 1000;
-    return bucketStarts(planned.dateStart, planned.dateEnd, planned.group).filter((ts) => ts <= now);
+    const first = planned.since === undefined ? -Infinity : bucketStartOf(planned.since, planned.group, planned.dateStart);
+    return bucketStarts(planned.dateStart, planned.dateEnd, planned.group).filter((ts) => ts <= now && ts >= first);
   }
 
   /** What users read for each value of a dimension: place names, traffic types, ranges. */

@@ -25,6 +25,7 @@ const CounterSettings = lazy(() => import('../pages/settings/CounterSettings'));
 const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -132,7 +133,7 @@ export const routes: RouteObject[] = [
         element: <ProjectLayout />,
         children: [
           { index: true, loader: inProject('dashboard') },
-          { path: 'dashboard', element: soon('Дашборд') },
+          { path: 'dashboard', element: page(<DashboardPage />) },
           {
             path: 'settings',
             element: page(<SettingsLayout />),
