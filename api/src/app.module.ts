@@ -32,6 +32,8 @@ import { RatingController } from './projects/rating.controller.js';
 import { RatingService } from './projects/rating.service.js';
 import { RatingReport } from './projects/rating-report.js';
 import { RatingReportController } from './projects/rating-report.controller.js';
+import { ExportController } from './export/export.controller.js';
+import { ExportService } from './export/export.service.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
 import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
@@ -69,6 +71,7 @@ export const CONTROLLERS: Type[] = [
   RatingController,
   RatingReportController,
   SavedFiltersController,
+  ExportController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -106,6 +109,7 @@ export class AppModule {
       AccessService,
       SavedFiltersRepository,
       SavedFiltersService,
+      ExportService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

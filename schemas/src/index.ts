@@ -9,3 +9,4 @@ export * from './filters.js';
 export * from './traffic.js';
 export * from './reports/index.js';
 export * from './site.js';
+export * from './export.js';

@@ -41,6 +41,7 @@ interface Entry {
 const TODAY = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
 const REPORT = { date_start: TODAY, date_end: TODAY, group: 'hour', metrics: ['page_views'] };
 const RATING = { date_start: TODAY, date_end: TODAY, group: 'day' };
+const EXPORT = { date_start: TODAY, date_end: TODAY, limit: 10, fields: ['event_class'] };
 const SAVED_FILTER = { title: 'Шаблон проверки доступа', body: { dimension_filters: [{ key: 'url', op: '=', value: '/' }] } };
 
 /**
@@ -111,6 +112,10 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
   { route: 'DELETE /api/v1.0/project/:projectId/saved_filters/:filterId', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/saved_filters/${t?.filterId}` }),
     project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
+  // The data export: staff and can_read_dev_reports only (analysts hold it); the file by its address alone.
+  { route: 'POST /api/v1.0/:projectId/export/link', call: (t) => ({ path: `/api/v1.0/${t?.id}/export/link`, body: EXPORT }),
+    project: '401 403 403 403 403 200 200', demo: '401 403 403 403 403 200 200' },
+  { route: 'GET /api/v1.0/export/:file', call: () => ({ path: '/api/v1.0/export/no-such-address-of-32-characters.csv' }), global: '404 404 404 404 404 404 404' },
   // Not scoped to a project.
   { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },
