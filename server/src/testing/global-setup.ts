@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { createAdministrator } from '@stat/api';
 import { freePort, startService, type ServiceProcess } from './service.js';
 
 /**
@@ -12,6 +13,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = mkdtempSync(join(tmpdir(), 'stat-test-'));
   const apiPort = await freePort();
   const collectorPort = await freePort();
+  // An administrator, as an operator makes the first one (server/src/cli/create-admin.ts), for
+  // the tests of staff-only screens.
+  const admin = { email: 'admin@stat.test', password: 'administrator password' };
+  await createAdministrator({ kind: 'pglite', dataDir: join(dataDir, 'postgres') }, admin.email, admin.password);
   let service: ServiceProcess;
   service = await startService({
     DATA_DIR: dataDir,
@@ -33,6 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const collectorUrl = `http://127.0.0.1:${collectorPort}`;
   project.provide('apiUrl', apiUrl);
   project.provide('collectorUrl', collectorUrl);
+  project.provide('admin', admin);
   process.env.STAT_API_URL = apiUrl;
   process.env.STAT_COLLECTOR_URL = collectorUrl;
   return async () => {

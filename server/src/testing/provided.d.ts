@@ -7,5 +7,7 @@ declare module 'vitest' {
     apiUrl: string;
     /** base URL of its collector */
     collectorUrl: string;
+    /** an administrator of the service (made with create-admin's function before it started) */
+    admin: { email: string; password: string };
   }
 }

@@ -26,6 +26,7 @@ const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
+const ExportPage = lazy(() => import('../pages/export/ExportPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -149,7 +150,7 @@ export const routes: RouteObject[] = [
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
           { path: 'funnels', element: soon('Воронки') },
-          { path: 'export', element: <StaffOnly>{beta('Выгрузка данных')}</StaffOnly> },
+          { path: 'export', element: <StaffOnly>{page(<ExportPage />)}</StaffOnly> },
           { path: 'post_click', element: beta('Передача целевых событий в Яндекс Директ') },
           { path: 'import_data_from_ym', element: beta('Получение событий от Яндекс Метрики') },
           { path: 'new/report/:reportName', element: <ReportRoute /> },

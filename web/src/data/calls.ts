@@ -3,6 +3,7 @@
  * never `fetch`. Shapes are the api's; comments name what the screens rely on.
  */
 import type { CounterCheck } from '@stat/schemas/site';
+import type { ExportLink, ExportLinkRequest } from '@stat/schemas/export';
 import { apiDelete, apiGet, apiPatch, apiPost, apiPut, query, type RequestOptions } from '../lib/api';
 
 /** Role ids (spec 000 §3). */
@@ -221,6 +222,7 @@ export const calls = {
     request?: RequestOptions,
   ) => apiGet<{ code: string }>(`/api/v1.0/project/${id(projectId)}/counter_code${query(options)}`, request),
 
+  exportLink: (projectId: number | string, body: ExportLinkRequest) => apiPost<ExportLink>(`/api/v1.0/${id(projectId)}/export/link`, body),
   counterCheck: (projectId: number | string) => apiGet<CounterCheck>(`/api/v1.0/project/${id(projectId)}/counter_check`),
 
   captchaNeeded: () => apiGet<CaptchaNeed>('/api/v1.0/project/is_captcha_needed'),

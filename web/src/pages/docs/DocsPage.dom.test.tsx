@@ -85,7 +85,7 @@ describe('routes of document 3', () => {
     expect(v.text()).toContain('Доступ запрещен');
     v.unmount();
     v = await open('/stat/projects/8000001/export', { status: 'user', user: testUser({ role_permissions: ['can_read_dev_reports'] }) });
-    await until(() => expect(v.container.querySelector('[data-testid="placeholder"] h1')?.textContent).toBe('Выгрузка данных Бета'));
+    await until(() => expect(v.container.querySelector('[data-testid="export-page"] h1')?.textContent).toBe('Выгрузка данных Бета'));
   });
 
   it.each([
