@@ -32,6 +32,9 @@ import { RatingReportController } from './projects/rating-report.controller.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
 import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
+import { GoalsController } from './goals/goals.controller.js';
+import { GoalsRepository } from './goals/goals.repository.js';
+import { GoalsService } from './goals/goals.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -62,6 +65,7 @@ export const CONTROLLERS: Type[] = [
   RatingController,
   RatingReportController,
   SavedFiltersController,
+  GoalsController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -98,6 +102,8 @@ export class AppModule {
       AccessService,
       SavedFiltersRepository,
       SavedFiltersService,
+      GoalsRepository,
+      GoalsService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

@@ -9,3 +9,5 @@ export * from './filters.js';
 export * from './traffic.js';
 export * from './reports/index.js';
 export * from './site.js';
+export * from './goals.js';
+export * from './links.js';

@@ -131,6 +131,7 @@ export async function main(config: Config): Promise<RunningService> {
         trustProxy: config.TRUST_PROXY,
         health: healthReport,
         reportRequestsPerMinute: config.REPORT_REQUESTS_PER_MINUTE,
+        goalCreationsPerMinute: config.GOAL_CREATIONS_PER_MINUTE,
         reportMaxMemoryBytes: config.REPORT_MAX_MEMORY_BYTES,
         reportMaxRowsToRead: config.REPORT_MAX_ROWS_TO_READ,
       },

@@ -39,6 +39,7 @@ export const PROJECT_ID_RANGES = {
   'saved-filters.test.ts': 8_600_000,
   'eventbase-latency.test.ts': 8_700_000,
   'openapi.test.ts': 8_800_000,
+  'goals.test.ts': 8_900_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 
@@ -67,6 +68,8 @@ export interface TestApiOptions {
   file: TestFile;
   /** Report calls one address may make per minute (default: the api's). */
   reportRequestsPerMinute?: number;
+  /** Goals one user may create a minute (default: the api's). */
+  goalCreationsPerMinute?: number;
 }
 
 export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
@@ -109,6 +112,7 @@ export async function startTestApi(options: TestApiOptions, backends: TestBacken
       fetcher,
       clock: () => fixedNow ?? Date.now(),
       ...(options.reportRequestsPerMinute === undefined ? {} : { reportRequestsPerMinute: options.reportRequestsPerMinute }),
+      ...(options.goalCreationsPerMinute === undefined ? {} : { goalCreationsPerMinute: options.goalCreationsPerMinute }),
     },
     clickhouse,
   );
