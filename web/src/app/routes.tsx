@@ -25,6 +25,7 @@ const CounterSettings = lazy(() => import('../pages/settings/CounterSettings'));
 const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
+const GoalsPage = lazy(() => import('../pages/goals/GoalsPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -144,7 +145,7 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'constructor', element: soon('Конструктор отчётов') },
-          { path: 'goals', element: soon('Цели') },
+          { path: 'goals', element: page(<GoalsPage />) },
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
           { path: 'funnels', element: soon('Воронки') },
