@@ -11,3 +11,4 @@ export * from './reports/index.js';
 export * from './site.js';
 export * from './goals.js';
 export * from './links.js';
+export * from './funnels.js';
