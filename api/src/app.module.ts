@@ -35,6 +35,9 @@ import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
 import { GoalsController } from './goals/goals.controller.js';
 import { GoalsRepository } from './goals/goals.repository.js';
 import { GoalsService } from './goals/goals.service.js';
+import { FunnelReportController, FunnelsController } from './funnels/funnels.controller.js';
+import { FunnelsRepository } from './funnels/funnels.repository.js';
+import { FunnelsService } from './funnels/funnels.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -66,6 +69,8 @@ export const CONTROLLERS: Type[] = [
   RatingReportController,
   SavedFiltersController,
   GoalsController,
+  FunnelsController,
+  FunnelReportController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -104,6 +109,8 @@ export class AppModule {
       SavedFiltersService,
       GoalsRepository,
       GoalsService,
+      FunnelsRepository,
+      FunnelsService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

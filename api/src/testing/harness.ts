@@ -40,6 +40,7 @@ export const PROJECT_ID_RANGES = {
   'eventbase-latency.test.ts': 8_700_000,
   'openapi.test.ts': 8_800_000,
   'goals.test.ts': 8_900_000,
+  'funnels.test.ts': 9_000_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 
