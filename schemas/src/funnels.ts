@@ -16,6 +16,21 @@ export const FUNNELS_PAGE = 100;
 export const FUNNEL_METRICS = ['visitors_all', 'visitors_left_step', 'visitors_left_step_share', 'conversion_first_step', 'conversion_previous_step'] as const;
 export type FunnelMetric = (typeof FUNNEL_METRICS)[number];
 
+/** Local storage key of the last opened funnel (§3 "Storage keys"). */
+export const FUNNEL_LAST_OPENED_KEY = 'funnelLastOpened';
+
+/** The metrics' column titles in the table «Детализация» (ours: §3 names them only). */
+export const FUNNEL_METRIC_TITLES: Readonly<Record<FunnelMetric, string>> = {
+  visitors_all: 'Посетители',
+  visitors_left_step: 'Ушли с шага',
+  visitors_left_step_share: 'Доля ушедших, %',
+  conversion_first_step: 'Конверсия от первого шага, %',
+  conversion_previous_step: 'Конверсия от предыдущего шага, %',
+};
+
+/** Metrics shown as percents. */
+export const FUNNEL_PERCENT_METRICS: ReadonlySet<FunnelMetric> = new Set(['visitors_left_step_share', 'conversion_first_step', 'conversion_previous_step']);
+
 /** The texts of §2, §5 and §8. */
 export const FUNNEL_TEXTS = {
   pageTitle: 'Воронки',
@@ -36,6 +51,28 @@ export const FUNNEL_TEXTS = {
   notFound: 'Воронка не найдена',
   goalUnknown: 'Целевое событие не найдено',
   titleTooLong: 'Превышен лимит символов',
+  create: 'Создать',
+  edit: 'Изменить',
+  copy: 'Копировать',
+  remove: 'Удалить',
+  removeTitle: 'Удалить воронку?',
+  noFunnels: 'Воронок пока нет',
+  noFunnelsText: 'Создайте воронку из целевых событий: от 2 до 11 шагов',
+  noSteps: 'В воронке нет шагов',
+  formCreate: 'Новая воронка',
+  formEdit: 'Изменение воронки',
+  fieldTitle: 'Название',
+  step: 'Шаг',
+  stepTitle: 'Название шага',
+  stepGoals: 'Целевые события шага',
+  addStep: 'Добавить шаг',
+  save: 'Сохранить',
+  cancel: 'Отменить',
+  choose: 'Воронка',
+  period: 'Период',
+  stepColumn: 'Шаг',
+  noGoals: 'В счётчике нет целевых событий: создайте их на странице «Целевые события»',
+  failed: 'Не удалось сохранить. Попробуйте ещё раз',
 } as const;
 
 /** A goal of a step, with its title. */

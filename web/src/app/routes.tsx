@@ -26,6 +26,7 @@ const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
 const GoalsPage = lazy(() => import('../pages/goals/GoalsPage'));
+const FunnelsPage = lazy(() => import('../pages/funnels/FunnelsPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -148,7 +149,7 @@ export const routes: RouteObject[] = [
           { path: 'goals', element: page(<GoalsPage />) },
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
-          { path: 'funnels', element: soon('Воронки') },
+          { path: 'funnels', element: page(<FunnelsPage />) },
           { path: 'export', element: <StaffOnly>{beta('Выгрузка данных')}</StaffOnly> },
           { path: 'post_click', element: beta('Передача целевых событий в Яндекс Директ') },
           { path: 'import_data_from_ym', element: beta('Получение событий от Яндекс Метрики') },
