@@ -5,9 +5,10 @@ import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
 import { Badge, Button, PageHeader, Spinner, Switch } from '../../components/ui';
-import { ApiError } from '../../lib/api';
+import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
+import { ErrorPage } from '../ErrorPage';
 import { goalRights } from '../goals/goalState';
 import { FunnelForm } from './FunnelForm';
 import { createFunnel, deleteFunnel, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
@@ -113,6 +114,22 @@ export default function FunnelsPage() {
   };
 
   const table = report.data?.table ?? [];
+  const periodPicker = (
+    <select
+      className={styles.select}
+      value={period.value}
+      onChange={(e) => setPeriod(PERIODS.find((p) => p.value === e.target.value) ?? PERIODS[2])}
+      aria-label={FUNNEL_TEXTS.period}
+      data-testid="funnel-period"
+    >
+      {PERIODS.map((p) => (
+        <option key={p.value} value={p.value}>
+          {p.label}
+        </option>
+      ))}
+    </select>
+  );
+  const failed = report.error !== undefined ? statusOf(report.error) : null;
   return (
     <div className={styles.page} data-testid="funnels-page">
       <title>{`${FUNNEL_TEXTS.pageTitle} – Статистика`}</title>
@@ -150,19 +167,7 @@ export default function FunnelsPage() {
           </>
         ) : null}
         <span className={styles.grow} />
-        <select
-          className={styles.select}
-          value={period.value}
-          onChange={(e) => setPeriod(PERIODS.find((p) => p.value === e.target.value) ?? PERIODS[2])}
-          aria-label={FUNNEL_TEXTS.period}
-          data-testid="funnel-period"
-        >
-          {PERIODS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
-            </option>
-          ))}
-        </select>
+        {periodPicker}
       </div>
       {list.loading && !list.data ? <Spinner label="Загрузка" /> : null}
       {list.data && funnels.length === 0 ? (
@@ -171,7 +176,13 @@ export default function FunnelsPage() {
           <p className={styles.muted}>{FUNNEL_TEXTS.noFunnelsText}</p>
         </div>
       ) : null}
-      {selected ? (
+      {/* Over the memory or scan limit (507): a shorter period instead of the report (§4). */}
+      {selected && failed !== null ? (
+        <ErrorPage compact status={failed}>
+          {failed === 507 ? periodPicker : null}
+        </ErrorPage>
+      ) : null}
+      {selected && failed === null ? (
         <>
           <section className={styles.panel}>
             <header className={styles.panelHead}>
