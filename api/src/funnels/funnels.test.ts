@@ -140,6 +140,24 @@ describe('funnels: what is refused', () => {
   });
 });
 
+describe('the demo project', () => {
+  it('comes with its goals and a funnel of two of them, which anyone may read and count', async () => {
+    const { ApiClient } = await import('../testing/client.js');
+    const anyone = new ApiClient(api.url);
+    const { funnels } = (await anyone.get(`/api/v1.0/${DEMO_PROJECT_ID}/funnels?search=${encodeURIComponent('Поиск и подписка')}`)).json.result as { funnels: Funnel[] };
+    expect(funnels.map((f) => [f.title, f.steps.map((s) => [s.step_number, s.step_title, s.goals.map((g) => g.goal_title)])])).toEqual([
+      ['Поиск и подписка', [[1, 'Поиск по сайту', ['Поиск по сайту']], [2, 'Подписка на рассылку', ['Подписка на рассылку']]]],
+    ]);
+    const goals = (await anyone.get(`/api/v1.0/user/goals?project_id=${DEMO_PROJECT_ID}&common_only=true`)).json.result.goals as { title: string }[];
+    expect(goals.map((g) => g.title)).toEqual(expect.arrayContaining(['Клик по внешней ссылке', 'Поиск по сайту', 'Подписка на рассылку', 'Поделиться']));
+    const report = await anyone.post(`/api/report/v1.0/eventbase/${DEMO_PROJECT_ID}/funnel`, { funnel_id: funnels[0]!.id, date_start: 'today', date_end: 'today' });
+    expect(report.json.result.table.map((r: { stepTitle: string; metrics: unknown[] }) => [r.stepTitle, r.metrics[0]])).toEqual([
+      ['Поиск по сайту', 0],
+      ['Подписка на рассылку', 0],
+    ]);
+  });
+});
+
 describe('the funnel report', () => {
   it('answers the figures of today’s visitors, counted by hand, with and without those not from the previous step', async () => {
     const owner = await userWithProject(api);
