@@ -280,6 +280,36 @@ describe('aggregator on chDB', () => {
     expect(Object.values(day!).map(Number)).toEqual([1, 1, 0, 2 * MINUTE]);
   });
 
+  it('names link clicks by their link, and stores form sends and article ends: the events the autogoals count', async () => {
+    const at = Date.now() - 80 * MINUTE;
+    const base = hit(43, 'visitor-links', at, 'https://shop.ru/contacts');
+    const click = (n: number, l: string): AcceptedHit => ({ ...hit(43, 'visitor-links', at + n * 1000), hit: { ...base.hit, t: 'outbound', l } });
+    const form: AcceptedHit = { ...hit(43, 'visitor-links', at + 5000), hit: { ...base.hit, t: 'event', ec: 'base', en: 'form' } };
+    const end: AcceptedHit = { ...hit(43, 'visitor-links', at + 6000), hit: { ...base.hit, t: 'event', ec: 'base', en: 'scroll' } };
+    await createAggregator(clickhouse).handle([
+      base,
+      click(1, 'https://partner.ru/offer'),
+      click(2, 'https://shop.ru/files/price.PDF?v=2'),
+      click(3, 'tel:+74950000000'),
+      click(4, 'mailto:shop@shop.ru'),
+      form,
+      end,
+    ]);
+    const stored = await rows<Record<string, unknown>>(
+      'SELECT event_type, event_class, event_name, link_url FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
+      { p: 43 },
+    );
+    expect(stored).toEqual([
+      { event_type: 'pageview', event_class: 'base', event_name: 'pageview', link_url: '' },
+      { event_type: 'outbound', event_class: 'base', event_name: 'outbound', link_url: 'https://partner.ru/offer' },
+      { event_type: 'outbound', event_class: 'base', event_name: 'download', link_url: 'https://shop.ru/files/price.PDF?v=2' },
+      { event_type: 'outbound', event_class: 'base', event_name: 'tel', link_url: 'tel:+74950000000' },
+      { event_type: 'outbound', event_class: 'base', event_name: 'mailto', link_url: 'mailto:shop@shop.ru' },
+      { event_type: 'event', event_class: 'base', event_name: 'form', link_url: '' },
+      { event_type: 'event', event_class: 'base', event_name: 'scroll', link_url: '' },
+    ]);
+  });
+
   it('keeps the visits table current: entry, exit, depth and duration', async () => {
     const at = Date.now() - 20 * MINUTE;
     const aggregator = createAggregator(clickhouse);

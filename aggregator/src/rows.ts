@@ -1,4 +1,4 @@
-import { eventKeyOf, moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
+import { eventKeyOf, linkEventName, moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
 import type { VisitStep } from './sessions.js';
 import { sourceOf } from './source.js';
@@ -33,6 +33,15 @@ export function eventClassOf(hit: Hit): string {
 }
 
 /**
+ * The event name: a custom event's own; a link click's by its link (outbound, download, tel,
+ * mailto: what the autogoals count); the hit type for the rest.
+ */
+export function eventNameOf(hit: Hit): string {
+  if (hit.t === 'outbound' && hit.l !== undefined) return linkEventName(hit.l);
+  return hit.en ?? hit.t;
+}
+
+/**
  * Event parameters as the Map(String, String) column holds them: numbers as text. Built from
  * entries (own data properties), so a parameter named `__proto__` is a key like any other, not
  * the object's prototype.
@@ -60,7 +69,7 @@ export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep
     project_id: hit.p,
     event_type: hit.t,
     event_class: eventClassOf(hit),
-    event_name: hit.en ?? hit.t,
+    event_name: eventNameOf(hit),
     event_params: paramsOf(hit),
     user_id: hit.uid ?? '',
     block_name: hit.bl ?? '',

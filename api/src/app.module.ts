@@ -37,6 +37,12 @@ import { ExportService } from './export/export.service.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
 import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
+import { GoalsController } from './goals/goals.controller.js';
+import { GoalsRepository } from './goals/goals.repository.js';
+import { GoalsService } from './goals/goals.service.js';
+import { FunnelReportController, FunnelsController } from './funnels/funnels.controller.js';
+import { FunnelsRepository } from './funnels/funnels.repository.js';
+import { FunnelsService } from './funnels/funnels.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -72,6 +78,9 @@ export const CONTROLLERS: Type[] = [
   RatingReportController,
   SavedFiltersController,
   ExportController,
+  GoalsController,
+  FunnelsController,
+  FunnelReportController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -110,6 +119,10 @@ export class AppModule {
       SavedFiltersRepository,
       SavedFiltersService,
       ExportService,
+      GoalsRepository,
+      GoalsService,
+      FunnelsRepository,
+      FunnelsService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

@@ -17,7 +17,7 @@ import { MemoryKv, type Kv } from './kv/kv.js';
 import { PgKv } from './kv/pg-kv.js';
 import { RedisKv } from './kv/redis-kv.js';
 import type { ApiSettings } from './tokens.js';
-import type { HealthReport, ReadinessReport } from '@stat/schemas';
+import { GOAL_CREATIONS_PER_MINUTE, type HealthReport, type ReadinessReport } from '@stat/schemas';
 import { createLogger, createMetrics, readinessFrom, type Logger, type Metrics, type Probe } from '@stat/telemetry';
 import { NestLogs, registerOperations, requestIdOf } from './http/operations.js';
 
@@ -49,6 +49,8 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   health?: () => HealthReport;
   /** Report calls (`/api/report/…`) one client address may make per minute (default 600). */
   reportRequestsPerMinute?: number;
+  /** Goals one user may create a minute (default GOAL_CREATIONS_PER_MINUTE of schemas, 10). */
+  goalCreationsPerMinute?: number;
   /** The api's clock, ms since the epoch (default Date.now); tests fix the time of day. */
   clock?: () => number;
   /** Memory one report query may use, bytes (default 0: ClickHouse's own limit); more answers 507. */
@@ -128,6 +130,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       registrationOpen: config.registrationOpen ?? true,
       ratingSchedule: config.ratingSchedule ?? true,
       reportRequestsPerMinute: config.reportRequestsPerMinute ?? 600,
+      goalCreationsPerMinute: config.goalCreationsPerMinute ?? GOAL_CREATIONS_PER_MINUTE,
       reportQuerySettings: { max_memory_usage: config.reportMaxMemoryBytes ?? 0, max_rows_to_read: config.reportMaxRowsToRead ?? 0 },
     };
     const clock = config.clock ?? Date.now;

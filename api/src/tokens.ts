@@ -32,6 +32,8 @@ export interface ApiSettings {
   ratingSchedule: boolean;
   /** Report calls (`/api/report/…`) one client address may make per minute. */
   reportRequestsPerMinute: number;
+  /** Goals one user may create a minute; more answer 400 «Rate limit exceeded». */
+  goalCreationsPerMinute: number;
   /** ClickHouse settings of every report query: the memory and scan limits (0: none) */
   reportQuerySettings: { max_memory_usage: number; max_rows_to_read: number };
 }

@@ -123,12 +123,32 @@ describe('outbound links', () => {
     expect(outbound).toMatchObject({ u: `${opened.site}/links.html`, l: `${opened.recorder.otherHost}/landing?from=site` });
   });
 
-  it('sends nothing for a link within the site or a mailto: link', async () => {
+  it('sends nothing for a link within the site or a javascript: link', async () => {
     opened = await openFixture(browser, 'links.html');
-    await opened.page.evaluate(() => document.getElementById('mail')!.addEventListener('click', (event) => event.preventDefault()));
-    await opened.page.click('#mail');
+    await opened.page.click('#script');
     await Promise.all([opened.page.waitForURL('**/links.html?again'), opened.page.click('#internal')]);
     await hitsOf(opened.recorder, 2, (hit) => hit.t === 'pageview');
     expect(opened.recorder.hits.filter((hit) => hit.t === 'outbound')).toEqual([]);
+  });
+
+  it('sends the clicks on mailto:, tel:, a file and a download link as outbound hits, and a form send as an event (the autogoals)', async () => {
+    opened = await openFixture(browser, 'links.html');
+    await hitsOf(opened.recorder, 1);
+    // The page stays: the links' navigations are cancelled, as a phone or mail handler would leave it.
+    await opened.page.evaluate(() => document.addEventListener('click', (event) => (event.target as Element).closest('a') && event.preventDefault()));
+    for (const id of ['#mail', '#phone', '#file', '#attachment', '#send']) await opened.page.click(id);
+    const u = `${opened.site}/links.html`;
+    const base = { p: 1, u, v: await opened.visitor() };
+    const sent = await hitsOf(opened.recorder, 4, (hit) => hit.t === 'outbound');
+    expect(sorted(sent)).toEqual(
+      sorted([
+        { ...base, t: 'outbound', l: 'mailto:info@example.ru' },
+        { ...base, t: 'outbound', l: 'tel:+74950000000' },
+        { ...base, t: 'outbound', l: `${opened.site}/files/price.pdf` },
+        { ...base, t: 'outbound', l: `${opened.site}/files/report` },
+      ]),
+    );
+    const [form] = await hitsOf(opened.recorder, 1, (hit) => hit.t === 'event');
+    expect(form).toEqual({ ...base, t: 'event', ec: 'base', en: 'form' });
   });
 });

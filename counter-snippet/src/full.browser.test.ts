@@ -109,6 +109,29 @@ describe('reading depth', () => {
     ]);
   });
 
+  it('sends the end of the article once a page view, when it is read through (the autogoal «Дочитывание статьи»)', async () => {
+    opened = await openFixture(browser, 'article.html', { build: 'counter-full' });
+    const v = await opened.visitor();
+    await scrollPage(opened.page, 1000);
+    await scrollPage(opened.page, 2480);
+    await scrollPage(opened.page, 0);
+    await scrollPage(opened.page, 2480);
+    await opened.page.evaluate(() => history.pushState({}, '', '/article.html?next'));
+    await hitsOf(opened.recorder, 2, ofType('pageview'));
+    await scrollPage(opened.page, 0);
+    await scrollPage(opened.page, 2480);
+    const ends = await hitsOf(opened.recorder, 2, (hit) => hit.en === 'scroll');
+    expect(sorted(ends)).toEqual(
+      sorted([
+        { p: 1, t: 'event', u: `${opened.site}/article.html`, v, ec: 'base', en: 'scroll' },
+        { p: 1, t: 'event', u: `${opened.site}/article.html?next`, v, ec: 'base', en: 'scroll' },
+      ]),
+    );
+    await stat(opened.page, 'event', 'barrier');
+    await hitsOf(opened.recorder, 1, (hit) => hit.en === 'barrier');
+    expect(opened.recorder.hits.filter((hit) => hit.en === 'scroll')).toHaveLength(2);
+  });
+
   it('counts what is in view without scrolling', async () => {
     opened = await openFixture(browser, 'article.html', { build: 'counter-full' });
     await setVisible(opened.page, false);

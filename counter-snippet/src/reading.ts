@@ -6,6 +6,8 @@ let scrolled = 0;
 let read = 0;
 /** What the last read hit of this page view said, so an unchanged depth is not sent again. */
 let sent = '';
+/** Whether the end of the article was reached in this page view. */
+let ended = 0;
 
 const percent = (share: number): number => Math.round(Math.min(1, Math.max(0, share || 0)) * 100);
 
@@ -18,13 +20,18 @@ function measure(): Element | null {
     scrolled = Math.max(scrolled, percent((scrollY + bottom) / document.documentElement.scrollHeight));
     // Read through: the share of the article that has been above the bottom of the window.
     read = Math.max(read, percent((bottom - box.top) / box.height));
+    // The whole article read, once a page view: the autogoal «Дочитывание статьи».
+    if (read == 100 && !ended) {
+      ended = 1;
+      hit('event', { ec: 'base', en: 'scroll' });
+    }
   }
   return article;
 }
 
 /** Starts a page view's depths afresh. */
 export function startReading(): void {
-  scrolled = read = 0;
+  scrolled = read = ended = 0;
   sent = '';
   measure();
 }

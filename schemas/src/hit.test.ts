@@ -174,7 +174,11 @@ describe('validateHit: fields that belong to one event type', () => {
     expect(validateHit({ ...base, t: 'click', ...fields })).toEqual({ ok: false, reason });
   });
 
-  it.each(['mailto:a@b.ru', '/relative', 'https://' + 'a'.repeat(2050)])('refuses the outbound link %s', (l) => {
+  it.each(['https://partner.ru/', 'tel:+74950000000', 'mailto:a@b.ru'])('takes the clicked link %s', (l) => {
+    expect(validateHit({ ...base, t: 'outbound', l })).toMatchObject({ ok: true });
+  });
+
+  it.each(['javascript:alert(1)', 'ftp://a.ru/f.zip', 'tel:', '/relative', 'https://' + 'a'.repeat(2050)])('refuses the outbound link %s', (l) => {
     expect(validateHit({ ...base, t: 'outbound', l })).toMatchObject(refused('l'));
   });
 

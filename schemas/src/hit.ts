@@ -9,7 +9,7 @@ export const MAX_HIT_BYTES = 8 * 1024;
  * - `event`: a custom event from the page's code (`stat('event', name, params)`);
  * - `click`: a click inside a block marked with the block-analytics attribute;
  * - `show`: a marked block came into view (once per block and page view);
- * - `outbound`: a click on a link to another host;
+ * - `outbound`: a click on a link to another host, to a file, or with tel: or mailto:;
  * - `engagement`: time the page was visible since the last such hit, sent when it is hidden or left;
  * - `read`: how far an article page was scrolled and read, sent with the engagement.
  */
@@ -108,6 +108,9 @@ const text = (max: number) =>
     .regex(NO_CONTROL, 'must not contain control characters');
 const httpUrl = storable(HIT_LIMITS.url)
   .regex(/^https?:\/\/[^\s]+$/i, 'must be an absolute http(s) url');
+/** A clicked link: an absolute http(s) url, or a tel: or mailto: address. */
+const linkUrl = storable(HIT_LIMITS.url)
+  .regex(/^(https?:\/\/|tel:|mailto:)[^\s]+$/i, 'must be an absolute http(s) url or a tel: or mailto: link');
 
 /**
  * Custom event parameters: a flat object of string or number values. A GET pixel carries it as
@@ -171,8 +174,8 @@ export const hitSchema = z
     ep: params.optional(),
     /** block name of a block click or show */
     bl: text(HIT_LIMITS.blockName).optional(),
-    /** link target of an outbound click, absolute http(s) */
-    l: httpUrl.optional(),
+    /** link target of a link click (to another host, to a file, tel: or mailto:) */
+    l: linkUrl.optional(),
     /** engaged (visible) milliseconds since the previous engagement hit of the same page view */
     d: wholeNumber('must be whole milliseconds')
       .pipe(z.number().min(1, 'must be at least 1 ms')

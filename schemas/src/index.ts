@@ -10,3 +10,6 @@ export * from './traffic.js';
 export * from './reports/index.js';
 export * from './site.js';
 export * from './export.js';
+export * from './goals.js';
+export * from './links.js';
+export * from './funnels.js';

@@ -58,6 +58,7 @@ const envSchema = z.object({
   REFRESH_TTL_S: positive.max(400 * 86_400).default(30 * 86_400),
   REGISTRATION_OPEN: bool.default(true),
   REPORT_REQUESTS_PER_MINUTE: positive.default(600),
+  GOAL_CREATIONS_PER_MINUTE: positive.max(10_000).default(10),
   REPORT_MAX_MEMORY_BYTES: z.coerce.number().int().min(0).default(0),
   REPORT_MAX_ROWS_TO_READ: z.coerce.number().int().min(0).default(0),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),

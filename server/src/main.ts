@@ -169,6 +169,7 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
         trustProxy: config.TRUST_PROXY,
         health: healthReport,
         reportRequestsPerMinute: config.REPORT_REQUESTS_PER_MINUTE,
+        goalCreationsPerMinute: config.GOAL_CREATIONS_PER_MINUTE,
         reportMaxMemoryBytes: config.REPORT_MAX_MEMORY_BYTES,
         reportMaxRowsToRead: config.REPORT_MAX_ROWS_TO_READ,
         metrics,

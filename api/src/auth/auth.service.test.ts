@@ -8,7 +8,7 @@ import type { SessionService } from './sessions.js';
 
 // Needs: nothing. The registration limits, without hashing a hundred passwords through HTTP.
 const settings = (registrationOpen: boolean): ApiSettings => ({
-  prefix: 'top100', publicUrl: '', collectorPublicUrl: '', cookieSecure: false, sessionTtlS: 900, refreshTtlS: 86_400, registrationOpen, ratingSchedule: false, reportRequestsPerMinute: 600,
+  prefix: 'top100', publicUrl: '', collectorPublicUrl: '', cookieSecure: false, sessionTtlS: 900, refreshTtlS: 86_400, registrationOpen, ratingSchedule: false, reportRequestsPerMinute: 600, goalCreationsPerMinute: 10,
 });
 const users = { create: async () => { throw new Error('must not be reached'); } } as unknown as UsersRepository;
 const sessions = {} as SessionService;

@@ -19,6 +19,10 @@ interface Target {
   requestId: number;
   /** a shared saved filter on the project, by a user who is none of the roles (or its owner) */
   filterId: number;
+  /** a public goal on the project, by a user who is none of the roles (or its owner) */
+  goalId: number;
+  /** a funnel of two steps of that goal, by the same user */
+  funnelId: number;
 }
 
 interface Entry {
@@ -34,6 +38,13 @@ interface Entry {
   global?: Row;
   /** the call ends every login of its caller: it runs on a login of its own */
   ownLogin?: boolean;
+  /**
+   * what a forged project id answers: by default the path's projectId text; a pattern for a
+   * project_id of a query or a body; null when the call names no project (a goal's id)
+   */
+  forged?: RegExp | null;
+  /** the statuses on an unknown project, where not 404 for everyone (a login demanded first) */
+  unknown?: Row;
   /** make the fresh project deleted first, or set its rating status */
   setup?: { deleted?: boolean; status?: string };
 }
@@ -42,6 +53,8 @@ const TODAY = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
 const REPORT = { date_start: TODAY, date_end: TODAY, group: 'hour', metrics: ['page_views'] };
 const RATING = { date_start: TODAY, date_end: TODAY, group: 'day' };
 const EXPORT = { date_start: TODAY, date_end: TODAY, limit: 10, fields: ['event_class'] };
+const GOAL = { title: 'Цель проверки доступа', body: { dimension_filters: [{ key: 'event_type', op: '=', value: 'outbound' }] } };
+const funnelBody = (t: Target | null) => ({ title: 'Воронка проверки доступа', steps: [{ step_title: 'Первый', goals: [t?.goalId] }, { step_title: 'Второй', goals: [t?.goalId] }] });
 const SAVED_FILTER = { title: 'Шаблон проверки доступа', body: { dimension_filters: [{ key: 'url', op: '=', value: '/' }] } };
 
 /**
@@ -116,6 +129,36 @@ const TABLE: Entry[] = [
   { route: 'POST /api/v1.0/:projectId/export/link', call: (t) => ({ path: `/api/v1.0/${t?.id}/export/link`, body: EXPORT }),
     project: '401 403 403 403 403 200 200', demo: '401 403 403 403 403 200 200' },
   { route: 'GET /api/v1.0/export/:file', call: () => ({ path: '/api/v1.0/export/no-such-address-of-32-characters.csv' }), global: '404 404 404 404 404 404 404' },
+  // Goals: the project is named in the query or the body, or is the goal's. Lists for whoever
+  // views the project (the demo's for anyone); creating for a login that views it, on the demo
+  // project for administrators; a public goal is changed by its creator and the project's
+  // editors, deleted by its creator only (specification 002, §5).
+  { route: 'GET /api/v1.0/user/goals', call: (t) => ({ path: `/api/v1.0/user/goals?project_id=${t?.id}&show_common=true` }), forged: /project_id/,
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/goals', call: (t) => ({ path: '/api/v1.0/goals', body: { project_id: t?.id, ids: [t?.goalId] } }), forged: /project_id/,
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200', unknown: '401 404 404 404 404 404 404' },
+  { route: 'POST /api/v1.0/goal', call: (t) => ({ path: '/api/v1.0/goal', body: { project_id: t?.id, ...GOAL } }), forged: /project_id/,
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
+  { route: 'PUT /api/v1.0/goal/:id', call: (t) => ({ path: `/api/v1.0/goal/${t?.goalId}`, body: { title: `Переименована ${t?.goalId}` } }), forged: null,
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
+  { route: 'DELETE /api/v1.0/goal/:id', call: (t) => ({ path: `/api/v1.0/goal/${t?.goalId}` }), forged: null,
+    project: '401 403 403 403 200 403 403', demo: '401 403 403 403 403 403 403', unknown: '401 404 404 404 404 404 404' },
+  { route: 'GET /api/v1.0/autogoals', call: (t) => ({ path: `/api/v1.0/autogoals?project_id=${t?.id}` }), forged: /project_id/,
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  // Funnels: public on their project; created by a login that views it, changed and deleted by
+  // their author or the project's editors; on the demo project by administrators.
+  { route: 'GET /api/v1.0/:projectId/funnels', call: (t) => ({ path: `/api/v1.0/${t?.id}/funnels` }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/:projectId/funnel/:id', call: (t) => ({ path: `/api/v1.0/${t?.id}/funnel/${t?.funnelId}` }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/:projectId/funnel', call: (t) => ({ path: `/api/v1.0/${t?.id}/funnel`, body: funnelBody(t) }),
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'PUT /api/v1.0/:projectId/funnel/:id', call: (t) => ({ path: `/api/v1.0/${t?.id}/funnel/${t?.funnelId}`, body: funnelBody(t) }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'DELETE /api/v1.0/:projectId/funnel/:id', call: (t) => ({ path: `/api/v1.0/${t?.id}/funnel/${t?.funnelId}` }),
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   // Not scoped to a project.
   { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },
@@ -215,7 +258,8 @@ export function authzSuite(env: () => TestApi): void {
       const id = row!.id;
       await db.query('INSERT INTO project_access (project_id, user_id, access_level) VALUES ($1, $2, 1), ($1, $3, 0)', [id, ids.view, ids.edit]);
       const [request] = await db.query<{ id: number }>('INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2) RETURNING id', [id, requester]);
-      return { id, requestId: request!.id, filterId: await sharedFilter(id, ids.owner) };
+      const goalId = await publicGoal(id, ids.owner);
+      return { id, requestId: request!.id, filterId: await sharedFilter(id, ids.owner), goalId, funnelId: await funnelOf(id, ids.owner, goalId) };
     }
 
     let filters = 0;
@@ -229,13 +273,30 @@ export function authzSuite(env: () => TestApi): void {
       return row!.id;
     }
 
+    /** A public goal on the project. */
+    async function publicGoal(projectId: number, ownerId: number): Promise<number> {
+      const [row] = await env().db.query<{ id: number }>(
+        `INSERT INTO goals (project_id, owner_id, title, access, body) VALUES ($1, $2, 'Общая цель', 'common', $3::jsonb) RETURNING id`,
+        [projectId, ownerId, JSON.stringify(GOAL.body)],
+      );
+      return row!.id;
+    }
+
+    /** A funnel of two steps of one goal. */
+    async function funnelOf(projectId: number, authorId: number, goalId: number): Promise<number> {
+      const [row] = await env().db.query<{ id: number }>(`INSERT INTO funnels (project_id, author_id, title) VALUES ($1, $2, 'Воронка') RETURNING id`, [projectId, authorId]);
+      await env().db.query(`INSERT INTO funnel_steps (funnel_id, step_number, step_title, goal_ids) VALUES ($1, 1, 'Первый', $2::bigint[]), ($1, 2, 'Второй', $2::bigint[])`, [row!.id, [goalId]]);
+      return row!.id;
+    }
+
     async function demoTarget(): Promise<Target> {
       const [request] = await env().db.query<{ id: number }>(
         `INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2)
          ON CONFLICT (project_id, user_id) WHERE status = 'pending' DO UPDATE SET created_at = access_requests.created_at RETURNING id`,
         [DEMO_PROJECT_ID, requester],
       );
-      return { id: DEMO_PROJECT_ID, requestId: request!.id, filterId: await sharedFilter(DEMO_PROJECT_ID, requester) };
+      const goalId = await publicGoal(DEMO_PROJECT_ID, requester);
+      return { id: DEMO_PROJECT_ID, requestId: request!.id, filterId: await sharedFilter(DEMO_PROJECT_ID, requester), goalId, funnelId: await funnelOf(DEMO_PROJECT_ID, requester, goalId) };
     }
 
     async function check(entry: Entry, role: Role, target: Target | null, expected: number): Promise<void> {
@@ -263,15 +324,18 @@ export function authzSuite(env: () => TestApi): void {
           for (const role of ROLES) await check(entry, role, await freshProject(entry.setup), expected[role]);
         });
         it(`${entry.route} on an unknown project: 404 for everyone; forged ids 400`, async () => {
+          const unknown = entry.unknown ? parse(entry.unknown) : null;
           for (const role of ['anonymous', 'owner', 'admin'] as const) {
-            await check(entry, role, { id: 2_147_483_647, requestId: 1, filterId: 1 }, 404);
+            await check(entry, role, { id: 2_147_483_647, requestId: 1, filterId: 1, goalId: 2_147_483_647, funnelId: 1 }, unknown?.[role] ?? 404);
           }
+          if (entry.forged === null) return;
           for (const forged of ['0', 'abc', '99999999999', '-1', '1e3', '2147483648', '4294967295']) {
-            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1, filterId: 1 });
+            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1, filterId: 1, goalId: 1, funnelId: 1 });
             const before = await snapshot(env().db);
             const answer = await clients.admin.call(entry.route.split(' ')[0] as string, path, body);
             expect(answer.status, `${path}`).toBe(400);
-            expect(answer.json.errors.message).toBe('projectId must be a whole number from 1 to 2147483647');
+            if (entry.forged) expect(answer.json.errors.message).toMatch(entry.forged);
+            else expect(answer.json.errors.message).toBe('projectId must be a whole number from 1 to 2147483647');
             expect(await snapshot(env().db)).toBe(before);
           }
         });

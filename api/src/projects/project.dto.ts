@@ -33,9 +33,9 @@ export function IsSiteUrl(options?: ValidationOptions): PropertyDecorator {
 }
 
 /** "true"/"false" of a query string to a boolean; anything else is left for the validator to refuse. */
-const queryBoolean = () => Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value));
+export const queryBoolean = () => Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value));
 /** Digits of a query string to a number. */
-const queryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
+export const queryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
 
 export class CreateProjectDto {
   @IsString({ message: REQUIRED_ON_CREATE })

@@ -245,6 +245,15 @@ function eventRuleSql(rule: DimensionFilterRule, p: Params): string {
   return eventClass === undefined ? condition : `(${condition} AND event_class = ${p.add(eventClass, 'String')})`;
 }
 
+/**
+ * Rules that one event must meet all of, as one condition on `events` (rows of events, not
+ * visits): what a goal is (api/src/goals/goal-sql.ts). The rules' keys must be event dimensions.
+ */
+export function eventConditionsSql(rules: readonly DimensionFilterRule[], p: Params): string {
+  if (rules.length === 0) throw new ReportQueryError('a condition needs at least one rule');
+  return rules.map((r) => eventRuleSql(r, p)).join(' AND ');
+}
+
 function periodOfEvents(plan: Plan, p: Params): string {
   const period = `project_id = ${p.add(plan.projectId, 'UInt32')} AND event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`;
   const from = plan.since === undefined ? '' : ` AND ts >= ${sinceSql(plan.since, p)}`;

@@ -41,6 +41,8 @@ export const PROJECT_ID_RANGES = {
   'openapi.test.ts': 8_800_000,
   'realtime.api.test.ts': 8_900_000,
   'export.api.test.ts': 9_500_000,
+  'goals.test.ts': 9_100_000,
+  'funnels.test.ts': 9_000_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 
@@ -69,6 +71,8 @@ export interface TestApiOptions {
   file: TestFile;
   /** Report calls one address may make per minute (default: the api's). */
   reportRequestsPerMinute?: number;
+  /** Goals one user may create a minute (default: the api's). */
+  goalCreationsPerMinute?: number;
 }
 
 export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
@@ -111,6 +115,7 @@ export async function startTestApi(options: TestApiOptions, backends: TestBacken
       fetcher,
       clock: () => fixedNow ?? Date.now(),
       ...(options.reportRequestsPerMinute === undefined ? {} : { reportRequestsPerMinute: options.reportRequestsPerMinute }),
+      ...(options.goalCreationsPerMinute === undefined ? {} : { goalCreationsPerMinute: options.goalCreationsPerMinute }),
     },
     clickhouse,
   );

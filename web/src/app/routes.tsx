@@ -27,6 +27,8 @@ const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const ExportPage = lazy(() => import('../pages/export/ExportPage'));
+const GoalsPage = lazy(() => import('../pages/goals/GoalsPage'));
+const FunnelsPage = lazy(() => import('../pages/funnels/FunnelsPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -146,10 +148,10 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'constructor', element: soon('Конструктор отчётов') },
-          { path: 'goals', element: soon('Цели') },
+          { path: 'goals', element: page(<GoalsPage />) },
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
-          { path: 'funnels', element: soon('Воронки') },
+          { path: 'funnels', element: page(<FunnelsPage />) },
           { path: 'export', element: <StaffOnly>{page(<ExportPage />)}</StaffOnly> },
           { path: 'post_click', element: beta('Передача целевых событий в Яндекс Директ') },
           { path: 'import_data_from_ym', element: beta('Получение событий от Яндекс Метрики') },

@@ -22,6 +22,8 @@ export interface FilterDialogProps {
   readonly initialMetrics: readonly MetricFilterRule[];
   readonly onApply: (blocks: FilterBlock[], metricRules: MetricFilterRule[]) => void;
   readonly onCancel: () => void;
+  /** The dimensions the menu offers, when not all (a goal's conditions: those of events). */
+  readonly keys?: readonly string[];
 }
 
 const OP_LABELS: Readonly<Record<FormOp, string>> = { AND: 'И', OR: 'ИЛИ', NOT: 'НЕ' };
@@ -31,11 +33,14 @@ const OP_LABELS: Readonly<Record<FormOp, string>> = { AND: 'И', OR: 'ИЛИ', N
  * «Введите название раздела»; the chosen dimensions' filters on the right, each a few rules
  * (at most its type's limit) that combine with AND; «Применить», «Отменить», «Сбросить настройки».
  */
-export function FilterDialog({ projectId, period, initial, metrics, initialMetrics, onApply, onCancel }: FilterDialogProps) {
+export function FilterDialog({ projectId, period, initial, metrics, initialMetrics, onApply, onCancel, keys }: FilterDialogProps) {
   const [blocks, setBlocks] = useState<FilterBlock[]>(() => [...initial]);
   const [rows, setRows] = useState<MetricRow[]>(() => rulesToRows(initialMetrics));
   const [search, setSearch] = useState('');
-  const menu = useMemo(() => searchMenu(search), [search]);
+  const menu = useMemo(
+    () => (keys ? searchMenu(search).flatMap((s) => (s.items.some((i) => keys.includes(i.key)) ? [{ ...s, items: s.items.filter((i) => keys.includes(i.key)) }] : [])) : searchMenu(search)),
+    [search, keys],
+  );
   const needle = search.trim().toLowerCase();
   const metricItems = metrics.filter((m) => !needle || 'показатели'.includes(needle) || METRIC_INFO[m].title.toLowerCase().includes(needle));
   // The api takes at most FILTER_LIMITS.rules rules a list (a checkbox AND makes one per value).

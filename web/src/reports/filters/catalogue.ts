@@ -36,6 +36,7 @@ export interface FilterSection {
 const FILTER_TITLES: Readonly<Record<string, string>> = {
   event_class: 'Класс события',
   event_name: 'Название события',
+  event_type: 'Тип события',
   ub_block_list: 'Блок',
   customer_params_key: 'Параметр события',
   session_number: 'Номер визита',

@@ -1,0 +1,110 @@
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
+import {
+  FILTER_LIMITS,
+  FUNNEL_METRICS,
+  FUNNEL_STEP_GOALS_MAX,
+  FUNNEL_STEPS_MAX,
+  FUNNEL_STEPS_MIN,
+  FUNNEL_TEXTS,
+  FUNNEL_TITLE_MAX,
+  FUNNELS_PAGE,
+  GOAL_CONDITION_KEYS,
+  GOAL_TEXTS,
+  type FunnelMetric,
+  type FunnelStepInput,
+} from '@stat/schemas';
+import { IsRowId } from '../http/id.pipe.js';
+import { queryInt } from '../projects/project.dto.js';
+import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
+import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
+
+/** Whitespace around a title is not part of it. */
+const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+// A field's checks run from the decorator nearest to it upwards; the pipe stops at a field's
+// first failure, so the most basic check is written last.
+
+/** A step (§3 "Step"): its title and the goals any of which reaches it; numbered by its place. */
+export class FunnelStepDto implements FunnelStepInput {
+  @MaxLength(FUNNEL_TITLE_MAX, { message: FUNNEL_TEXTS.titleTooLong })
+  @MinLength(1, { message: FUNNEL_TEXTS.required })
+  @IsString({ message: FUNNEL_TEXTS.required })
+  @Trimmed()
+  step_title!: string;
+
+  @IsRowId({ each: true })
+  @ArrayMaxSize(FUNNEL_STEP_GOALS_MAX)
+  @ArrayMinSize(1, { message: FUNNEL_TEXTS.stepNeedsGoal })
+  @IsArray({ message: FUNNEL_TEXTS.stepNeedsGoal })
+  goals!: number[];
+}
+
+/** POST /api/v1.0/{projectId}/funnel and PUT …/funnel/{id}: the whole funnel. */
+export class FunnelDto {
+  @MaxLength(FUNNEL_TITLE_MAX, { message: FUNNEL_TEXTS.titleTooLong })
+  @MinLength(1, { message: FUNNEL_TEXTS.required })
+  @IsString({ message: FUNNEL_TEXTS.required })
+  @Trimmed()
+  title!: string;
+
+  @ValidateNested({ each: true })
+  @Type(() => FunnelStepDto)
+  @IsObject({ each: true, message: 'each step must be an object' })
+  @ArrayMaxSize(FUNNEL_STEPS_MAX, { message: FUNNEL_TEXTS.tooManySteps })
+  @ArrayMinSize(FUNNEL_STEPS_MIN, { message: FUNNEL_TEXTS.tooFewSteps })
+  @IsArray({ message: FUNNEL_TEXTS.tooFewSteps })
+  steps!: FunnelStepDto[];
+}
+
+/** GET /api/v1.0/{projectId}/funnels. */
+export class FunnelListQueryDto {
+  @IsOptional() @queryInt() @IsInt() @Min(1) @Max(FUNNELS_PAGE) limit?: number;
+  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @IsString() @MaxLength(255) search?: string;
+}
+
+/** The report's filters name dimensions of events only (as goals do). */
+const FiltersOnEvents = () =>
+  ValidateBy({
+    name: 'filtersOnEvents',
+    validator: {
+      validate: (rules) => !Array.isArray(rules) || rules.every((r: { key?: unknown } | null) => typeof r?.key !== 'string' || GOAL_CONDITION_KEYS.includes(r.key)),
+      defaultMessage: () => GOAL_TEXTS.conditionEventOnly,
+    },
+  });
+
+/** POST /api/report/v1.0/eventbase/{projectId}/funnel (§7). */
+export class FunnelReportDto {
+  @IsRowId()
+  funnel_id!: number;
+
+  @IsReportDate()
+  date_start!: string;
+
+  @IsReportDate()
+  @IsNotBefore('date_start')
+  date_end!: string;
+
+  @IsOptional()
+  @IsIn(FUNNEL_METRICS, { each: true })
+  @ArrayMinSize(1)
+  @IsArray()
+  metrics?: FunnelMetric[];
+
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => DimensionFilterRuleDto)
+  @FiltersOnEvents()
+  @IsObject({ each: true, message: 'each rule must be an object' })
+  @ArrayMaxSize(FILTER_LIMITS.rules)
+  @IsArray()
+  dimension_filters?: DimensionFilterRuleDto[];
+
+  /** share of visitors to read, (0, 1]; 1 by default (§7) */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1)
+  sample?: number;
+}

@@ -1,0 +1,97 @@
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { FUNNEL_METRICS, FUNNEL_TEXTS, FUNNELS_PAGE, moscowDate, type DimensionFilterRule, type Funnel, type FunnelList, type FunnelReport } from '@stat/schemas';
+import { FORBIDDEN } from '../auth/access.guard.js';
+import type { Principal } from '../auth/principal.js';
+import type { ProjectRights } from '../auth/project-access.js';
+import type { Db, Sql } from '../db/db.js';
+import { goalsWritable } from '../goals/goals.service.js';
+import { ReportEngine } from '../reports/engine.js';
+import { datesOf } from '../reports/plan.js';
+import { CLOCK, DB, type Clock } from '../tokens.js';
+import type { FunnelDto, FunnelListQueryDto, FunnelReportDto } from './funnel.dto.js';
+import { compileFunnel, funnelFigures, scaledCounts } from './funnel-sql.js';
+import { FunnelsRepository } from './funnels.repository.js';
+
+@Injectable()
+export class FunnelsService {
+  constructor(
+    @Inject(DB) private readonly db: Db,
+    @Inject(FunnelsRepository) private readonly funnels: FunnelsRepository,
+    @Inject(ReportEngine) private readonly engine: ReportEngine,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(project: ProjectRights, q: FunnelListQueryDto): Promise<FunnelList> {
+    const { funnels, total } = await this.funnels.list(project.id, q.search?.trim() ?? '', q.limit ?? FUNNELS_PAGE, q.offset ?? 0);
+    return { funnels, totals: total };
+  }
+
+  async get(project: ProjectRights, id: number): Promise<Funnel> {
+    const found = await this.funnels.get(project.id, id);
+    if (!found) throw new NotFoundException(FUNNEL_TEXTS.notFound);
+    return found.funnel;
+  }
+
+  async create(project: ProjectRights, user: Principal, dto: FunnelDto): Promise<Funnel> {
+    if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    const id = await this.db.transaction(async (tx) => {
+      const ids = await this.checkedGoals(project, user, dto, tx);
+      const created = await this.funnels.insert(project.id, user.id, dto.title, tx);
+      await this.funnels.setSteps(created, dto.steps, tx);
+      await this.funnels.makeGoalsPublic(ids, tx);
+      return created;
+    });
+    return this.get(project, id);
+  }
+
+  async update(project: ProjectRights, user: Principal, id: number, dto: FunnelDto): Promise<Funnel> {
+    await this.assertChangeable(project, user, id);
+    await this.db.transaction(async (tx) => {
+      const ids = await this.checkedGoals(project, user, dto, tx);
+      await this.funnels.rename(id, dto.title, tx);
+      await this.funnels.setSteps(id, dto.steps, tx);
+      await this.funnels.makeGoalsPublic(ids, tx);
+    });
+    return this.get(project, id);
+  }
+
+  async remove(project: ProjectRights, user: Principal, id: number): Promise<Record<string, never>> {
+    await this.assertChangeable(project, user, id);
+    if (!(await this.funnels.delete(project.id, id))) throw new NotFoundException(FUNNEL_TEXTS.notFound);
+    return {};
+  }
+
+  /** The funnel's figures over the period (§7): computed in ClickHouse, shaped here. */
+  async report(project: ProjectRights, body: FunnelReportDto): Promise<FunnelReport> {
+    const found = await this.funnels.get(project.id, body.funnel_id);
+    if (!found) throw new NotFoundException(FUNNEL_TEXTS.notFound);
+    const { dateStart, dateEnd } = datesOf(body, moscowDate(this.clock()));
+    const steps = await this.funnels.stepGoals(body.funnel_id);
+    const sample = body.sample ?? 1;
+    const metrics = body.metrics ?? [...FUNNEL_METRICS];
+    const filters: DimensionFilterRule[] = (body.dimension_filters ?? []).map((r) => ({ key: r.key, op: r.op, value: r.value, ...(r.extra?.eventClass === undefined ? {} : { extra: { eventClass: r.extra.eventClass } }) }));
+    const sql = compileFunnel({ projectId: project.id, steps: steps.map((s) => s.bodies), dateStart, dateEnd, filters, sample });
+    const [row] = await this.engine.rows(sql, 'funnel');
+    const counts = scaledCounts((row ?? { prev: [], total: [], went: [] }) as { prev: unknown[]; total: unknown[]; went: unknown[] }, sample);
+    const { table, graph } = funnelFigures(counts, steps.map((s) => s.step_title), metrics);
+    return { metrics, table, graph, sample };
+  }
+
+  /** The goals of the steps: each a live goal of the project that the caller sees; their ids. */
+  private async checkedGoals(project: ProjectRights, user: Principal, dto: FunnelDto, tx: Sql): Promise<number[]> {
+    const ids = [...new Set(dto.steps.flatMap((s) => s.goals))];
+    const rows = await this.funnels.goals(project.id, ids, tx);
+    const usable = new Set(rows.filter((g) => !g.is_deleted && (g.access === 'common' || Number(g.owner_id) === user.id)).map((g) => Number(g.id)));
+    const missing = ids.find((id) => !usable.has(id));
+    if (missing !== undefined) throw new BadRequestException(`${FUNNEL_TEXTS.goalUnknown}: ${missing}`);
+    return ids;
+  }
+
+  /** A funnel is changed and deleted by its author or by those who may edit the project; on the demo project by administrators. */
+  private async assertChangeable(project: ProjectRights, user: Principal, id: number): Promise<void> {
+    if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    const found = await this.funnels.get(project.id, id);
+    if (!found) throw new NotFoundException(FUNNEL_TEXTS.notFound);
+    if (found.authorId !== user.id && !project.edit) throw new ForbiddenException(FORBIDDEN);
+  }
+}

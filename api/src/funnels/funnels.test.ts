@@ -1,0 +1,204 @@
+import { eventKeyOf, moscowDate, type Funnel, type GoalBody } from '@stat/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PROJECT_ID } from '../auth/project-access.js';
+import { ROLE } from '../auth/principal.js';
+import type { ApiClient } from '../testing/client.js';
+import { newUser, snapshot, userWithProject } from '../testing/fixtures.js';
+import { startTestApi, type TestApi } from '../testing/harness.js';
+
+// Needs: nothing but the build. Funnels (specification 002, §3 to §7) against the api running in
+// this process on PGlite and chDB.
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ file: 'funnels.test.ts', goalCreationsPerMinute: 1000 });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const page = (path: string): GoalBody => ({ dimension_filters: [{ key: 'event_type', op: '=', value: 'pageview' }, { key: 'url', op: 'like', value: `*${path}` }] });
+const FORBIDDEN = { responseStatus: 403, errors: { message: 'Доступ запрещен' } };
+const fieldError = (path: string, message: string) => ({ responseStatus: 400, errors: { message, fields: { [path]: [message] } } });
+
+type User = Awaited<ReturnType<typeof userWithProject>>;
+
+async function goal(client: ApiClient, projectId: number, title: string, body: GoalBody, access = 'own'): Promise<number> {
+  const answer = await client.post('/api/v1.0/goal', { project_id: projectId, title, body, access });
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+  return answer.json.result.id as number;
+}
+
+async function create(owner: User, body: unknown): Promise<Funnel> {
+  const answer = await owner.client.post(`/api/v1.0/${owner.projectId}/funnel`, body);
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+  return answer.json.result as Funnel;
+}
+
+describe('funnels: create, list, change, delete', () => {
+  it('creates a funnel of two steps, numbered in order; the personal goals in it become public', async () => {
+    const owner = await userWithProject(api);
+    const catalog = await goal(owner.client, owner.projectId, 'Каталог', page('/catalog'));
+    const cart = await goal(owner.client, owner.projectId, 'Корзина', page('/cart'));
+    const funnel = await create(owner, { title: ' Покупка ', steps: [{ step_title: 'Каталог', goals: [catalog] }, { step_title: 'Корзина', goals: [cart, catalog] }] });
+    expect(funnel).toEqual({
+      id: expect.any(Number),
+      title: 'Покупка',
+      steps: [
+        { step_number: 1, step_title: 'Каталог', goals: [{ goal_id: catalog, goal_title: 'Каталог' }] },
+        { step_number: 2, step_title: 'Корзина', goals: [{ goal_id: cart, goal_title: 'Корзина' }, { goal_id: catalog, goal_title: 'Каталог' }] },
+      ],
+    });
+    const goals = (await owner.client.get(`/api/v1.0/user/goals?project_id=${owner.projectId}`)).json.result.goals as { id: number; access: string }[];
+    expect(goals.map((g) => [g.id, g.access])).toEqual([
+      [cart, 'common'],
+      [catalog, 'common'],
+    ]);
+    expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnels`)).json.result).toEqual({ funnels: [funnel], totals: 1 });
+    expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json.result).toEqual(funnel);
+  });
+
+  it('PUT replaces the title and the steps, renumbered; DELETE removes it', async () => {
+    const owner = await userWithProject(api);
+    const ids = await Promise.all(['a', 'b', 'c'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
+    const funnel = await create(owner, { title: 'Путь', steps: ids.slice(0, 2).map((id, i) => ({ step_title: `Шаг ${i + 1}`, goals: [id] })) });
+    const changed = await owner.client.put(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`, {
+      title: 'Новый путь',
+      steps: [...ids].reverse().map((id, i) => ({ step_title: `Шаг ${String.fromCharCode(1072 + i)}`, goals: [id] })),
+    });
+    expect(changed.json.result.steps.map((s: { step_number: number; step_title: string }) => [s.step_number, s.step_title])).toEqual([
+      [1, 'Шаг а'],
+      [2, 'Шаг б'],
+      [3, 'Шаг в'],
+    ]);
+    expect((await owner.client.delete(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json).toEqual({ responseStatus: 200, result: {} });
+    expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json).toEqual({ responseStatus: 404, errors: { message: 'Воронка не найдена' } });
+  });
+
+  it('a viewer sees the funnel and may not change or delete another’s; an editor may', async () => {
+    const owner = await userWithProject(api);
+    const viewer = await newUser(api);
+    const editor = await newUser(api);
+    await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, { data: { users: [{ email: viewer.email, access_level: 1 }, { email: editor.email, access_level: 0 }] } });
+    const ids = await Promise.all(['x', 'y'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
+    const body = { title: 'Общая', steps: ids.map((id, i) => ({ step_title: `Шаг ${i + 1}`, goals: [id] })) };
+    const funnel = await create(owner, body);
+    expect((await viewer.client.get(`/api/v1.0/${owner.projectId}/funnels`)).json.result.totals).toBe(1);
+    expect((await viewer.client.put(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`, body)).json).toEqual(FORBIDDEN);
+    expect((await viewer.client.delete(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json).toEqual(FORBIDDEN);
+    expect((await editor.client.delete(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).status).toBe(200);
+  });
+});
+
+describe('funnels: what is refused', () => {
+  let owner: User;
+  let ids: number[];
+  beforeAll(async () => {
+    owner = await userWithProject(api);
+    ids = await Promise.all(Array.from({ length: 12 }, (_, i) => goal(owner.client, owner.projectId, `Шаг номер ${i + 1}`, page(`/s${i + 1}`))));
+  });
+  const steps = (n: number) => Array.from({ length: n }, (_, i) => ({ step_title: `Шаг ${i + 1}`, goals: [ids[i]] }));
+
+  const CASES: [string, () => unknown, unknown][] = [
+    ['one step', () => ({ title: 'Воронка', steps: steps(1) }), fieldError('steps', 'Добавьте не менее 2 шагов')],
+    ['twelve steps', () => ({ title: 'Воронка', steps: steps(12) }), fieldError('steps', 'Не более 11 шагов')],
+    ['no title', () => ({ title: '  ', steps: steps(2) }), fieldError('title', 'Заполните поле')],
+    ['a step without a title', () => ({ title: 'Воронка', steps: [{ step_title: '', goals: [ids[0]] }, ...steps(2).slice(1)] }), fieldError('steps.0.step_title', 'Заполните поле')],
+    ['a step without goals', () => ({ title: 'Воронка', steps: [{ step_title: 'Пустой', goals: [] }, ...steps(2).slice(1)] }), fieldError('steps.0.goals', 'Добавьте хотя бы 1 условие')],
+    ['a goal that is not the project’s', () => ({ title: 'Воронка', steps: [{ step_title: 'Чужой', goals: [2_000_000_000] }, ...steps(2).slice(1)] }),
+      { responseStatus: 400, errors: { message: 'Целевое событие не найдено: 2000000000' } }],
+  ];
+  for (const [name, body, expected] of CASES) {
+    it(`${name} is a 400, nothing stored`, async () => {
+      const before = await snapshot(api.db);
+      expect((await owner.client.post(`/api/v1.0/${owner.projectId}/funnel`, body())).json).toEqual(expected);
+      expect(await snapshot(api.db)).toBe(before);
+    });
+  }
+
+  it('eleven steps are taken', async () => {
+    expect((await create(owner, { title: 'Длинная', steps: steps(11) })).steps).toHaveLength(11);
+  });
+
+  it('another user’s personal goal cannot be used (it does not exist for them)', async () => {
+    const other = await newUser(api);
+    await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, { data: { users: [{ email: other.email, access_level: 0 }] } });
+    const mine = await goal(other.client, owner.projectId, 'Личная другого', page('/secret'));
+    const answer = await owner.client.post(`/api/v1.0/${owner.projectId}/funnel`, { title: 'Воронка', steps: [{ step_title: 'A', goals: [mine] }, ...steps(2).slice(1)] });
+    expect(answer.json).toEqual({ responseStatus: 400, errors: { message: `Целевое событие не найдено: ${mine}` } });
+  });
+
+  it('on the demo project only an administrator creates funnels', async () => {
+    const user = await newUser(api);
+    expect((await user.client.post(`/api/v1.0/${DEMO_PROJECT_ID}/funnel`, { title: 'Демо', steps: steps(2) })).json).toEqual(FORBIDDEN);
+    const admin = await newUser(api, ROLE.ADMIN);
+    const a = await goal(admin.client, DEMO_PROJECT_ID, 'Демо 1', page('/'), 'common');
+    const b = await goal(admin.client, DEMO_PROJECT_ID, 'Демо 2', page('/news'), 'common');
+    const answer = await admin.client.post(`/api/v1.0/${DEMO_PROJECT_ID}/funnel`, { title: 'Демо', steps: [{ step_title: '1', goals: [a] }, { step_title: '2', goals: [b] }] });
+    expect(answer.status).toBe(200);
+    expect((await admin.client.delete(`/api/v1.0/${DEMO_PROJECT_ID}/funnel/${answer.json.result.id}`)).status).toBe(200);
+  });
+});
+
+describe('the demo project', () => {
+  it('comes with its goals and a funnel of two of them, which anyone may read and count', async () => {
+    const { ApiClient } = await import('../testing/client.js');
+    const anyone = new ApiClient(api.url);
+    const { funnels } = (await anyone.get(`/api/v1.0/${DEMO_PROJECT_ID}/funnels?search=${encodeURIComponent('Поиск и подписка')}`)).json.result as { funnels: Funnel[] };
+    expect(funnels.map((f) => [f.title, f.steps.map((s) => [s.step_number, s.step_title, s.goals.map((g) => g.goal_title)])])).toEqual([
+      ['Поиск и подписка', [[1, 'Поиск по сайту', ['Поиск по сайту']], [2, 'Подписка на рассылку', ['Подписка на рассылку']]]],
+    ]);
+    const goals = (await anyone.get(`/api/v1.0/user/goals?project_id=${DEMO_PROJECT_ID}&common_only=true`)).json.result.goals as { title: string }[];
+    expect(goals.map((g) => g.title)).toEqual(expect.arrayContaining(['Клик по внешней ссылке', 'Поиск по сайту', 'Подписка на рассылку', 'Поделиться']));
+    const report = await anyone.post(`/api/report/v1.0/eventbase/${DEMO_PROJECT_ID}/funnel`, { funnel_id: funnels[0]!.id, date_start: 'today', date_end: 'today' });
+    expect(report.json.result.table.map((r: { stepTitle: string; metrics: unknown[] }) => [r.stepTitle, r.metrics[0]])).toEqual([
+      ['Поиск по сайту', 0],
+      ['Подписка на рассылку', 0],
+    ]);
+  });
+});
+
+describe('the funnel report', () => {
+  it('answers the figures of today’s visitors, counted by hand, with and without those not from the previous step', async () => {
+    const owner = await userWithProject(api);
+    const catalog = await goal(owner.client, owner.projectId, 'Каталог', page('/catalog'));
+    const cart = await goal(owner.client, owner.projectId, 'Корзина', page('/cart'));
+    const funnel = await create(owner, { title: 'Покупка', steps: [{ step_title: 'Каталог', goals: [catalog] }, { step_title: 'Корзина', goals: [cart] }] });
+    // A: catalogue then cart; B: cart then catalogue; C: catalogue only; D: cart only.
+    const now = Date.now();
+    const visits: [string, string][] = [['A', '/catalog'], ['A', '/cart'], ['B', '/cart'], ['B', '/catalog'], ['C', '/catalog'], ['D', '/cart']];
+    await api.clickhouse.insert({
+      table: 'events',
+      format: 'JSONEachRow',
+      values: visits.map(([visitor, path], i) => {
+        const at = now - (visits.length - i) * 60_000;
+        const ts = new Date(at).toISOString().slice(0, 23).replace('T', ' ');
+        return { event_key: eventKeyOf(crypto.randomUUID()), project_id: owner.projectId, event_type: 'pageview', ts, event_date: moscowDate(at), visitor_id: visitor, session_id: visitor.charCodeAt(0), session_start: ts, url: `https://shop.example${path}` };
+      }),
+    });
+    const answer = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: '1days', date_end: 'today' });
+    expect(answer.json).toEqual({
+      responseStatus: 200,
+      result: {
+        metrics: ['visitors_all', 'visitors_left_step', 'visitors_left_step_share', 'conversion_first_step', 'conversion_previous_step'],
+        table: [
+          { stepNumber: 1, stepTitle: 'Каталог', metrics: [3, 2, 66.67, 100, 100], metricsWithNotPrevStep: [3, 2, 66.67, 100, 100] },
+          { stepNumber: 2, stepTitle: 'Корзина', metrics: [1, 0, 0, 33.33, 33.33], metricsWithNotPrevStep: [3, 0, 0, 100, 100] },
+        ],
+        graph: [
+          { stepNumber: 1, stepTitle: 'Каталог', visitorsPrevStep: 3, visitorsNotPrevStep: 0, visitorsSum: 3, convPrevStep: 100, convPrevStepSum: 100, convFirstStep: 100, convFirstStepSum: 100 },
+          { stepNumber: 2, stepTitle: 'Корзина', visitorsPrevStep: 1, visitorsNotPrevStep: 2, visitorsSum: 3, convPrevStep: 33.33, convPrevStepSum: 100, convFirstStep: 33.33, convFirstStepSum: 100 },
+        ],
+        sample: 1,
+      },
+    });
+    // Bad input is a 400 that names it.
+    expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'yesterday' })).status).toBe(400);
+    expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'today', metrics: ['revenue'] })).status).toBe(400);
+    expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'today', sample: 2 })).status).toBe(400);
+    expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: 2_000_000_000, date_start: 'today', date_end: 'today' })).json).toEqual({
+      responseStatus: 404,
+      errors: { message: 'Воронка не найдена' },
+    });
+  });
+});

@@ -1,0 +1,199 @@
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import {
+  AUTOGOAL_TEMPLATES,
+  AUTOGOALS_PAGE,
+  GOAL_RATE_LIMIT_MESSAGE,
+  GOAL_TEXTS,
+  GOALS_LIST_PAGE,
+  type AutogoalList,
+  type DimensionFilterRule,
+  type Goal,
+  type GoalBody,
+  type GoalList,
+} from '@stat/schemas';
+import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
+import type { Principal } from '../auth/principal.js';
+import { DEMO_PROJECT_ID, ProjectAccess, type ProjectRights } from '../auth/project-access.js';
+import type { Kv } from '../kv/kv.js';
+import { LIMIT_KV, SETTINGS, type ApiSettings } from '../tokens.js';
+import type { AutogoalListQueryDto, CreateGoalDto, GoalBodyDto, GoalListQueryDto, GoalsByIdsDto, UpdateGoalDto } from './goal.dto.js';
+import { GoalsRepository, type GoalFields, type GoalRow } from './goals.repository.js';
+
+export const NOTHING_TO_CHANGE = 'Nothing to change: send title, description, access, is_protected, is_td_sending or body';
+const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The flags as §4 makes them: sending to the ad service forces public and protected on. (The
+ * form clears sending when public or protected is switched off; a request that asks for sending
+ * asks for the other two.)
+ */
+export function forcedFlags<T extends Pick<GoalFields, 'access' | 'is_protected' | 'is_td_sending'>>(fields: T): T {
+  return fields.is_td_sending ? { ...fields, access: 'common', is_protected: true } : fields;
+}
+
+/** Whether a caller may change a project's goals at all: on the demo project only an administrator (§5). */
+export function goalsWritable(project: ProjectRights): boolean {
+  return project.id !== DEMO_PROJECT_ID || project.edit;
+}
+
+@Injectable()
+export class GoalsService {
+  constructor(
+    @Inject(GoalsRepository) private readonly goals: GoalsRepository,
+    @Inject(ProjectAccess) private readonly access: ProjectAccess,
+    @Inject(LIMIT_KV) private readonly limits: Kv,
+    @Inject(SETTINGS) private readonly settings: ApiSettings,
+  ) {}
+
+  async list(user: Principal | null, q: GoalListQueryDto): Promise<GoalList> {
+    await this.viewable(user, q.project_id);
+    const { rows, total } = await this.goals.list({
+      projectId: q.project_id,
+      userId: user?.id ?? 0,
+      search: q.search?.trim() ?? '',
+      commonOnly: q.common_only ?? false,
+      showCommon: q.show_common ?? false,
+      showDeleted: q.show_deleted ?? false,
+      limit: q.limit ?? GOALS_LIST_PAGE,
+      offset: q.offset ?? 0,
+    });
+    return { goals: rows.map((row) => view(row, user)), totals: total };
+  }
+
+  async byIds(user: Principal, dto: GoalsByIdsDto): Promise<GoalList> {
+    await this.viewable(user, dto.project_id);
+    const rows = dto.ids.length === 0 ? [] : await this.goals.visibleByIds(dto.project_id, user.id, dto.ids);
+    return { goals: rows.map((row) => view(row, user)), totals: rows.length };
+  }
+
+  async create(user: Principal, dto: CreateGoalDto): Promise<Goal> {
+    const project = await this.viewable(user, dto.project_id);
+    if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    const templateId = dto.goal_template_id ?? null;
+    let fields: GoalFields;
+    if (templateId !== null) {
+      const template = AUTOGOAL_TEMPLATES.find((t) => t.id === templateId);
+      if (!template) throw new BadRequestException(GOAL_TEXTS.templateUnknown);
+      // An autogoal is public, protected and sent (§4), with its template's conditions.
+      fields = { title: dto.title, description: dto.description ?? template.description, access: 'common', is_protected: true, is_td_sending: true, body: template.body };
+    } else {
+      if (!dto.body) throw new BadRequestException(GOAL_TEXTS.conditionsRequired);
+      fields = forcedFlags({
+        title: dto.title,
+        description: dto.description ?? '',
+        access: dto.access ?? 'own',
+        is_protected: dto.is_protected ?? false,
+        is_td_sending: dto.is_td_sending ?? false,
+        body: plainBody(dto.body),
+      });
+    }
+    await this.countCreation(user);
+    const row = await this.goals.insert(project.id, user.id, fields, templateId);
+    if (!row) throw new BadRequestException(GOAL_TEXTS.templateCreated);
+    return view(row, user);
+  }
+
+  async update(user: Principal, id: number, dto: UpdateGoalDto): Promise<Goal> {
+    const keys = ['title', 'description', 'access', 'is_protected', 'is_td_sending', 'body'] as const;
+    if (keys.every((k) => dto[k] === undefined)) throw new BadRequestException(NOTHING_TO_CHANGE);
+    const current = await this.visibleGoal(user, id);
+    const project = await this.viewable(user, current.project_id);
+    if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    if (!ownedBy(current, user) && !(current.access === 'common' && project.edit)) throw new ForbiddenException(FORBIDDEN);
+    if (current.is_protected) throw new BadRequestException(GOAL_TEXTS.protected);
+    const fields = forcedFlags({
+      title: dto.title ?? current.title,
+      description: dto.description ?? current.description,
+      access: dto.access ?? current.access,
+      is_protected: dto.is_protected ?? current.is_protected,
+      is_td_sending: dto.is_td_sending ?? current.is_td_sending,
+      body: dto.body ? plainBody(dto.body) : current.body,
+    });
+    // Switching public or protected off clears sending, unless this very request asks for it.
+    if (dto.is_td_sending === undefined && (fields.access === 'own' || !fields.is_protected)) fields.is_td_sending = false;
+    await this.goals.update(id, fields);
+    const row = await this.goals.byId(id);
+    return view(row as GoalRow, user);
+  }
+
+  async remove(user: Principal, id: number): Promise<Record<string, never>> {
+    const current = await this.visibleGoal(user, id);
+    const project = await this.viewable(user, current.project_id);
+    if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    if (!ownedBy(current, user)) throw new ForbiddenException(GOAL_TEXTS.ownerOnly);
+    await this.goals.markDeleted(id);
+    return {};
+  }
+
+  async autogoals(user: Principal | null, q: AutogoalListQueryDto): Promise<AutogoalList> {
+    const made = q.project_id === undefined ? new Map<number, number>() : (await this.viewable(user, q.project_id), await this.goals.templateGoals(q.project_id));
+    const search = q.search?.trim().toLowerCase() ?? '';
+    const matching = AUTOGOAL_TEMPLATES.filter((t) => search === '' || t.title.toLowerCase().includes(search) || t.description.toLowerCase().includes(search));
+    const offset = q.offset ?? 0;
+    const page = matching.slice(offset, offset + (q.limit ?? AUTOGOALS_PAGE));
+    return { autogoals: page.map((t) => ({ ...t, goal_id: made.get(t.id) ?? null })), totals: matching.length };
+  }
+
+  /** The caller's rights on a project they may view: 404 for none or a deleted one, 401/403 for no access. */
+  private async viewable(user: Principal | null, projectId: number): Promise<ProjectRights> {
+    const rights = await this.access.rights(user, projectId);
+    if (!rights || rights.deleted) throw new NotFoundException(PROJECT_NOT_FOUND);
+    if (!rights.view) throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
+    return rights;
+  }
+
+  /** A live goal the caller sees (a public one, or their own), else 404. */
+  private async visibleGoal(user: Principal, id: number): Promise<GoalRow> {
+    const row = await this.goals.byId(id);
+    if (!row || row.is_deleted || (row.access !== 'common' && !ownedBy(row, user))) throw new NotFoundException(GOAL_TEXTS.notFound);
+    return row;
+  }
+
+  /** Counts a creation; over the per-user limit a minute, 400 «Rate limit exceeded» (§7, §8). */
+  private async countCreation(user: Principal): Promise<void> {
+    const count = await this.limits.incr(`rl:goal-create:${user.id}`, RATE_WINDOW_MS);
+    if (count > this.settings.goalCreationsPerMinute) throw new BadRequestException(GOAL_RATE_LIMIT_MESSAGE);
+  }
+}
+
+/** Whether `user` created the goal. */
+const ownedBy = (row: GoalRow, user: Principal | null): boolean => user !== null && row.owner_id !== null && Number(row.owner_id) === user.id;
+
+/** A goal as the api answers it. */
+export function view(row: GoalRow, user: Principal | null): Goal {
+  const conditions = row.body.dimension_filters;
+  return {
+    id: Number(row.id),
+    project_id: Number(row.project_id),
+    title: row.title,
+    description: row.description,
+    access: row.access,
+    is_protected: row.is_protected,
+    is_td_sending: row.is_td_sending,
+    conditions,
+    body: row.body,
+    conversions: [],
+    email: row.email,
+    is_owner: ownedBy(row, user),
+    is_deleted: row.is_deleted,
+    goal_template_id: row.goal_template_id === null ? null : Number(row.goal_template_id),
+    yandex_id: null,
+    yandex_goal_name: null,
+    is_yandex_sending: false,
+    update_date: row.updated_at.toISOString(),
+  };
+}
+
+/** The validated conditions as plain data: exactly the fields of the contract. */
+function plainBody(body: GoalBodyDto): GoalBody {
+  return {
+    dimension_filters: body.dimension_filters.map(
+      (rule): DimensionFilterRule => ({
+        key: rule.key,
+        op: rule.op,
+        value: rule.value,
+        ...(rule.extra?.eventClass === undefined ? {} : { extra: { eventClass: rule.extra.eventClass } }),
+      }),
+    ),
+  };
+}

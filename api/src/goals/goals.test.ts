@@ -1,0 +1,265 @@
+import { AUTOGOAL_TEMPLATES, type Goal, type GoalBody } from '@stat/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PROJECT_ID } from '../auth/project-access.js';
+import { ROLE } from '../auth/principal.js';
+import type { ApiClient } from '../testing/client.js';
+import { newUser, snapshot, userWithProject } from '../testing/fixtures.js';
+import { startTestApi, type TestApi } from '../testing/harness.js';
+
+// Needs: nothing but the build. Goals and autogoals (specification 002, §3 to §8) against the
+// api running in this process on PGlite.
+
+const PER_MINUTE = 6;
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ file: 'goals.test.ts', goalCreationsPerMinute: PER_MINUTE });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const SIGNUP: GoalBody = { dimension_filters: [{ key: 'event_name', op: '=', value: 'signup', extra: { eventClass: 'cv' } }] };
+const CATALOG: GoalBody = {
+  dimension_filters: [
+    { key: 'event_type', op: '=', value: 'pageview' },
+    { key: 'url', op: 'like', value: '*/catalog*' },
+  ],
+};
+const FORBIDDEN = { responseStatus: 403, errors: { message: 'Доступ запрещен' } };
+const NOT_FOUND = { responseStatus: 404, errors: { message: 'Целевое событие не найдено' } };
+const fieldError = (path: string, message: string) => ({ responseStatus: 400, errors: { message, fields: { [path]: [message] } } });
+
+type User = Awaited<ReturnType<typeof newUser>>;
+
+/** An owner's project shared with a viewer (level 1) and an editor (level 0). */
+async function team(): Promise<{ owner: User; viewer: User; editor: User; projectId: number }> {
+  const owner = await userWithProject(api);
+  const viewer = await newUser(api);
+  const editor = await newUser(api);
+  const shared = await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, {
+    data: { users: [{ email: viewer.email, access_level: 1 }, { email: editor.email, access_level: 0 }] },
+  });
+  expect(shared.status).toBe(200);
+  return { owner, viewer, editor, projectId: owner.projectId };
+}
+
+async function create(client: ApiClient, input: Record<string, unknown>): Promise<Goal> {
+  const answer = await client.post('/api/v1.0/goal', { body: SIGNUP, ...input });
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+  return answer.json.result as Goal;
+}
+
+const list = async (client: ApiClient, projectId: number, query = ''): Promise<{ goals: Goal[]; totals: number }> => {
+  const answer = await client.get(`/api/v1.0/user/goals?project_id=${projectId}${query}`);
+  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+  return answer.json.result;
+};
+const titles = (l: { goals: Goal[] }) => l.goals.map((g) => g.title);
+
+describe('goals: create, list, change, delete', () => {
+  it('creates a personal goal and answers it whole', async () => {
+    const owner = await userWithProject(api);
+    const goal = await create(owner.client, { project_id: owner.projectId, title: '  Регистрация  ', description: 'Подписка на тариф', body: SIGNUP });
+    expect(goal).toEqual({
+      id: expect.any(Number),
+      project_id: owner.projectId,
+      title: 'Регистрация',
+      description: 'Подписка на тариф',
+      access: 'own',
+      is_protected: false,
+      is_td_sending: false,
+      conditions: SIGNUP.dimension_filters,
+      body: SIGNUP,
+      conversions: [],
+      email: owner.email,
+      is_owner: true,
+      is_deleted: false,
+      goal_template_id: null,
+      yandex_id: null,
+      yandex_goal_name: null,
+      is_yandex_sending: false,
+      update_date: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(await list(owner.client, owner.projectId)).toEqual({ goals: [goal], totals: 1 });
+  });
+
+  it('personal goals are seen by their creator only; public ones by everyone with access, behind the switch', async () => {
+    const { owner, viewer, projectId } = await team();
+    await create(owner.client, { project_id: projectId, title: 'Личная владельца' });
+    await create(owner.client, { project_id: projectId, title: 'Общая владельца', access: 'common' });
+    await create(viewer.client, { project_id: projectId, title: 'Личная зрителя' });
+    expect(titles(await list(owner.client, projectId))).toEqual(['Общая владельца', 'Личная владельца']);
+    expect(titles(await list(viewer.client, projectId))).toEqual(['Личная зрителя']);
+    expect(titles(await list(viewer.client, projectId, '&show_common=true'))).toEqual(['Личная зрителя', 'Общая владельца']);
+    expect(titles(await list(viewer.client, projectId, '&common_only=true'))).toEqual(['Общая владельца']);
+  });
+
+  it('searches by title (case ignored, % taken literally) and pages', async () => {
+    const owner = await userWithProject(api);
+    for (const title of ['Покупка', 'Корзина', 'Покупка 100%', 'Звонок']) await create(owner.client, { project_id: owner.projectId, title });
+    expect(titles(await list(owner.client, owner.projectId, '&search=покуп'))).toEqual(['Покупка 100%', 'Покупка']);
+    expect(titles(await list(owner.client, owner.projectId, '&search=%25'))).toEqual(['Покупка 100%']);
+    expect(await list(owner.client, owner.projectId, '&limit=2&offset=1').then((l) => [titles(l), l.totals])).toEqual([['Покупка 100%', 'Корзина'], 4]);
+  });
+
+  it('sending to the ad service forces public and protected on', async () => {
+    const owner = await userWithProject(api);
+    const goal = await create(owner.client, { project_id: owner.projectId, title: 'Отправляемая', access: 'own', is_protected: false, is_td_sending: true });
+    expect([goal.access, goal.is_protected, goal.is_td_sending]).toEqual(['common', true, true]);
+  });
+
+  it('PUT makes a goal public and changes its conditions; the others then see it', async () => {
+    const { owner, viewer, projectId } = await team();
+    const goal = await create(owner.client, { project_id: projectId, title: 'Каталог' });
+    const answer = await owner.client.put(`/api/v1.0/goal/${goal.id}`, { access: 'common', body: CATALOG });
+    expect(answer.json.result).toMatchObject({ id: goal.id, access: 'common', body: CATALOG, conditions: CATALOG.dimension_filters });
+    expect(titles(await list(viewer.client, projectId, '&show_common=true'))).toEqual(['Каталог']);
+  });
+
+  it('a protected goal is not changed, only deleted; a deleted goal shows with show_deleted', async () => {
+    const owner = await userWithProject(api);
+    const goal = await create(owner.client, { project_id: owner.projectId, title: 'Защищённая', is_protected: true });
+    const before = await snapshot(api.db);
+    expect((await owner.client.put(`/api/v1.0/goal/${goal.id}`, { title: 'Другая' })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Защищённое целевое событие нельзя изменить, только удалить' },
+    });
+    expect(await snapshot(api.db)).toBe(before);
+    expect((await owner.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual({ responseStatus: 200, result: {} });
+    expect(await list(owner.client, owner.projectId)).toEqual({ goals: [], totals: 0 });
+    const deleted = await list(owner.client, owner.projectId, '&show_deleted=true');
+    expect(deleted.goals.map((g) => [g.title, g.is_deleted])).toEqual([['Защищённая', true]]);
+    expect((await owner.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual(NOT_FOUND);
+  });
+
+  it('only the creator deletes a goal, even a public one that an editor may change', async () => {
+    const { owner, editor, viewer, projectId } = await team();
+    const goal = await create(owner.client, { project_id: projectId, title: 'Общая', access: 'common' });
+    expect((await editor.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual({ responseStatus: 403, errors: { message: 'Удалить целевое событие может только его автор' } });
+    expect((await editor.client.put(`/api/v1.0/goal/${goal.id}`, { title: 'Общая, правка редактора' })).json.result.title).toBe('Общая, правка редактора');
+    expect((await viewer.client.put(`/api/v1.0/goal/${goal.id}`, { title: 'Правка зрителя' })).json).toEqual(FORBIDDEN);
+  });
+
+  it('another user’s personal goal does not exist for them', async () => {
+    const { owner, viewer, projectId } = await team();
+    const goal = await create(owner.client, { project_id: projectId, title: 'Секрет' });
+    expect((await viewer.client.put(`/api/v1.0/goal/${goal.id}`, { title: 'Взлом' })).json).toEqual(NOT_FOUND);
+    expect((await viewer.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual(NOT_FOUND);
+    expect((await viewer.client.post('/api/v1.0/goals', { project_id: projectId, ids: [goal.id] })).json.result).toEqual({ goals: [], totals: 0 });
+    expect((await owner.client.post('/api/v1.0/goals', { project_id: projectId, ids: [goal.id] })).json.result.goals.map((g: Goal) => g.id)).toEqual([goal.id]);
+  });
+});
+
+describe('autogoals', () => {
+  it('lists the templates, 30 a page, searchable', async () => {
+    const owner = await userWithProject(api);
+    const all = (await owner.client.get('/api/v1.0/autogoals')).json.result;
+    expect(all.totals).toBe(AUTOGOAL_TEMPLATES.length);
+    expect(all.autogoals.map((t: { title: string }) => t.title)).toEqual(AUTOGOAL_TEMPLATES.map((t) => t.title));
+    expect((await owner.client.get('/api/v1.0/autogoals?search=ФОРМ')).json.result.autogoals.map((t: { id: number }) => t.id)).toEqual([3]);
+    expect((await owner.client.get('/api/v1.0/autogoals?limit=2&offset=5')).json.result.autogoals.map((t: { id: number }) => t.id)).toEqual([6, 7]);
+  });
+
+  it('a goal made from an autogoal is public, protected and sent, with the template’s conditions; the template is then taken', async () => {
+    const owner = await userWithProject(api);
+    const goal = await create(owner.client, { project_id: owner.projectId, title: 'Скачивание файла', goal_template_id: 2, body: undefined });
+    const template = AUTOGOAL_TEMPLATES[1]!;
+    expect(goal).toMatchObject({ access: 'common', is_protected: true, is_td_sending: true, goal_template_id: 2, body: template.body });
+    const listed = (await owner.client.get(`/api/v1.0/autogoals?project_id=${owner.projectId}`)).json.result.autogoals;
+    expect(listed.map((t: { id: number; goal_id: number | null }) => [t.id, t.goal_id])).toEqual(AUTOGOAL_TEMPLATES.map((t) => [t.id, t.id === 2 ? goal.id : null]));
+    expect((await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Ещё раз', goal_template_id: 2 })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Это автоцелевое событие уже создано' },
+    });
+    // Once deleted, it can be chosen again.
+    expect((await owner.client.delete(`/api/v1.0/goal/${goal.id}`)).status).toBe(200);
+    expect((await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Снова', goal_template_id: 2 })).status).toBe(200);
+  });
+
+  it('an unknown template is a 400', async () => {
+    const owner = await userWithProject(api);
+    expect((await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Нет такой', goal_template_id: 999 })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Нет такой автоцели' },
+    });
+  });
+});
+
+describe('goals: what is refused', () => {
+  const CASES: [string, Record<string, unknown>, unknown][] = [
+    ['a title of two characters', { title: ' ab ' }, fieldError('title', 'Минимум 3 символа')],
+    ['a title of spaces', { title: '   ' }, fieldError('title', 'Поле не заполнено')],
+    ['a title of 256 characters', { title: 'я'.repeat(256) }, fieldError('title', 'Превышен лимит символов')],
+    ['no conditions', { body: { dimension_filters: [] } }, fieldError('body.dimension_filters', 'Добавьте хотя бы 1 условие')],
+    ['no body', { body: undefined }, fieldError('body', 'body must be an object')],
+    ['a condition without a value', { body: { dimension_filters: [{ key: 'url', op: 'like', value: ' ' }] } }, fieldError('body.dimension_filters', 'Не все поля в условии заполнены')],
+    ['a condition without an operator', { body: { dimension_filters: [{ key: 'url', value: 'x' }] } }, fieldError('body.dimension_filters', 'Не все поля в условии заполнены')],
+    ['a condition on the visits', { body: { dimension_filters: [{ key: 'entry_page', op: '=', value: '/' }] } }, fieldError('body.dimension_filters', 'Условие цели должно относиться к событиям')],
+    ['an unknown key', { body: { dimension_filters: [{ key: 'password_hash', op: '=', value: 'x' }] } },
+      fieldError('body.dimension_filters.0.key', 'key must be a dimension of the catalogue that the service collects')],
+    ['an SQL fragment as operator', { body: { dimension_filters: [{ key: 'url', op: "= '' OR 1=1 --", value: 'x' }] } },
+      fieldError('body.dimension_filters.0.op', 'op must be one of the following values: >, >=, <, <=, =, !=, include, exclude, like, multilike, multilikeand, nlike, nmultilike, range')],
+    ['an unknown access', { access: 'everyone' }, fieldError('access', 'access must be one of the following values: own, common')],
+    ['an owner given by the caller', { owner_id: 1 }, fieldError('owner_id', 'property owner_id should not exist')],
+    ['a description of 501 characters', { description: 'я'.repeat(501) }, fieldError('description', 'Превышен лимит символов')],
+  ];
+  let owner: Awaited<ReturnType<typeof userWithProject>>;
+  beforeAll(async () => {
+    owner = await userWithProject(api);
+  });
+  for (const [name, input, expected] of CASES) {
+    it(`POST: ${name} is a 400, nothing stored`, async () => {
+      const before = await snapshot(api.db);
+      expect((await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Цель', body: SIGNUP, ...input })).json).toEqual(expected);
+      expect(await snapshot(api.db)).toBe(before);
+    });
+  }
+
+  it('bad list queries are 400s that name the field', async () => {
+    expect((await owner.client.get('/api/v1.0/user/goals')).status).toBe(400);
+    expect((await owner.client.get(`/api/v1.0/user/goals?project_id=${owner.projectId}&limit=1000`)).json.errors.message).toBe('limit must not be greater than 100');
+    expect((await owner.client.get(`/api/v1.0/user/goals?project_id=${owner.projectId}&show_common=maybe`)).json.errors.message).toBe('show_common must be a boolean value');
+    expect((await owner.client.get('/api/v1.0/user/goals?project_id=abc')).status).toBe(400);
+    expect((await owner.client.put('/api/v1.0/goal/0', { title: 'Цель' })).status).toBe(400);
+    expect((await owner.client.put('/api/v1.0/goal/1', {})).status).toBe(400);
+  });
+
+  it('a project the caller has no access to is 403; one that does not exist is 404', async () => {
+    const stranger = await newUser(api);
+    expect((await stranger.client.get(`/api/v1.0/user/goals?project_id=${owner.projectId}`)).json).toEqual(FORBIDDEN);
+    expect((await stranger.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Чужая', body: SIGNUP })).json).toEqual(FORBIDDEN);
+    expect((await stranger.client.get('/api/v1.0/user/goals?project_id=2000000000')).json).toEqual({ responseStatus: 404, errors: { message: 'Счётчик не найден' } });
+  });
+
+  it(`the ${PER_MINUTE + 1}th goal of a user in a minute is «Rate limit exceeded», and is not stored`, async () => {
+    const user = await userWithProject(api);
+    for (let i = 1; i <= PER_MINUTE; i++) await create(user.client, { project_id: user.projectId, title: `Цель ${i}` });
+    const before = await snapshot(api.db);
+    expect((await user.client.post('/api/v1.0/goal', { project_id: user.projectId, title: 'Лишняя', body: SIGNUP })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Rate limit exceeded' },
+    });
+    expect(await snapshot(api.db)).toBe(before);
+    // Another user is not held back by it.
+    const other = await userWithProject(api);
+    await create(other.client, { project_id: other.projectId, title: 'Своя' });
+  });
+});
+
+describe('goals of the demo project', () => {
+  it('are read by anyone, even without a login; created, changed and deleted by an administrator only', async () => {
+    const admin = await newUser(api, ROLE.ADMIN);
+    const user = await newUser(api);
+    const goal = await create(admin.client, { project_id: DEMO_PROJECT_ID, title: 'Демо-цель', access: 'common' });
+    expect((await user.client.post('/api/v1.0/goal', { project_id: DEMO_PROJECT_ID, title: 'Моя демо', body: SIGNUP })).json).toEqual(FORBIDDEN);
+    expect((await user.client.put(`/api/v1.0/goal/${goal.id}`, { title: 'Правка' })).json).toEqual(FORBIDDEN);
+    expect((await user.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual(FORBIDDEN);
+    const anonymous = (await user.client.get(`/api/v1.0/user/goals?project_id=${DEMO_PROJECT_ID}&common_only=true`)).json.result;
+    expect(titles(anonymous)).toContain('Демо-цель');
+    const { ApiClient } = await import('../testing/client.js');
+    const nobody = new ApiClient(api.url);
+    expect((await nobody.get(`/api/v1.0/user/goals?project_id=${DEMO_PROJECT_ID}&show_common=true`)).status).toBe(200);
+    expect((await nobody.post('/api/v1.0/goal', { project_id: DEMO_PROJECT_ID, title: 'Аноним', body: SIGNUP })).status).toBe(401);
+    expect((await admin.client.delete(`/api/v1.0/goal/${goal.id}`)).status).toBe(200);
+  });
+});

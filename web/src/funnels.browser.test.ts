@@ -1,0 +1,104 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
+/**
+ * The funnels page in a real browser against the running service: a new user with three goals
+ * builds a three-step funnel (refused first without a title), sees its graph and table, copies
+ * it («Копия_ »), and deletes the copy. The demo project's buttons are disabled for a user.
+ *
+ * Screenshots go to test-output/screens/funnels-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../server/src/testing/browser';
+
+const base = inject('apiUrl').replace(/\/+$/, '');
+const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
+const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SCREENS}funnels-${name}.png`, fullPage: false });
+}
+
+const cells = (page: Page) => page.$$eval('[data-testid="funnel-row"]', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim())));
+
+describe('the funnels page', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SCREENS, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('builds a three-step funnel, shows it, copies it and deletes the copy', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+    try {
+      await page.goto(`${base}/stat/projects?register`);
+      await page.fill('input[name=email]', `funnels-${stamp}@example.com`);
+      await page.fill('input[name=password]', 'browser test password');
+      await page.click('[data-testid=register-form] button[type=submit]');
+      await page.waitForSelector('[data-testid=projects]');
+      const created = await context.request.post(`${base}/top100/api/v1.0/project`, { headers, data: JSON.stringify({ url: `https://funnels-${stamp}.example`, title: 'Сайт с воронками', agree: true }) });
+      const project = ((await created.json()) as { result: { project_id: number } }).result.project_id;
+      for (const [title, path] of [['Каталог', '/catalog'], ['Корзина', '/cart'], ['Оплата', '/pay']]) {
+        const answer = await context.request.post(`${base}/top100/api/v1.0/goal`, {
+          headers,
+          data: JSON.stringify({ project_id: project, title, body: { dimension_filters: [{ key: 'url', op: 'like', value: `*${path}*` }] } }),
+        });
+        expect(answer.status()).toBe(200);
+      }
+
+      await page.goto(`${base}/stat/projects/${project}/funnels`);
+      await page.waitForSelector('[data-testid="funnels-empty"]');
+      expect(await page.textContent('h1')).toBe('Воронки Новое');
+      await page.click('[data-testid="funnel-create"]');
+      await page.waitForSelector('[data-testid="funnel-step"]');
+      await page.click('[data-testid="funnel-save"]');
+      expect(await page.textContent('[data-testid="funnel-form"]')).toContain('Заполните поле');
+      await page.fill('[data-testid="funnel-title"]', 'Покупка');
+      await page.click('[data-testid="funnel-add-step"]');
+      const steps = page.locator('[data-testid="funnel-step"]');
+      for (const [i, title] of ['Каталог', 'Корзина', 'Оплата'].entries()) {
+        await steps.nth(i).locator('[data-testid="funnel-step-title"]').fill(`Шаг «${title}»`);
+        await steps.nth(i).getByText(title, { exact: true }).click();
+      }
+      await shot(page, 'form');
+      await page.click('[data-testid="funnel-save"]');
+      await page.getByRole('status').filter({ hasText: 'Воронка создана' }).waitFor();
+      await expect.poll(() => cells(page), { timeout: 15_000 }).toEqual([
+        ['1. Шаг «Каталог»', '0', '0', '—', '—', '—'],
+        ['2. Шаг «Корзина»', '0', '0', '—', '—', '—'],
+        ['3. Шаг «Оплата»', '0', '0', '—', '—', '—'],
+      ]);
+      expect(await page.$$eval('[data-testid="funnel-bar"]', (bars) => bars.length)).toBe(3);
+      await page.getByText('Посетители не с предыдущего шага').click();
+      expect(await page.isChecked('[data-testid="funnel-not-prev"]')).toBe(true);
+      await shot(page, 'page');
+
+      await page.click('[data-testid="funnel-copy"]');
+      expect(await page.inputValue('[data-testid="funnel-title"]')).toBe('Копия_ Покупка');
+      await page.click('[data-testid="funnel-save"]');
+      await page.getByRole('status').filter({ hasText: 'Воронка создана' }).waitFor();
+      await expect.poll(() => page.$$eval('[data-testid="funnel-select"] option', (o) => o.map((x) => x.textContent)), { timeout: 15_000 }).toEqual(['Покупка', 'Копия_ Покупка']);
+      expect(await page.inputValue('[data-testid="funnel-select"]')).not.toBe('');
+      await page.click('[data-testid="funnel-delete"]');
+      await page.getByRole('button', { name: 'Удалить' }).last().click();
+      await page.getByRole('status').filter({ hasText: 'Воронка удалена' }).waitFor();
+      await expect.poll(() => page.$$eval('[data-testid="funnel-select"] option', (o) => o.map((x) => x.textContent)), { timeout: 15_000 }).toEqual(['Покупка']);
+
+      await page.goto(`${base}/stat/projects/7596044/funnels`);
+      await page.waitForSelector('[data-testid="funnel-create"]');
+      expect(await page.isDisabled('[data-testid="funnel-create"]')).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});

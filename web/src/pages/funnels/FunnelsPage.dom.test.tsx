@@ -1,0 +1,98 @@
+// @vitest-environment happy-dom
+/**
+ * The funnels page against a fake api: the stored last opened funnel is chosen; a report over the
+ * memory limit (507) shows its page with the period picker instead of the graph and the table.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
+import type { Funnel } from '@stat/schemas/funnels';
+import { ProjectContext } from '../../app/project';
+import { SnackbarProvider } from '../../app/Snackbar';
+import type { Project } from '../../data/calls';
+import { render, until, type Rendered } from '../../testing/render';
+import FunnelsPage from './FunnelsPage';
+
+const project = {
+  id: 8000001,
+  title: 'Мой сайт',
+  permissions: { can_edit_project: true },
+} as unknown as Project;
+
+const funnel = (id: number, title: string): Funnel => ({
+  id,
+  title,
+  steps: [
+    { step_number: 1, step_title: 'Каталог', goals: [{ goal_id: 1, goal_title: 'Каталог' }] },
+    { step_number: 2, step_title: 'Корзина', goals: [{ goal_id: 2, goal_title: 'Корзина' }] },
+  ],
+});
+
+const REPORT = {
+  metrics: ['visitors_all', 'visitors_left_step', 'visitors_left_step_share', 'conversion_first_step', 'conversion_previous_step'],
+  table: [
+    { stepNumber: 1, stepTitle: 'Каталог', metrics: [3, 2, 66.67, 100, 100], metricsWithNotPrevStep: [3, 2, 66.67, 100, 100] },
+    { stepNumber: 2, stepTitle: 'Корзина', metrics: [1, 0, 0.004, 33.33, 33.33], metricsWithNotPrevStep: [4, 0, 0, 133.33, 133.33] },
+  ],
+  graph: [],
+  sample: 1,
+};
+
+let reportStatus = 200;
+const asked: unknown[] = [];
+let view: Rendered | null = null;
+beforeEach(() => {
+  window.localStorage.clear();
+  reportStatus = 200;
+  asked.length = 0;
+  vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
+    const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (path === '/api/v1.0/8000001/funnels') return answer(200, { responseStatus: 200, result: { funnels: [funnel(1, 'Первая'), funnel(2, 'Вторая')], totals: 2 } });
+    if (path === '/api/report/v1.0/eventbase/8000001/funnel') {
+      asked.push(JSON.parse(String(init?.body)));
+      return reportStatus === 200 ? answer(200, { responseStatus: 200, result: REPORT }) : answer(reportStatus, { responseStatus: reportStatus, errors: { message: 'Превышен лимит памяти' } });
+    }
+    return answer(404, { responseStatus: 404, errors: { message: 'not found' } });
+  }) as typeof fetch);
+});
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+});
+
+async function renderPage(): Promise<Rendered> {
+  view = await render(
+    <SnackbarProvider>
+      <ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}>
+        <MemoryRouter initialEntries={['/stat/projects/8000001/funnels']}>
+          <FunnelsPage />
+        </MemoryRouter>
+      </ProjectContext.Provider>
+    </SnackbarProvider>,
+  );
+  return view;
+}
+
+const rows = (v: Rendered) => Array.from(v.container.querySelectorAll('[data-testid="funnel-row"]')).map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent));
+
+describe('the funnels page', () => {
+  it('opens the funnel opened last, and shows its table with percents of 2 decimals and «< 0.01»', async () => {
+    window.localStorage.setItem('funnelLastOpened:8000001', '2');
+    const v = await renderPage();
+    await until(() => expect(rows(v)).toHaveLength(2));
+    expect((asked[0] as { funnel_id: number }).funnel_id).toBe(2);
+    expect(rows(v)).toEqual([
+      ['1. Каталог', '3', '2', '66,67', '100,00', '100,00'],
+      ['2. Корзина', '1', '0', '< 0.01', '33,33', '33,33'],
+    ]);
+  });
+
+  it('a report over the memory limit (507) shows its page with the period picker, not the report', async () => {
+    reportStatus = 507;
+    const v = await renderPage();
+    await until(() => expect(v.container.querySelector('[data-testid="error-page"]')?.getAttribute('data-status')).toBe('507'));
+    expect(v.container.querySelector('[data-testid="error-page"] [data-testid="funnel-period"]')).not.toBeNull();
+    expect(v.container.querySelector('[data-testid="funnel-table"]')).toBeNull();
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { Goal } from '@stat/schemas/goals';
+import { ApiError } from '../../lib/api';
+import { goalFailure, goalRights, rowActions } from './goalState';
+
+const goal = (more: Partial<Goal>): Goal => ({
+  id: 1,
+  project_id: 5,
+  title: 'Цель',
+  description: '',
+  access: 'own',
+  is_protected: false,
+  is_td_sending: false,
+  conditions: [],
+  body: { dimension_filters: [] },
+  conversions: [],
+  email: 'a@example.com',
+  is_owner: true,
+  is_deleted: false,
+  goal_template_id: null,
+  yandex_id: null,
+  yandex_goal_name: null,
+  is_yandex_sending: false,
+  update_date: '2026-11-24T00:00:00.000Z',
+  ...more,
+});
+
+describe('who may do what on the goals page (spec 002 §5)', () => {
+  it('creating needs a login, and on the demo project the right to edit it', () => {
+    expect(goalRights('5', true, false)).toEqual({ write: true, demo: false });
+    expect(goalRights('5', false, false)).toEqual({ write: false, demo: false });
+    expect(goalRights('7596044', true, false)).toEqual({ write: false, demo: true });
+    expect(goalRights('7596044', true, true)).toEqual({ write: true, demo: true });
+  });
+
+  it('an own personal goal: edit, make public, copy, delete', () => {
+    expect(rowActions(goal({}), goalRights('5', true, true), true)).toEqual({ edit: true, makePublic: true, copy: true, remove: true });
+  });
+
+  it('a protected goal is not edited, only deleted', () => {
+    expect(rowActions(goal({ is_protected: true, access: 'common' }), goalRights('5', true, true), true)).toEqual({ edit: false, makePublic: false, copy: true, remove: true });
+  });
+
+  it('another user’s public goal: an editor edits it, a viewer only copies it; neither deletes it', () => {
+    const theirs = goal({ access: 'common', is_owner: false });
+    expect(rowActions(theirs, goalRights('5', true, true), true)).toEqual({ edit: true, makePublic: false, copy: true, remove: false });
+    expect(rowActions(theirs, goalRights('5', true, false), false)).toEqual({ edit: false, makePublic: false, copy: true, remove: false });
+  });
+
+  it('on the demo project edit and «make public» are hidden, even for an administrator', () => {
+    expect(rowActions(goal({}), goalRights('7596044', true, true), true)).toEqual({ edit: false, makePublic: false, copy: true, remove: true });
+  });
+
+  it('the rate limit reads as the specification’s text; other refusals as the api says', () => {
+    expect(goalFailure(new ApiError(400, 'Rate limit exceeded'))).toBe('Превышен лимит создания целей в минуту. Пожалуйста, подождите минуту и попробуйте снова');
+    expect(goalFailure(new ApiError(400, 'Не все поля в условии заполнены'))).toBe('Не все поля в условии заполнены');
+    expect(goalFailure(new ApiError(500, 'Oops'))).toBe('Не удалось сохранить. Попробуйте ещё раз');
+  });
+});

@@ -1,0 +1,57 @@
+/** The goals page's rules that need no DOM: the switch remembered per user, who may do what. */
+import { DEMO_PROJECT_ID } from '../../app/project';
+import { GOAL_RATE_LIMIT_MESSAGE, GOAL_TEXTS, SHOW_COMMON_GOALS_KEY, type Goal } from '@stat/schemas/goals';
+import { ApiError } from '../../lib/api';
+import { readStored, writeStored } from '../../lib/browser';
+
+/** The switch «Показать публичные целевые события» of each user, as stored: `{"<user id>": true}`. */
+function storedSwitches(): Record<string, boolean> {
+  try {
+    const parsed: unknown = JSON.parse(readStored(SHOW_COMMON_GOALS_KEY) ?? '{}');
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, boolean>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The switch of a user (0: nobody logged in); unset, it is on for the demo project, whose goals are public. */
+export function readShowCommon(userId: number, projectId: string): boolean {
+  const value = storedSwitches()[String(userId)];
+  return typeof value === 'boolean' ? value : projectId === String(DEMO_PROJECT_ID);
+}
+
+export function writeShowCommon(userId: number, value: boolean): void {
+  writeStored(SHOW_COMMON_GOALS_KEY, JSON.stringify({ ...storedSwitches(), [String(userId)]: value }));
+}
+
+/** What the caller may do on the project's goals (spec 002 §5). */
+export interface GoalRights {
+  /** create and copy: a login, and on the demo project an administrator */
+  readonly write: boolean;
+  readonly demo: boolean;
+}
+
+export function goalRights(projectId: string, loggedIn: boolean, canEditProject: boolean): GoalRights {
+  const demo = projectId === String(DEMO_PROJECT_ID);
+  return { write: loggedIn && (!demo || canEditProject), demo };
+}
+
+/** The row actions a goal offers (§2, §5): edit hidden on the demo project, public only for personal ones, delete for the owner. */
+export function rowActions(goal: Goal, rights: GoalRights, canEditProject: boolean): { edit: boolean; makePublic: boolean; copy: boolean; remove: boolean } {
+  const editable = rights.write && !rights.demo && !goal.is_protected && (goal.is_owner || (goal.access === 'common' && canEditProject));
+  return {
+    edit: editable,
+    makePublic: editable && goal.access !== 'common',
+    copy: rights.write,
+    remove: rights.write && goal.is_owner,
+  };
+}
+
+/** The text of a failed create or change: the rate limit's own, the api's message for a 4xx, else a general one. */
+export function goalFailure(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 400 && error.message === GOAL_RATE_LIMIT_MESSAGE) return GOAL_TEXTS.rateLimit;
+    if (error.status >= 400 && error.status < 500) return error.message;
+  }
+  return GOAL_TEXTS.failed;
+}
