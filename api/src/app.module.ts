@@ -32,6 +32,8 @@ import { RatingReportController } from './projects/rating-report.controller.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
 import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
+import { ConstructorController } from './constructor/constructor.controller.js';
+import { ConstructorService } from './constructor/constructor.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -62,6 +64,7 @@ export const CONTROLLERS: Type[] = [
   RatingController,
   RatingReportController,
   SavedFiltersController,
+  ConstructorController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -98,6 +101,7 @@ export class AppModule {
       AccessService,
       SavedFiltersRepository,
       SavedFiltersService,
+      ConstructorService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

@@ -11,6 +11,7 @@ import {
   type GraphPoint,
   type GraphResult,
   type MetricValues,
+  type ReportDefinition,
   type TableResult,
 } from '@stat/schemas';
 import { bucketStarts, moscowDateTime } from './buckets.js';
@@ -45,8 +46,13 @@ export class ReportService {
   ) {}
 
   async table(projectId: number, reportName: string, body: ReportRequestDto): Promise<TableResult> {
-    const planned = this.plan(projectId, reportName, body, 'table');
-    const { definition, plan, sort } = planned;
+    return this.tableOf(projectId, this.definition(reportName), body);
+  }
+
+  /** The table of any definition: a base report's, or one made at request time (the constructor). */
+  async tableOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto): Promise<TableResult> {
+    const planned = this.plan(projectId, definition, body, 'table');
+    const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
     if (definition.notCollected !== undefined) {
       return { ...head, data: [], totals: values(undefined, plan.metrics.length), meta: { total: 0, offset: planned.offset, sample: plan.sample, not_collected: definition.notCollected } };
@@ -80,8 +86,16 @@ export class ReportService {
   }
 
   async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
-    const planned = this.plan(projectId, reportName, body, 'graph');
-    const { definition, plan } = planned;
+    return this.graphOf(projectId, this.definition(reportName), body);
+  }
+
+  /**
+   * The graph of any definition. Without selected lines it draws the top `lineCount` rows of the
+   * first level by the request's sort (§9: default lines 5; the constructor's 10).
+   */
+  async graphOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, lineCount = DEFAULT_LINES): Promise<GraphResult> {
+    const planned = this.plan(projectId, definition, body, 'graph');
+    const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample };
     if (definition.notCollected !== undefined) return { ...head, data: [], totals: values(undefined, plan.metrics.length) };
@@ -95,7 +109,7 @@ export class ReportService {
     const [totals, whole, [lines, lineRows]] = await Promise.all([
       this.run(compileTotals(plan)),
       body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
-      this.linesOf(planned, body),
+      this.linesOf(planned, body, lineCount),
     ]);
     const data: GraphLine[] = [];
     if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
@@ -115,8 +129,13 @@ export class ReportService {
    * ClickHouse sends them.
    */
   async csv(projectId: number, reportName: string, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
-    const planned = this.plan(projectId, reportName, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
-    const { definition, plan, sort } = planned;
+    return this.csvOf(projectId, this.definition(reportName), body);
+  }
+
+  /** The CSV of any definition. */
+  async csvOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+    const planned = this.plan(projectId, definition, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
+    const { plan, sort } = planned;
     const header = [definition.drilldown.length === 0 ? 'Дата' : definition.title, ...plan.metrics.map((m) => METRIC_INFO[m].title)];
     const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
     const totals = definition.notCollected === undefined ? values((await this.run(compileTotals(plan)))[0], plan.metrics.length) : [];
@@ -139,9 +158,13 @@ export class ReportService {
     return { disposition, lines: lines.call(this) };
   }
 
-  private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
+  private definition(reportName: string): ReportDefinition {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
+    return definition;
+  }
+
+  private plan(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
     return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
   }
 
@@ -150,16 +173,16 @@ export class ReportService {
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
-  private async linesOf(planned: ReportPlan, body: ReportRequestDto): Promise<[LinePath[], ResultRow[]]> {
-    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned));
+  private async linesOf(planned: ReportPlan, body: ReportRequestDto, lineCount: number): Promise<[LinePath[], ResultRow[]]> {
+    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned, lineCount));
     return [lines, lines.length > 0 ? await this.run(compileSeries(planned.plan, planned.group, lines)) : []];
   }
 
   /** The rows of the report's top level that a graph draws when none are selected. */
-  private async defaultLines(planned: ReportPlan): Promise<LinePath[]> {
+  private async defaultLines(planned: ReportPlan, lineCount: number): Promise<LinePath[]> {
     const top: Plan = { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] };
     const sortBy = planned.sort.name === 'date' ? 'title' : planned.sort.name;
-    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: DEFAULT_LINES, offset: 0 }));
+    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: lineCount, offset: 0 }));
     return rows.map((r) => [normalValue(r.value, top.path[0]!)]);
   }
 
