@@ -34,6 +34,9 @@ import { SavedFiltersRepository } from './saved-filters/saved-filters.repository
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
 import { ConstructorController } from './constructor/constructor.controller.js';
 import { ConstructorService } from './constructor/constructor.service.js';
+import { ConstructorTemplatesController } from './constructor-templates/constructor-templates.controller.js';
+import { ConstructorTemplatesRepository } from './constructor-templates/constructor-templates.repository.js';
+import { ConstructorTemplatesService } from './constructor-templates/constructor-templates.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -65,6 +68,7 @@ export const CONTROLLERS: Type[] = [
   RatingReportController,
   SavedFiltersController,
   ConstructorController,
+  ConstructorTemplatesController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -102,6 +106,8 @@ export class AppModule {
       SavedFiltersRepository,
       SavedFiltersService,
       ConstructorService,
+      ConstructorTemplatesRepository,
+      ConstructorTemplatesService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };
