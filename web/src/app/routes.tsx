@@ -25,6 +25,7 @@ const CounterSettings = lazy(() => import('../pages/settings/CounterSettings'));
 const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
+const ConstructorTemplatesPage = lazy(() => import('../pages/constructor/TemplatesPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -143,7 +144,7 @@ export const routes: RouteObject[] = [
               { path: 'access', element: page(<AccessSettings />) },
             ],
           },
-          { path: 'constructor', element: soon('Конструктор отчётов') },
+          { path: 'constructor', element: page(<ConstructorTemplatesPage />) },
           { path: 'goals', element: soon('Цели') },
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
