@@ -1,5 +1,5 @@
 import type { Metric } from '../catalogue.js';
-import { DIMENSIONS, type Dimension } from '../dimensions.js';
+import { DIMENSIONS, HIT_DIMENSIONS, type Dimension } from '../dimensions.js';
 import type { DimensionFilterRule, MetricFilterRule } from '../filters.js';
 import { addDays, startOfMonth, startOfWeek, type PeriodGroup } from '../period.js';
 import type { ReportRequest } from './api.js';
@@ -78,6 +78,14 @@ export const CONSTRUCTOR_DIMENSIONS: readonly Dimension[] = CONSTRUCTOR_DIMENSIO
 
 export const isConstructorDimension = (d: string): d is Dimension => (CONSTRUCTOR_DIMENSIONS as readonly string[]).includes(d);
 export const isConstructorMetric = (m: string): m is ConstructorMetric => (CONSTRUCTOR_METRICS as readonly string[]).includes(m);
+
+/** Ratios per visit: rows of pages or events (HIT_DIMENSIONS) cannot answer them. */
+const PER_VISIT_METRICS: readonly ConstructorMetric[] = ['avg_view_depth'];
+
+/** Whether rows of these dimensions can answer the metric (depth per visit has no meaning for a page's rows). */
+export function metricFitsDimensions(metric: ConstructorMetric, dimensions: readonly Dimension[]): boolean {
+  return !PER_VISIT_METRICS.includes(metric) || !dimensions.some((d) => HIT_DIMENSIONS.has(d));
+}
 
 /**
  * The report definition of a constructor query: its dimensions are the drill-down path (the

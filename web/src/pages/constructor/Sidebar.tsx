@@ -7,10 +7,11 @@ import {
   CONSTRUCTOR_MAX_DIMENSIONS,
   CONSTRUCTOR_METRICS,
   CONSTRUCTOR_TEXTS,
+  type ConstructorMetric,
 } from '@stat/schemas/reports';
 import { CloseIcon, TextInput } from '../../components/ui';
 import { dimensionTitle } from '../../reports/dimension/dimensionTitles';
-import { chooseItem, moveItem, parseStartRow, toGraph, type Selection } from './query';
+import { chooseItem, metricOffered, moveItem, parseStartRow, toGraph, type Selection } from './query';
 import styles from './Sidebar.module.css';
 
 /** Titles that are ambiguous outside their report (two «Версия»). */
@@ -63,7 +64,8 @@ export function Sidebar({ selection, onSelection, offset, limit, onOffset, onLim
           type={graph ? 'radio' : 'checkbox'}
           name={graph ? `constructor-${kind}` : undefined}
           checked={chosen}
-          disabled={!chosen && kind === 'dimension' && fullRows}
+          disabled={!chosen && (kind === 'dimension' ? fullRows : !metricOffered(name as ConstructorMetric, selection))}
+          title={!chosen && kind === 'metric' && !metricOffered(name as ConstructorMetric, selection) ? 'Не считается для строк страниц и событий' : undefined}
           onChange={(e) => toggle(kind, name, graph ? true : e.target.checked)}
           data-testid={`constructor-item-${name}`}
         />

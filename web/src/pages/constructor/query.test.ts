@@ -47,6 +47,13 @@ describe('choosing in the tree', () => {
     expect(chooseItem(graph, 'metric', 'uid', true).metrics).toEqual(['uid']);
   });
 
+  it('drops the depth per visit when rows of pages are chosen, and does not take it beside them', () => {
+    const withDepth = table(['visits', 'avg_view_depth'], ['traffic_type']);
+    expect(chooseItem(withDepth, 'dimension', 'url', true)).toEqual(table(['visits'], ['traffic_type', 'url']));
+    const pages = table(['visits'], ['url']);
+    expect(chooseItem(pages, 'metric', 'avg_view_depth', true)).toBe(pages);
+  });
+
   it('moves a dragged item', () => {
     expect(moveItem(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);
     expect(moveItem(['a', 'b', 'c'], 2, 0)).toEqual(['c', 'a', 'b']);

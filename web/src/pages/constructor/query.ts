@@ -12,6 +12,7 @@ import {
   CONSTRUCTOR_METRICS,
   isConstructorDimension,
   isConstructorMetric,
+  metricFitsDimensions,
   readyTemplatePeriod,
   type ConstructorMetric,
   type ConstructorTemplate,
@@ -64,19 +65,26 @@ export function toGraph(selection: Selection): Selection {
 /**
  * A checkbox of the tree ticked or cleared. In the table, a metric or dimension is added at the
  * end or removed (at most 10 dimensions); in the graph a chosen item replaces the selection (§4).
+ * A metric per visit does not go with rows of pages or events: a page dimension chosen drops it.
  */
 export function chooseItem(selection: Selection, kind: 'metric' | 'dimension', name: string, checked: boolean): Selection {
   if (kind === 'metric') {
     if (!isConstructorMetric(name)) return selection;
     if (!checked) return { ...selection, metrics: selection.metrics.filter((m) => m !== name) };
+    if (!metricFitsDimensions(name, selection.dimensions)) return selection;
     return { ...selection, metrics: selection.viewType === 'graph' ? [name] : unique([...selection.metrics, name]) };
   }
   if (!isConstructorDimension(name)) return selection;
   if (!checked) return { ...selection, dimensions: selection.dimensions.filter((d) => d !== name) };
-  if (selection.viewType === 'graph') return { ...selection, dimensions: [name] };
-  if (selection.dimensions.length >= CONSTRUCTOR_MAX_DIMENSIONS) return selection;
-  return { ...selection, dimensions: unique([...selection.dimensions, name]) };
+  let dimensions: Dimension[];
+  if (selection.viewType === 'graph') dimensions = [name];
+  else if (selection.dimensions.length >= CONSTRUCTOR_MAX_DIMENSIONS) return selection;
+  else dimensions = unique([...selection.dimensions, name]);
+  return { ...selection, dimensions, metrics: selection.metrics.filter((m) => metricFitsDimensions(m, dimensions)) };
 }
+
+/** Whether the tree offers a metric with these dimensions chosen. */
+export const metricOffered = (metric: ConstructorMetric, selection: Selection): boolean => metricFitsDimensions(metric, selection.dimensions);
 
 /** Moves the item at `from` to `to` (a drag in «Столбцы» or «Строки»). */
 export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {

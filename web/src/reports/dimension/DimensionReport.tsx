@@ -252,14 +252,14 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
       {...(hint ? { hint } : {})}
       actions={
         <>
-        {extras?.actions}
-        <CsvDownload
-          hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
-          reportTitle={report.title}
-          period={period}
-          fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
-          download={() => (source ? source.csv(base) : downloadReportCsv(projectId, report.name, base))}
-        />
+          {extras?.actions}
+          <CsvDownload
+            hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
+            reportTitle={report.title}
+            period={period}
+            fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
+            download={() => (source ? source.csv(base) : downloadReportCsv(projectId, report.name, base))}
+          />
         </>
       }
     >
@@ -312,52 +312,52 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
           {/* Two graphs share one row of line tools, above both, so that both plots stay the same size. */}
           {panels !== 'table' && graphed.length === 2 ? <div className={styles.sharedTools}>{graphTools}</div> : null}
           {panels === 'table' ? null : (
-          <div className={graphed.length === 2 && !narrow ? `${styles.graphs} ${styles.graphsTwo}` : styles.graphs}>
-            {graphed.map((metric, index) => (
-              <ReportCard key={index}>
-                <GraphPanel
-                  answer={graph.data}
-                  metrics={metrics}
-                  metric={metric}
-                  onMetric={(name) => change((q) => withGraphMetric(q, index === 0 ? 0 : 1, name))}
-                  lineColors={lineColors}
-                  chartType={query.chartType}
-                  percent={query.percent}
-                  tableValue={tableValue}
-                  period={period}
-                  loading={graph.loading}
-                  height={narrow ? 217 : 320}
-                  testId={index === 0 ? 'report-graph' : 'report-graph-2'}
-                  tools={index === 0 && graphed.length === 1 ? graphTools : null}
-                />
-              </ReportCard>
-            ))}
-          </div>
+            <div className={graphed.length === 2 && !narrow ? `${styles.graphs} ${styles.graphsTwo}` : styles.graphs}>
+              {graphed.map((metric, index) => (
+                <ReportCard key={index}>
+                  <GraphPanel
+                    answer={graph.data}
+                    metrics={metrics}
+                    metric={metric}
+                    onMetric={(name) => change((q) => withGraphMetric(q, index === 0 ? 0 : 1, name))}
+                    lineColors={lineColors}
+                    chartType={query.chartType}
+                    percent={query.percent}
+                    tableValue={tableValue}
+                    period={period}
+                    loading={graph.loading}
+                    height={narrow ? 217 : 320}
+                    testId={index === 0 ? 'report-graph' : 'report-graph-2'}
+                    tools={index === 0 && graphed.length === 1 ? graphTools : null}
+                  />
+                </ReportCard>
+              ))}
+            </div>
           )}
           {panels === 'graph' ? null : (
-          <ReportCard flush>
-            <TreeTable
-              titleHeader={drilldownHeader(report.drilldown)}
-              metrics={metrics}
-              items={items}
-              totals={totals}
-              sort={currentSort}
-              onSort={(column) => change((q) => ({ ...q, sort: nextSort(currentSort, column), offset: 0 }))}
-              lineColors={lineColors}
-              onToggleLine={onToggleLine}
-              onToggleExpand={tree.toggle}
-              onShowMore={tree.showMore}
-              loading={table.loading}
-              paging={{
-                offset: query.offset,
-                limit: query.limit,
-                total: answer?.meta.total,
-                onOffset: (offset) => change((q) => ({ ...q, offset })),
-                onLimit: (limit) => change((q) => ({ ...q, limit, offset: 0 })),
-              }}
-              testId="report-table"
-            />
-          </ReportCard>
+            <ReportCard flush>
+              <TreeTable
+                titleHeader={drilldownHeader(report.drilldown)}
+                metrics={metrics}
+                items={items}
+                totals={totals}
+                sort={currentSort}
+                onSort={(column) => change((q) => ({ ...q, sort: nextSort(currentSort, column), offset: 0 }))}
+                lineColors={lineColors}
+                onToggleLine={onToggleLine}
+                onToggleExpand={tree.toggle}
+                onShowMore={tree.showMore}
+                loading={table.loading}
+                paging={{
+                  offset: query.offset,
+                  limit: query.limit,
+                  total: answer?.meta.total,
+                  onOffset: (offset) => change((q) => ({ ...q, offset })),
+                  onLimit: (limit) => change((q) => ({ ...q, limit, offset: 0 })),
+                }}
+                testId="report-table"
+              />
+            </ReportCard>
           )}
         </>
       )}
