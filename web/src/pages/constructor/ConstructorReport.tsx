@@ -93,9 +93,10 @@ function ConstructorBody({ projectId, clock }: { readonly projectId: string; rea
   const template = useRequest(templateId === null || !user ? null : `template:${templateId}`, (signal) => fetchTemplate(templateId ?? 0, signal));
   const [dismissed, setDismissed] = useState<number | null>(null);
   useEffect(() => {
-    // A bare link to a template (?template=id): its query is written into the URL once.
+    // A bare link to a template (?template=id, no rows chosen): its query is written into the
+    // URL. (Not by `metrics`: the report leaves the default metrics out of the URL.)
     const loaded = template.data;
-    if (!loaded || search.has('metrics')) return;
+    if (!loaded || search.has('dimensions')) return;
     setSearch(templateSearch(loaded), { replace: true });
   }, [template.data, search, setSearch]);
 
