@@ -344,7 +344,7 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
                 sort={currentSort}
                 onSort={(column) => change((q) => ({ ...q, sort: nextSort(currentSort, column), offset: 0 }))}
                 lineColors={lineColors}
-                onToggleLine={onToggleLine}
+                {...(panels === 'table' ? {} : { onToggleLine })}
                 onToggleExpand={tree.toggle}
                 onShowMore={tree.showMore}
                 loading={table.loading}
