@@ -137,7 +137,8 @@ function ConstructorBody({ projectId, clock }: { readonly projectId: string; rea
   const onSaveOver = useCallback(() => void saveOver().catch((error: unknown) => snackbar(error instanceof Error ? error.message : String(error))), [saveOver, snackbar]);
 
   const saveDisabled = !canSave(applied) || pendingKey !== appliedKey;
-  const saveButton = !user ? null : templateId !== null && template.data ? (
+  // An opened template offers «save over» and «save as new» (§4); a choice that cannot be saved, neither.
+  const saveButton = !user ? null : templateId !== null && template.data && !saveDisabled ? (
     <Dropdown
       label="Сохранить отчёт"
       trigger={<span data-testid="constructor-save">Сохранить отчёт</span>}
