@@ -1,5 +1,5 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { METRICS, type FilterOption, type GeoPlace, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
+import { METRICS, type ConstructorTemplate, type ConstructorTemplateBody, type ConstructorTemplateList, type FilterOption, type GeoPlace, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import type { ErrorBody } from '../common/error.filter.js';
 import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
@@ -113,6 +113,42 @@ const healthReport = described<HealthReport>(
   ['status', 'reasons', 'unstored', 'oldest_unstored_ms'],
 );
 
+const templateBody = described<ConstructorTemplateBody>(
+  {
+    metrics: metricNames,
+    dimensions: { type: 'array', items: text },
+    sort: { type: 'object', properties: { name: text, order: { type: 'string', enum: ['asc', 'desc'] } }, required: ['name', 'order'] },
+    group: text,
+    viewType: { type: 'string', enum: ['table', 'graph'] },
+    sample: { type: 'number' },
+    graphs: int,
+    dimension_filters: { type: 'array', items: { type: 'object' } },
+    metric_filters: { type: 'array', items: { type: 'object' } },
+    limit: int,
+    offset: int,
+  },
+  ['metrics', 'dimensions', 'viewType'],
+);
+
+const constructorTemplate = described<ConstructorTemplate>(
+  {
+    id: int,
+    title: text,
+    email: { ...text, description: 'the author’s e-mail' },
+    update_date: { ...text, format: 'date-time' },
+    days_in_range: int,
+    body: ref('ConstructorTemplateBody'),
+    notice: { ...text, description: 'set when the stored template named dimensions or metrics the constructor no longer offers: they are left out of `body`' },
+    dropped: { type: 'array', items: text, description: 'the names left out' },
+  },
+  ['id', 'title', 'email', 'update_date', 'days_in_range', 'body'],
+);
+
+const constructorTemplateList = described<ConstructorTemplateList>(
+  { constructor_template: { type: 'array', items: ref('ConstructorTemplate') }, totals: { ...int, description: 'templates matching the search' } },
+  ['constructor_template', 'totals'],
+);
+
 /** The component schemas of the answers, by name. */
 export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   TableRow: tableRow,
@@ -125,6 +161,9 @@ export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   EventbaseLatency: eventbaseLatency,
   ErrorBody: errorBody,
   HealthReport: healthReport,
+  ConstructorTemplateBody: templateBody,
+  ConstructorTemplate: constructorTemplate,
+  ConstructorTemplateList: constructorTemplateList,
 };
 
 /** The envelope of every successful answer, `{responseStatus: 200, result}`. */
