@@ -76,11 +76,25 @@ function MyReports({ constructorPath }: { readonly constructorPath: string }) {
   const settled = useDebounced(search.trim(), SEARCH_DELAY);
   const [version, setVersion] = useState(0);
   const list = useRequest(`templates:${settled}:${version}`, (signal) => listTemplates({ search: settled }, signal));
+  // Further pages of the list («Показать ещё»), for the same search and version.
+  const [more, setMore] = useState<{ key: string; rows: ConstructorTemplate[] }>({ key: '', rows: [] });
+  const listKey = `${settled}:${version}`;
+  const extra = more.key === listKey ? more.rows : [];
+  const [loadingMore, setLoadingMore] = useState(false);
+  const showMore = async () => {
+    setLoadingMore(true);
+    try {
+      const page = await listTemplates({ search: settled, offset: (list.data?.constructor_template.length ?? 0) + extra.length });
+      setMore({ key: listKey, rows: [...extra, ...page.constructor_template] });
+    } finally {
+      setLoadingMore(false);
+    }
+  };
   const [renaming, setRenaming] = useState<ConstructorTemplate | null>(null);
   const [deleting, setDeleting] = useState<ConstructorTemplate | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const rows = list.data?.constructor_template ?? [];
+  const rows = [...(list.data?.constructor_template ?? []), ...extra];
 
   const rename = async (title: string) => {
     if (!renaming) return;
@@ -144,6 +158,11 @@ function MyReports({ constructorPath }: { readonly constructorPath: string }) {
           ))}
         </tbody>
       </table>
+      {list.data && rows.length < list.data.totals ? (
+        <Button variant="ghost" busy={loadingMore} onClick={() => void showMore()} data-testid="my-reports-more">
+          Показать ещё
+        </Button>
+      ) : null}
       {list.data && rows.length === 0 ? (
         <p className={styles.none}>{settled ? 'По вашему запросу ничего не найдено' : 'Сохранённых отчётов пока нет.'}</p>
       ) : null}
