@@ -142,9 +142,10 @@ describe('the constructor table', () => {
   it('takes the date as a dimension: the period’s days, each expanding into the next dimension', async () => {
     const days = await ask({ metrics: ['visits'], dimensions: ['date', 'traffic_type'] });
     expect(shown(days.json.result)).toEqual([
-      [D2, 3],
-      [D1, 2],
+      ['11.11.2026', 3],
+      ['10.11.2026', 2],
     ]);
+    expect(days.json.result.data.map((r: { id: string }) => r.id)).toEqual([`["${D2}"]`, `["${D1}"]`]);
     const sources = await ask({ metrics: ['visits'], dimensions: ['date', 'traffic_type'], parents: [D2] });
     expect(shown(sources.json.result)).toEqual([
       ['Поисковые системы', 2],

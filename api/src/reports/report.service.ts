@@ -243,6 +243,8 @@ export class ReportService {
       const coded = dimension === 'traffic_type' || dimension === 'device_type' ? VALUE_TITLES[dimension] : undefined;
       if (coded !== undefined) titles.set(key, coded[key] ?? key);
       else if (dimension === 'visit_time') titles.set(key, VISIT_TIME_TITLES[Number(value)] ?? key);
+      // A day (the constructor's `date` rows) reads as Russian dates do: 10.11.2026.
+      else if (dimension === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(key)) titles.set(key, key.split('-').reverse().join('.'));
       else titles.set(key, key);
     }
     // The first range of visit time starts at 0, which is a value, not "not determined".
