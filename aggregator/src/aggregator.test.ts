@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { createMetrics, readSamples } from '@stat/telemetry';
 import { createAggregator } from './aggregator.js';
 import { siteRulesFrom } from './site-rules.js';
 
@@ -98,6 +99,29 @@ describe('aggregator on chDB', () => {
       { p: 14 },
     );
     expect(dropped.map((r) => [r.reason, Number(r.n)])).toEqual([['bot', 1]]);
+  });
+
+  it('counts in the process metrics what it stored, dropped and set aside, the batch and its write, and the newest hit stored', async () => {
+    const at = Date.now() - 7 * MINUTE;
+    const metrics = createMetrics();
+    const aggregator = createAggregator(clickhouse, { metrics });
+    const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    expect(aggregator.newestStoredAt()).toBeNull();
+    await aggregator.handle([hit(41, 'visitor-m', at), hit(41, 'visitor-m', at + 2000), hit(41, 'crawler-2', at, 'https://shop.ru/', '', googlebot), '{"no":"hit"}']);
+    // A second batch, of one later hit.
+    await aggregator.handle([hit(41, 'visitor-n', at + 5000)]);
+    const samples = readSamples(await metrics.registry.metrics());
+    expect(samples.get('stat_events_stored_total')).toBe(3);
+    expect(samples.get('stat_events_dropped_total{reason="bot"}')).toBe(1);
+    expect(samples.get('stat_events_dropped_total{reason="counter_settings"}')).toBe(0);
+    expect(samples.get('stat_events_dead_lettered_total{reason="invalid_message"}')).toBe(1);
+    expect(samples.get('stat_events_dead_lettered_total{reason="storage_refused"}')).toBe(0);
+    expect(samples.get('stat_aggregator_batch_size_count')).toBe(2);
+    expect(samples.get('stat_aggregator_batch_size_sum')).toBe(5);
+    expect(samples.get('stat_aggregator_batch_size_bucket{le="1"}')).toBe(1);
+    // One insert of event rows per batch.
+    expect(samples.get('stat_storage_write_seconds_count')).toBe(2);
+    expect(aggregator.newestStoredAt()).toBe(at + 5000);
   });
 
   it("applies the project's counter settings: excluded pages and unknown projects dropped and counted, www merged, the hash cut", async () => {

@@ -1,5 +1,6 @@
 import type { AcceptedHit, BatchHandler, BatchPosition, BusPosition, DeadLetterPublisher, EventRow, WriterHealth } from '@stat/schemas';
 import type { ClickHouseClient } from '@stat/storage';
+import type { Metrics } from '@stat/telemetry';
 import { VISIT_RETAIN_MS, VisitCutter, visitorKey } from './sessions.js';
 import type { BusPlace } from './rows.js';
 import { EventStore, type DroppedHit, type SetAside } from './storage.js';
@@ -35,6 +36,8 @@ export interface AggregatorOptions {
    */
   deadLetters: DeadLetterPublisher | null;
   log: (message: string) => void;
+  /** The process's metrics (batch sizes, write latency, stored, dropped and dead-lettered events); none by default. */
+  metrics: Metrics | null;
 }
 
 const DEFAULTS: Omit<AggregatorOptions, 'enricher'> = {
@@ -44,7 +47,14 @@ const DEFAULTS: Omit<AggregatorOptions, 'enricher'> = {
   siteRules: null,
   deadLetters: null,
   log: (m) => console.error(m),
+  metrics: null,
 };
+
+/**
+ * Why a message went to dead_hits, the `reason` label of stat_events_dead_lettered_total: not an
+ * accepted hit (the parse step), a hit a later step could not turn into a row, a row ClickHouse refused.
+ */
+export type DeadLetterReason = 'invalid_message' | 'invalid_hit' | 'storage_refused';
 
 /** What the aggregator has done since it started, for the operator. */
 export interface AggregatorStats {
@@ -79,6 +89,8 @@ export interface Aggregator {
    */
   stop(): void;
   health(): AggregatorHealth;
+  /** server time (epoch ms) of the newest hit this aggregator stored, or null before the first */
+  newestStoredAt(): number | null;
   /** the visits open in this process */
   visits: VisitCutter;
 }
@@ -138,6 +150,8 @@ interface Writing {
 
 interface RowWriting extends Writing {
   row: EventRow;
+  /** the hit's server time */
+  at: number;
   place: BusPlace | undefined;
   stored: boolean;
 }
@@ -162,6 +176,8 @@ interface Prepared {
   droppedBots: number;
   droppedByRules: number;
   droppedNoProject: number;
+  /** dead letters of the batch by reason, written or to be written */
+  deadReasons: Map<DeadLetterReason, number>;
   /** the latest server time of the batch's hits, the stream's clock for sweeping visits */
   latestAt: number | null;
 }
@@ -180,6 +196,14 @@ interface Prepared {
 export function createAggregator(clickhouse: ClickHouseClient, options: Partial<AggregatorOptions> = {}): Aggregator {
   const opts: AggregatorOptions = { ...DEFAULTS, enricher: options.enricher ?? createEnricher(), ...options };
   const stats: AggregatorStats = { stored: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 0 };
+  /** server time of the newest hit stored, for stat_freshness_seconds */
+  let newestStoredAt: number | null = null;
+  const metrics = opts.metrics;
+  if (metrics) {
+    // Every reason from zero, so that a rate over it exists before the first.
+    for (const reason of ['bot', 'counter_settings', 'no_project', 'replay']) metrics.eventsDropped.inc({ reason }, 0);
+    for (const reason of ['invalid_message', 'invalid_hit', 'storage_refused']) metrics.eventsDeadLettered.inc({ reason }, 0);
+  }
   const health: AggregatorHealth = { failing: null, failingSince: null, oldestUnstoredAt: null };
   const rules = opts.siteRules ? new SiteRulesCache(opts.siteRules) : null;
   /** The batch in hand's interruption: stop() aborts its sleep and its requests in flight. */
@@ -273,15 +297,19 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     );
     const messages = all.filter((m) => !isStored(m.place, offsets));
     // After a failed try, what is stored now was stored by that try, not by an earlier run.
-    if (!fresh) stats.skippedReplays += all.length - messages.length;
-    const batch: Prepared = { messages, rows: [], dropped: [], dead: [], deadWritten: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, latestAt: null };
-    const setAside = (message: Message, reason: string): void => {
+    if (!fresh) {
+      stats.skippedReplays += all.length - messages.length;
+      metrics?.eventsDropped.inc({ reason: 'replay' }, all.length - messages.length);
+    }
+    const batch: Prepared = { messages, rows: [], dropped: [], dead: [], deadWritten: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, deadReasons: new Map(), latestAt: null };
+    const setAside = (message: Message, reason: string, kind: DeadLetterReason = 'invalid_hit'): void => {
       batch.dead.push(deadLetterOf(message.body, reason, Date.now()));
+      batch.deadReasons.set(kind, (batch.deadReasons.get(kind) ?? 0) + 1);
     };
     const valid: { message: Message; hit: AcceptedHit }[] = [];
     for (const message of messages) {
       if ('ok' in message.parsed) valid.push({ message, hit: message.parsed.ok });
-      else if ('deadLetter' in message.parsed) setAside(message, message.parsed.deadLetter);
+      else if ('deadLetter' in message.parsed) setAside(message, message.parsed.deadLetter, 'invalid_message');
     }
     if (valid.length === 0) return batch;
     // Hits arrive in server-time order per visitor; sort so visits are cut in order.
@@ -310,7 +338,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     const rows: (RowWriting & { index: number })[] = [];
     for (const { message, hit } of enriched) {
       const result = then(cutVisit(hit), (visited) => toRowStep(visited, message.place));
-      if ('ok' in result) rows.push({ index: message.index, body: message.body, row: result.ok, place: message.place, done: false, stored: false });
+      if ('ok' in result) rows.push({ index: message.index, body: message.body, row: result.ok, at: hit.accepted.at, place: message.place, done: false, stored: false });
       else if ('deadLetter' in result) setAside(message, result.deadLetter);
     }
     // Written in the batch's order, so that a partition's stored offset never passes a hit
@@ -333,6 +361,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   const refuse = async (batch: Prepared, item: Writing, reason: string): Promise<void> => {
     item.done = true;
     batch.dead.push(deadLetterOf(item.body, reason, Date.now()));
+    batch.deadReasons.set('storage_refused', (batch.deadReasons.get('storage_refused') ?? 0) + 1);
     await writeDead(batch);
   };
 
@@ -368,7 +397,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     await writeDead(batch);
     await writeSplitting(
       batch.rows.filter((r) => !r.done),
-      (items) => store.insert(items.map((r) => r.row)),
+      (items) => timed(store.insert(items.map((r) => r.row))),
       {
         stored: (items) =>
           items.forEach((r) => {
@@ -380,13 +409,32 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     );
   };
 
+  /** An insert of event rows, its duration observed whether it succeeds or fails. */
+  const timed = async <T>(insert: Promise<T>): Promise<T> => {
+    const end = metrics?.storageWriteSeconds.startTimer();
+    try {
+      return await insert;
+    } finally {
+      end?.();
+    }
+  };
+
   /** Counts a stored batch and keeps its visits and offsets. */
   const finish = (batch: Prepared): void => {
-    stats.stored += batch.rows.filter((r) => r.stored).length;
+    const stored = batch.rows.filter((r) => r.stored);
+    stats.stored += stored.length;
     stats.droppedBots += batch.droppedBots;
     stats.droppedByRules += batch.droppedByRules;
     stats.droppedNoProject += batch.droppedNoProject;
     stats.deadLettered += batch.deadWritten;
+    for (const { at } of stored) if (newestStoredAt === null || at > newestStoredAt) newestStoredAt = at;
+    if (metrics) {
+      metrics.eventsStored.inc(stored.length);
+      metrics.eventsDropped.inc({ reason: 'bot' }, batch.droppedBots);
+      metrics.eventsDropped.inc({ reason: 'counter_settings' }, batch.droppedByRules);
+      metrics.eventsDropped.inc({ reason: 'no_project' }, batch.droppedNoProject);
+      for (const [reason, count] of batch.deadReasons) metrics.eventsDeadLettered.inc({ reason }, count);
+    }
     // The highest handled offset of each partition.
     for (const { place } of batch.messages) {
       if (!place) continue;
@@ -403,6 +451,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
     const places = placesOf(position, messages.length);
     if (places.length !== messages.length) throw new Error(`a batch of ${messages.length} hits came with ${places.length} bus offsets`);
     if (messages.length === 0) return;
+    metrics?.batchSize.observe(messages.length);
     const receivedAt = Date.now();
     // Parsing is pure: once per batch, whatever the tries.
     const parsed = messages.map((body, index): Message => ({ index, body, place: places[index], parsed: parseMessage(body) }));
@@ -453,5 +502,6 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
       interrupt?.abort();
     },
     health: (): AggregatorHealth => ({ ...health }),
+    newestStoredAt: () => newestStoredAt,
   };
 }

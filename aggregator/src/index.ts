@@ -1,4 +1,4 @@
-export { createAggregator, type Aggregator, type AggregatorHealth, type AggregatorOptions, type AggregatorStats } from './aggregator.js';
+export { createAggregator, type Aggregator, type AggregatorHealth, type AggregatorOptions, type AggregatorStats, type DeadLetterReason } from './aggregator.js';
 export { VisitCutter, VISIT_TIMEOUT_MS, type Visit } from './sessions.js';
 export { toEventRow } from './rows.js';
 export type { EventRow } from '@stat/schemas';

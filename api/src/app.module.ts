@@ -1,3 +1,4 @@
+import type { Logger, Metrics } from '@stat/telemetry';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { ClickHouseClient } from '@stat/storage';
@@ -6,6 +7,8 @@ import { ReportService } from './reports/report.service.js';
 import { ReportEngine } from './reports/engine.js';
 import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
 import { FilterValuesController } from './reports/filter-values.js';
+import { RealtimeController } from './realtime/realtime.controller.js';
+import { RealtimeService } from './realtime/realtime.service.js';
 import { ServiceController } from './service/service.controller.js';
 import { LatencyRepository } from './service/latency.repository.js';
 import { AccessGuard } from './auth/access.guard.js';
@@ -51,12 +54,16 @@ export interface ApiDeps {
   settings: ApiSettings;
   fetcher: PageFetcher;
   clock: Clock;
+  /** the process's metrics and logger, for the report engine's queries */
+  metrics: Metrics;
+  logger: Logger;
 }
 
 /** Every controller of the api; the authorization test walks their routes. */
 export const CONTROLLERS: Type[] = [
   ReportController,
   FilterValuesController,
+  RealtimeController,
   DictionaryController,
   ServiceController,
   AuthController,
@@ -86,8 +93,9 @@ export class AppModule {
       { provide: SETTINGS, useValue: deps.settings },
       { provide: FETCHER, useValue: deps.fetcher },
       { provide: CLOCK, useValue: deps.clock },
-      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings) },
+      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }) },
       ReportService,
+      RealtimeService,
       DictionaryRepository,
       LatencyRepository,
       UsersRepository,

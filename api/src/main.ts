@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ClickHouseClient } from '@stat/storage';
@@ -18,7 +17,9 @@ import { MemoryKv, type Kv } from './kv/kv.js';
 import { PgKv } from './kv/pg-kv.js';
 import { RedisKv } from './kv/redis-kv.js';
 import type { ApiSettings } from './tokens.js';
-import type { HealthReport } from '@stat/schemas';
+import type { HealthReport, ReadinessReport } from '@stat/schemas';
+import { createLogger, createMetrics, readinessFrom, type Logger, type Metrics, type Probe } from '@stat/telemetry';
+import { NestLogs, registerOperations, requestIdOf } from './http/operations.js';
 
 export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   host: string;
@@ -54,6 +55,15 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   reportMaxMemoryBytes?: number;
   /** Rows one report query may read (default 0: no limit); more answers 507. */
   reportMaxRowsToRead?: number;
+  /** The process's metrics (default: the api's own registry). */
+  metrics?: Metrics;
+  /** The process's logger (default: warnings and errors as JSON lines on stdout). */
+  logger?: Logger;
+  /**
+   * GET /ready's answer (default: the health and the api's own probes, see RunningApi.probes);
+   * a process running more parts gives its own, with their probes added.
+   */
+  ready?: () => Promise<ReadinessReport>;
 }
 
 /** A route as the router registered it. */
@@ -69,6 +79,8 @@ export interface RunningApi {
   db: Db;
   /** Every route of the api (its controllers, the web app and the snippet), as registered. */
   routes: readonly RouteEntry[];
+  /** The servers the api needs, for readiness: ClickHouse, Postgres, and Redis when configured. */
+  probes: readonly Probe[];
   close(): Promise<void>;
 }
 
@@ -86,9 +98,20 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
     await migratePostgres(db);
     let sessions: Kv;
     let limits: Kv;
+    const probes: Probe[] = [
+      {
+        name: 'ClickHouse',
+        check: async () => {
+          const ping = await clickhouse.ping();
+          if (!ping.success) throw ping.error;
+        },
+      },
+      { name: 'Postgres', check: () => db.query('SELECT 1') },
+    ];
     if (config.redisUrl) {
       const redis = await RedisKv.open(config.redisUrl, config.redisPrefix);
       opened.unshift(redis);
+      probes.push({ name: 'Redis', check: () => redis.ping() });
       sessions = limits = redis;
     } else {
       sessions = new PgKv(db);
@@ -108,18 +131,22 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       reportQuerySettings: { max_memory_usage: config.reportMaxMemoryBytes ?? 0, max_rows_to_read: config.reportMaxRowsToRead ?? 0 },
     };
     const clock = config.clock ?? Date.now;
+    const metrics = config.metrics ?? createMetrics();
+    const logger = config.logger ?? createLogger({ role: 'api', level: 'warn' });
+    const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
     const errors = new ApiErrorFilter();
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock }),
+      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock, metrics, logger }),
       new FastifyAdapter({
         bodyLimit: BODY_LIMIT,
         trustProxy: config.trustProxy ?? false,
-        genReqId: () => randomUUID(),
+        // The client's x-request-id when sane (it is answered in x-request-id, see registerSecurityHeaders).
+        genReqId: requestIdOf,
         // The router's own refusals (a path that is not valid percent-encoded UTF-8, a path
         // parameter over 100 characters) in the one error shape too.
         frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => errors.answer(error, request, reply),
       }),
-      { logger: ['error', 'warn'] },
+      { logger: new NestLogs(logger) },
     );
     app.setGlobalPrefix(config.prefix);
     app.useGlobalFilters(errors);
@@ -130,10 +157,10 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
     });
     app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, guardedJsonParser(fastify));
+    registerOperations(fastify, { metrics, logger, ready: config.ready ?? readinessFrom(health, probes) });
     registerSecurityHeaders(fastify, new Set([`/${config.prefix}/api/v1.0/project/:projectId/widget.svg`]));
     registerReportLimit(fastify, config.prefix, settings.reportRequestsPerMinute, limits);
     registerInputGuard(fastify);
-    const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
     fastify.get('/health', async (_req, reply) => reply.header('Cache-Control', 'no-store').send(health()));
     await registerStatic(fastify, { ...config, apiPrefix: config.prefix });
     serveApiDocument(app, config.prefix);
@@ -144,6 +171,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       url: `http://${config.host}:${port}`,
       db,
       routes,
+      probes,
       close: async () => {
         await app.close();
         for (const store of opened) await store.close();

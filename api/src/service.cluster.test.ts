@@ -57,6 +57,15 @@ function at(base: string, from: ApiClient): ApiClient {
 }
 
 describe('two api processes on PostgreSQL and Redis', () => {
+  it('are both ready (ClickHouse, PostgreSQL and Redis answer their probes) and each counts its own answers', async () => {
+    for (const base of [a, b]) {
+      const ready = await fetch(`${base}/ready`);
+      expect({ base, status: ready.status, body: await ready.json() }).toEqual({ base, status: 200, body: { ready: true, reasons: [] } });
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toContain('stat_http_requests_total{route="/ready",method="GET",status="200"} 1');
+    }
+  });
+
   it('share accounts, projects and sessions: logged in on one, known on the other; logout ends both', async () => {
     const onA = new ApiClient(a);
     const email = uniqueEmail('svc');

@@ -92,7 +92,7 @@ export async function startService(name, env, logFile, timeoutMs = 120_000) {
     Object.entries(process.env).filter(([k]) => !/^(ROLES|DATA_DIR|CLICKHOUSE_|KAFKA_|COLLECTOR_|API_|DEMO_|DATABASE_URL|REDIS_URL|TRUST_PROXY|REPORT_)/.test(k)),
   );
   // The load comes from one address: the per-address report limit would measure itself.
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...clean, DEMO_SEED: 'false', REPORT_REQUESTS_PER_MINUTE: '100000000', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...clean, DEMO_SEED: 'false', DEMO_LIVE: 'false', REPORT_REQUESTS_PER_MINUTE: '100000000', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
@@ -138,6 +138,21 @@ export async function summaryTotals(apiUrl, project, metrics, dateStart = moscow
   const json = await response.json();
   if (response.status !== 200) throw new Error(`summary table: ${response.status} ${JSON.stringify(json)}`);
   return json.result.totals;
+}
+
+/**
+ * «Unique visitors now» of the live dashboard (`POST …/eventbase/{project}/realtime`, the
+ * section the web app's dashboard reads): distinct visitors of the last 5 minutes.
+ */
+export async function currentUsers(apiUrl, project) {
+  const response = await fetch(`${apiUrl}/top100/api/report/v1.0/eventbase/${project}/realtime`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ date_start: 'today', date_end: 'today', group: 'minute', period: 30, sections: ['current_user_count'] }),
+  });
+  const json = await response.json();
+  if (response.status !== 200) throw new Error(`realtime: ${response.status} ${JSON.stringify(json)}`);
+  return json.result.current_user_count.value;
 }
 
 /** Quantile q (0..1) of sorted numbers, nearest rank. */

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import type { AcceptedHit, BatchHandler, DeadLetter, DeadLetterPublisher, HitConsumer, HitPublisher } from '@stat/schemas';
 import { BatchMerger } from './merge.js';
 
@@ -8,14 +8,34 @@ export interface KafkaBusConfig {
   /** Partitions of the topic when this process creates it. */
   partitions: number;
   clientId: string;
+  /** Where kafkajs's own warnings and errors go (default: kafkajs's console lines). */
+  log?: (entry: KafkaLogEntry) => void;
+}
+
+/** A line kafkajs logs, at warn or error. */
+export interface KafkaLogEntry {
+  level: 'error' | 'warn';
+  /** kafkajs's part, e.g. Connection, Consumer */
+  namespace: string;
+  message: string;
 }
 
 function connect(config: KafkaBusConfig): Kafka {
+  const log = config.log;
   return new Kafka({
     clientId: config.clientId,
     brokers: config.brokers,
     logLevel: logLevel.WARN,
     retry: { retries: 8, initialRetryTime: 200 },
+    ...(log
+      ? {
+          logCreator: () => (entry) => {
+            if (entry.level === logLevel.ERROR || entry.level === logLevel.WARN) {
+              log({ level: entry.level === logLevel.ERROR ? 'error' : 'warn', namespace: entry.namespace, message: String(entry.log.message) });
+            }
+          },
+        }
+      : {}),
   });
 }
 
@@ -203,5 +223,76 @@ export class KafkaConsumer implements HitConsumer {
         await heartbeat();
       },
     });
+  }
+}
+
+/** How long a sample of the consumer lag is reused: a scrape every few seconds costs Kafka one pair of requests. */
+const LAG_SAMPLE_MS = 5_000;
+
+/**
+ * An operator's view of the bus: the consumer group's lag per partition and whether the brokers
+ * answer, over one admin connection kept open (GET /metrics and GET /ready ask often).
+ */
+export class KafkaWatch {
+  private sampled: { at: number; lag: Promise<Map<number, number>> } | null = null;
+  private connected: Promise<void> | null = null;
+  private readonly admin: Admin;
+
+  constructor(
+    private readonly config: KafkaBusConfig,
+    private readonly groupId: string,
+  ) {
+    this.admin = new Kafka({ clientId: config.clientId, brokers: config.brokers, logLevel: logLevel.NOTHING, retry: { retries: 1, initialRetryTime: 200 } }).admin();
+  }
+
+  /**
+   * Messages of the topic the group has not committed, by partition: the partition's high
+   * watermark less the group's committed offset (less its low watermark while the group has
+   * committed nothing). Sampled at most every LAG_SAMPLE_MS.
+   */
+  lag(): Promise<Map<number, number>> {
+    const now = Date.now();
+    if (this.sampled && now - this.sampled.at < LAG_SAMPLE_MS) return this.sampled.lag;
+    const lag = this.readLag();
+    this.sampled = { at: now, lag };
+    // A failed sample is not reused.
+    lag.catch(() => {
+      if (this.sampled?.lag === lag) this.sampled = null;
+    });
+    return lag;
+  }
+
+  /** Resolves when a broker answers with the cluster's description; rejects otherwise. */
+  async reachable(): Promise<void> {
+    await this.connect();
+    await this.admin.describeCluster();
+  }
+
+  async close(): Promise<void> {
+    if (this.connected) await this.admin.disconnect();
+    this.connected = null;
+  }
+
+  private connect(): Promise<void> {
+    this.connected ??= this.admin.connect().catch((error: unknown) => {
+      this.connected = null;
+      throw error;
+    });
+    return this.connected;
+  }
+
+  private async readLag(): Promise<Map<number, number>> {
+    await this.connect();
+    const [ends, [committed]] = await Promise.all([
+      this.admin.fetchTopicOffsets(this.config.topic),
+      this.admin.fetchOffsets({ groupId: this.groupId, topics: [this.config.topic] }),
+    ]);
+    const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    const lag = new Map<number, number>();
+    for (const { partition, high, low } of ends) {
+      const at = done.get(partition) ?? -1;
+      lag.set(partition, Math.max(0, Number(high) - (at >= 0 ? at : Number(low))));
+    }
+    return lag;
   }
 }

@@ -1,4 +1,5 @@
 import { MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
+import type { Metrics } from '@stat/telemetry';
 import { acceptBody, acceptQuery, type Acceptance, type RequestFacts } from './accept.js';
 import type { HitBuffer } from './buffer.js';
 
@@ -16,6 +17,14 @@ const CORS = ['Access-Control-Allow-Origin', '*'] as const;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * Why the collector refused a hit, the `reason` label of stat_hits_refused_total: a hit that is
+ * not valid (not JSON, a field out of its limits, a query not percent-encoded UTF-8), a body not
+ * UTF-8, a body over MAX_HIT_BYTES, two different Content-Length headers, a full buffer (503).
+ */
+export const REFUSALS = ['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy'] as const;
+export type Refusal = (typeof REFUSALS)[number];
+
+/**
  * What the collector answers to each request, whichever server read it: the hit is validated
  * and offered to the buffer here, so both servers acknowledge exactly the same hits.
  */
@@ -23,7 +32,11 @@ export class HitAnswers {
   constructor(
     private readonly buffer: HitBuffer,
     private readonly health: () => HealthReport,
-  ) {}
+    private readonly metrics: Metrics,
+  ) {
+    // Every reason from zero, so that a rate over it exists before the first refusal.
+    for (const reason of REFUSALS) metrics.hitsRefused.inc({ reason }, 0);
+  }
 
   /** GET /hit: the pixel, its hit in the query string. */
   pixel(query: string, facts: RequestFacts): Answer {
@@ -36,7 +49,7 @@ export class HitAnswers {
    */
   beforeBody(contentLengths: readonly string[]): Answer | null {
     if (new Set(contentLengths.map((v) => v.trim())).size > 1) {
-      return { status: '400 Bad Request', headers: [CORS, ['Connection', 'close']], body: 'Content-Length: given twice with different values' };
+      return this.refused('ambiguous_length', { status: '400 Bad Request', headers: [CORS, ['Connection', 'close']], body: 'Content-Length: given twice with different values' });
     }
     if (Number(contentLengths[0] || '0') > MAX_HIT_BYTES) return this.tooLarge();
     return null;
@@ -49,13 +62,13 @@ export class HitAnswers {
     try {
       body = utf8.decode(bytes);
     } catch {
-      return { status: '400 Bad Request', headers: [CORS], body: 'body: not valid UTF-8' };
+      return this.refused('not_utf8', { status: '400 Bad Request', headers: [CORS], body: 'body: not valid UTF-8' });
     }
     return this.offer(acceptBody(body, facts), false);
   }
 
   tooLarge(): Answer {
-    return { status: '413 Payload Too Large', headers: [CORS], body: `body over ${MAX_HIT_BYTES} bytes` };
+    return this.refused('too_large', { status: '413 Payload Too Large', headers: [CORS], body: `body over ${MAX_HIT_BYTES} bytes` });
   }
 
   preflight(): Answer {
@@ -74,9 +87,15 @@ export class HitAnswers {
   }
 
   private offer(acceptance: Acceptance, pixel: boolean): Answer {
-    if (!acceptance.ok) return { status: '400 Bad Request', headers: [CORS], body: acceptance.reason };
-    if (!this.buffer.offer(acceptance.hit)) return { status: '503 Service Unavailable', headers: [CORS, ['Retry-After', '5']], body: 'busy' };
+    if (!acceptance.ok) return this.refused('invalid', { status: '400 Bad Request', headers: [CORS], body: acceptance.reason });
+    if (!this.buffer.offer(acceptance.hit)) return this.refused('busy', { status: '503 Service Unavailable', headers: [CORS, ['Retry-After', '5']], body: 'busy' });
+    this.metrics.hitsAccepted.inc();
     if (pixel) return { status: '200 OK', headers: [['Content-Type', 'image/gif'], ['Cache-Control', 'no-store']], body: PIXEL };
     return { status: '204 No Content', headers: [CORS] };
+  }
+
+  private refused(reason: Refusal, answer: Answer): Answer {
+    this.metrics.hitsRefused.inc({ reason });
+    return answer;
   }
 }

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HIT_LIMITS, MAX_HIT_BYTES, PROJECT_ID_MAX, type AcceptedHit, type HitPublisher } from '@stat/schemas';
+import { readSamples } from '@stat/telemetry';
 import { HitBuffer } from './buffer.js';
 import { startCollector, type RunningCollector } from './server.js';
 
@@ -43,6 +44,45 @@ async function start(bus: HitPublisher, capacity = 100): Promise<{ url: string; 
 }
 
 describe('collector', () => {
+  it('counts on /metrics the hits it accepted and refused, by reason, and is not ready while its buffer is full', async () => {
+    const bus = new GatedBus();
+    bus.hold();
+    const { url, buffer } = await start(bus, 5);
+    const beacon = (body: string | Uint8Array) => fetch(`${url}/hit`, { method: 'POST', body }).then((r) => r.status);
+    const statuses = [
+      ...(await Promise.all([1, 2, 3, 4].map((i) => beacon(JSON.stringify({ ...hit, v: `visitor-000${i}` }))))),
+      (await fetch(`${url}/hit?p=7&u=${encodeURIComponent(hit.u)}&v=${hit.v}`)).status,
+      await beacon(JSON.stringify(hit)), // the sixth valid hit: the buffer holds 5
+      await beacon(JSON.stringify({ ...hit, p: -1 })),
+      await beacon('{"p":'),
+      await beacon(new Uint8Array([0x7b, 0xff, 0x7d])),
+      await beacon('x'.repeat(MAX_HIT_BYTES + 1)),
+    ];
+    expect(statuses).toEqual([204, 204, 204, 204, 200, 503, 400, 400, 400, 413]);
+
+    const scrape = await fetch(`${url}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const samples = readSamples(await scrape.text());
+    expect(samples.get('stat_hits_accepted_total')).toBe(5);
+    expect(
+      Object.fromEntries(['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy'].map((r) => [r, samples.get(`stat_hits_refused_total{reason="${r}"}`)])),
+    ).toEqual({ invalid: 2, not_utf8: 1, too_large: 1, ambiguous_length: 0, busy: 1 });
+    expect(samples.get('stat_collector_buffer_hits')).toBe(5);
+    expect(samples.has('process_resident_memory_bytes')).toBe(true);
+    expect(samples.has('nodejs_eventloop_lag_seconds')).toBe(true);
+
+    expect(await (await fetch(`${url}/live`)).json()).toEqual({ status: 'ok' });
+    const full = await fetch(`${url}/ready`);
+    expect(full.status).toBe(503);
+    expect(await full.json()).toEqual({ ready: false, reasons: ['collector buffer holds 5 of 5 hits'] });
+    bus.release();
+    await buffer.drain();
+    const ready = await fetch(`${url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, reasons: [] });
+  });
+
   it('answers a beacon 204 and hands the hit to the bus with server time and user agent', async () => {
     const bus = new GatedBus();
     const { url, buffer } = await start(bus);
@@ -224,6 +264,20 @@ describe('collector: the HTTP/1.0 door for proxies (nginx’s default proxy_http
     expect(await rawRequest(compatUrl, request)).toMatch(/^HTTP\/1\.[01] 204 No Content\r\n/);
     await buffer.drain();
     expect(bus.received.map((accepted) => [accepted.hit, accepted.ua])).toEqual([[{ ...hit, t: 'pageview', r: '', sw: 0, sh: 0 }, 'nginx-proxied/1']]);
+  });
+
+  it('answers /live, /ready and /metrics on the compat port too, counting its hits with the main port’s', async () => {
+    const bus = new GatedBus();
+    const { url, compatUrl, buffer } = await startWithCompat(bus);
+    const request = (u: string) => fetch(`${u}/hit`, { method: 'POST', body: JSON.stringify(hit) }).then((r) => r.status);
+    expect([await request(url), await request(compatUrl)]).toEqual([204, 204]);
+    await buffer.drain();
+    expect(await (await fetch(`${compatUrl}/live`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${compatUrl}/ready`);
+    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { ready: true, reasons: [] } });
+    const metrics = await fetch(`${compatUrl}/metrics`);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(readSamples(await metrics.text()).get('stat_hits_accepted_total')).toBe(2);
   });
 
   it('answers the compat port exactly as the main one: pixel, 400 with the reason, 413, health', async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { MAX_HIT_BYTES } from '@stat/schemas';
 import type { RequestFacts } from './accept.js';
 import type { Answer, HitAnswers } from './answers.js';
+import { opsAnswer, type OpsEndpoints } from '@stat/telemetry';
 
 /**
  * The collector's second door, for proxies that speak HTTP/1.0 (nginx's default
@@ -12,6 +13,7 @@ import type { Answer, HitAnswers } from './answers.js';
 export function startCompatServer(
   config: { host: string; port: number; trustProxy: boolean },
   answers: HitAnswers,
+  ops: OpsEndpoints,
 ): Promise<{ port: number; close(): void }> {
   const facts = (req: IncomingMessage): RequestFacts => ({
     ip: clientAddress(req, config.trustProxy),
@@ -25,6 +27,13 @@ export function startCompatServer(
     if (path === '/hit' && req.method === 'GET') return send(res, answers.pixel(query, facts(req)));
     if (path === '/hit' && req.method === 'OPTIONS') return send(res, answers.preflight());
     if (path === '/health' && req.method === 'GET') return send(res, answers.healthReport());
+    if ((path === '/live' || path === '/ready' || path === '/metrics') && req.method === 'GET') {
+      void opsAnswer(path, ops).then(
+        (answer) => answer && send(res, { status: `${answer.status} ${answer.status === 200 ? 'OK' : 'Service Unavailable'}`, headers: [['Content-Type', answer.contentType], ['Cache-Control', 'no-store']], body: answer.body }),
+        (error: unknown) => send(res, { status: '500 Internal Server Error', headers: [], body: String(error) }),
+      );
+      return;
+    }
     if (path !== '/hit' || req.method !== 'POST') return send(res, answers.notFound());
     const arrived = facts(req);
     // Node's parser already refuses two different Content-Length headers.

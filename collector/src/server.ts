@@ -1,5 +1,6 @@
 import { App, us_listen_socket_close, type HttpRequest, type HttpResponse, type us_listen_socket } from 'uws-pack';
 import { healthOf, MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
+import { createMetrics, opsAnswer, readinessFrom, type OpsEndpoints } from '@stat/telemetry';
 import type { RequestFacts } from './accept.js';
 import { HitAnswers, type Answer } from './answers.js';
 import { startCompatServer } from './compat.js';
@@ -14,6 +15,11 @@ export interface CollectorConfig {
   health?: () => HealthReport;
   /** A second port, served by Node's HTTP server, for proxies that speak HTTP/1.0 (see compat.ts). */
   compatPort?: number | undefined;
+  /**
+   * The process's metrics and readiness for GET /metrics and GET /ready; by default metrics of
+   * its own and the buffer's health (a collector alone, tests).
+   */
+  ops?: OpsEndpoints;
 }
 
 export interface RunningCollector {
@@ -24,7 +30,26 @@ export interface RunningCollector {
 
 /** Starts the collector's HTTP server (uWebSockets.js, HTTP/1.1); every valid hit goes into the buffer. */
 export async function startCollector(config: CollectorConfig, buffer: HitBuffer): Promise<RunningCollector> {
-  const answers = new HitAnswers(buffer, config.health ?? (() => healthOf({ buffer })));
+  const health = config.health ?? (() => healthOf({ buffer }));
+  const ops: OpsEndpoints = config.ops ?? { metrics: createMetrics(), ready: readinessFrom(health, []) };
+  const answers = new HitAnswers(buffer, health, ops.metrics);
+  ops.metrics.track('collectorBuffer', () => buffer.size);
+  /** GET /live, /ready and /metrics: answered after an await, so aborts are watched and the write corked. */
+  const operations = (path: string) => (res: HttpResponse) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    void opsAnswer(path, ops).then(
+      (answer) => {
+        if (aborted || answer === null) return;
+        res.cork(() => send(res, { status: STATUS_LINES[answer.status] ?? String(answer.status), headers: [['Content-Type', answer.contentType], ['Cache-Control', 'no-store']], body: answer.body }));
+      },
+      (error: unknown) => {
+        if (!aborted) res.cork(() => send(res, { status: '500 Internal Server Error', headers: [], body: String(error) }));
+      },
+    );
+  };
   const facts = (res: HttpResponse, req: HttpRequest): RequestFacts => ({
     ip: clientAddress(res, req, config.trustProxy),
     userAgent: req.getHeader('user-agent'),
@@ -46,9 +71,12 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
     })
     .options('/hit', (res) => send(res, answers.preflight()))
     .get('/health', (res) => send(res, answers.healthReport()))
+    .get('/live', operations('/live'))
+    .get('/ready', operations('/ready'))
+    .get('/metrics', operations('/metrics'))
     .any('/*', (res) => send(res, answers.notFound()));
 
-  const compat = config.compatPort === undefined ? null : await startCompatServer({ ...config, port: config.compatPort }, answers);
+  const compat = config.compatPort === undefined ? null : await startCompatServer({ ...config, port: config.compatPort }, answers, ops);
   const token = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen(config.host, config.port, (listening: us_listen_socket | false) => {
       if (listening) resolve(listening);
@@ -66,6 +94,8 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
     },
   };
 }
+
+const STATUS_LINES: Readonly<Record<number, string>> = { 200: '200 OK', 503: '503 Service Unavailable' };
 
 function send(res: HttpResponse, answer: Answer): void {
   res.writeStatus(answer.status);

@@ -33,24 +33,40 @@ export interface MetricInfo {
   unit: MetricUnit;
   /** direction of the first click on its column (§4 "Sorting": metrics default to descending) */
   order: 'asc' | 'desc';
+  /** what it counts, for the report's «Узнать подробнее»: README's definition in a sentence */
+  about: string;
 }
 
 export const METRIC_INFO: Record<Metric, MetricInfo> = {
-  page_views: { title: 'Просмотры', unit: 'count', order: 'desc' },
-  visits: { title: 'Визиты', unit: 'count', order: 'desc' },
-  visitors: { title: 'Посетители', unit: 'count', order: 'desc' },
-  bounces: { title: 'Отказы', unit: 'percent', order: 'desc' },
-  avg_view_depth: { title: 'Глубина просмотра', unit: 'ratio', order: 'desc' },
-  avg_sessions_duration: { title: 'Время на сайте', unit: 'seconds', order: 'desc' },
-  avg_view_duration: { title: 'Время просмотра страницы', unit: 'seconds', order: 'desc' },
-  events_count: { title: 'События', unit: 'count', order: 'desc' },
-  uid: { title: 'Авторизованные посетители', unit: 'count', order: 'desc' },
-  usability_views: { title: 'Показы блока', unit: 'count', order: 'desc' },
-  usability_clicks: { title: 'Клики по блоку', unit: 'count', order: 'desc' },
-  usability_ctr: { title: 'CTR блока', unit: 'percent', order: 'desc' },
-  popularity: { title: 'Популярность', unit: 'count', order: 'desc' },
+  page_views: { title: 'Просмотры', unit: 'count', order: 'desc',
+    about: 'Загрузки страниц сайта, переходы внутри одностраничного приложения и, если счётчик учитывает хеш, смены хеша; перезагрузка страницы — тоже просмотр.' },
+  visits: { title: 'Визиты', unit: 'count', order: 'desc',
+    about: 'Последовательность действий одного посетителя на сайте. Новый визит начинается после 30 минут без просмотров и действий или при переходе из другого источника. Визит считается там, где он начался.' },
+  visitors: { title: 'Посетители', unit: 'count', order: 'desc',
+    about: 'Разные посетители за весь период (не сумма по дням): браузеры с разными идентификаторами счётчика. Погрешность подсчёта — меньше 1 %.' },
+  bounces: { title: 'Отказы', unit: 'percent', order: 'desc',
+    about: 'Доля визитов из одного просмотра, которые продлились меньше 15 секунд и не были активны 15 секунд.' },
+  avg_view_depth: { title: 'Глубина просмотра', unit: 'ratio', order: 'desc',
+    about: 'Просмотры, делённые на визиты: сколько страниц в среднем смотрят за визит.' },
+  avg_sessions_duration: { title: 'Время на сайте', unit: 'seconds', order: 'desc',
+    about: 'Среднее время визита: от первого действия до последнего просмотра или действия. Время на последней странице неизвестно, поэтому визит из одного просмотра длится 0 секунд.' },
+  avg_view_duration: { title: 'Время просмотра страницы', unit: 'seconds', order: 'desc',
+    about: 'Время, когда страница была видна на экране, в среднем на просмотр.' },
+  events_count: { title: 'События', unit: 'count', order: 'desc',
+    about: 'События, которые сайт отправил счётчику.' },
+  uid: { title: 'Авторизованные посетители', unit: 'count', order: 'desc',
+    about: 'Разные посетители, которым сайт передал идентификатор пользователя.' },
+  usability_views: { title: 'Показы блока', unit: 'count', order: 'desc',
+    about: 'Показы размеченных блоков страниц.' },
+  usability_clicks: { title: 'Клики по блоку', unit: 'count', order: 'desc',
+    about: 'Клики по размеченным блокам страниц.' },
+  usability_ctr: { title: 'CTR блока', unit: 'percent', order: 'desc',
+    about: 'Клики по блоку, делённые на его показы, в процентах.' },
+  popularity: { title: 'Популярность', unit: 'count', order: 'desc',
+    about: 'Посетители сайта за целые дни периода, который заканчивается не позже вчерашнего дня. Видна для самого сайта и сайтов с открытой статистикой.' },
   // The first place is the best: a position column sorts ascending first.
-  position: { title: 'Позиция', unit: 'count', order: 'asc' },
+  position: { title: 'Позиция', unit: 'count', order: 'asc',
+    about: 'Место сайта среди сайтов категории по популярности: чем больше посетителей, тем выше место.' },
 };
 
 /** What each metric counts (kept for the callers that need the unit only). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { healthOf } from './health.js';
+import { healthOf, readinessOf } from './health.js';
 
 const NOW = 1_800_000_000_000;
 const idle = { failing: null, failingSince: null, oldestUnstoredAt: null };
@@ -37,6 +37,37 @@ describe('healthOf: what /health says of the process', () => {
     expect(healthOf({ buffer: { size: 1, capacity: 100, oldestAt: NOW - 5, error: new Error('kafka down') } }, NOW)).toMatchObject({
       status: 'degraded',
       reasons: ['the bus refuses hits: Error: kafka down'],
+    });
+  });
+});
+
+describe('readinessOf: what /ready says of the process', () => {
+  const ok = healthOf({ bus: { size: 0, capacity: 100, oldestAt: null }, writer: () => idle }, NOW);
+
+  it('is ready when every server answers and nothing is degraded', () => {
+    expect(readinessOf(ok, [{ name: 'ClickHouse', error: null }, { name: 'Postgres', error: null }])).toEqual({ ready: true, reasons: [] });
+  });
+
+  it('is ready with no servers to probe (a collector alone on the in-process bus)', () => {
+    expect(readinessOf(ok, [])).toEqual({ ready: true, reasons: [] });
+  });
+
+  it('is not ready while a server does not answer, naming each that does not', () => {
+    expect(
+      readinessOf(ok, [
+        { name: 'ClickHouse', error: null },
+        { name: 'Kafka', error: 'Connection error: connect ECONNREFUSED 127.0.0.1:9092' },
+        { name: 'Redis', error: 'no answer in 2000 ms' },
+      ]),
+    ).toEqual({ ready: false, reasons: ['Kafka unreachable: Connection error: connect ECONNREFUSED 127.0.0.1:9092', 'Redis unreachable: no answer in 2000 ms'] });
+  });
+
+  it('is not ready while writes fail or the backlog grows, with the health report’s reasons', () => {
+    const writer = () => ({ failing: 'Code: 243. DB::Exception: Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', failingSince: NOW - 12_000, oldestUnstoredAt: NOW - 13_000 });
+    const degraded = healthOf({ bus: { size: 70, capacity: 100, oldestAt: NOW - 13_000 }, writer }, NOW);
+    expect(readinessOf(degraded, [{ name: 'ClickHouse', error: null }])).toEqual({
+      ready: false,
+      reasons: ['writes to storage failing for 12 s: Code: 243. DB::Exception: Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', 'in-process bus holds 70 of 100 hits'],
     });
   });
 });

@@ -70,3 +70,28 @@ export function healthOf(sources: HealthSources, now: number = Date.now()): Heal
     oldest_unstored_ms: age,
   };
 }
+
+/** What `/ready` of every process answers: HTTP 200 when ready, 503 with the reasons when not. */
+export interface ReadinessReport {
+  ready: boolean;
+  /** why the process cannot do its job now, one line each; empty when ready */
+  reasons: string[];
+}
+
+/** A server the process needs, and whether it answered a probe just now. */
+export interface DependencyCheck {
+  name: 'ClickHouse' | 'Postgres' | 'Kafka' | 'Redis';
+  /** why it did not answer, or null when it did */
+  error: string | null;
+}
+
+/**
+ * Whether the process can do its job: every server it needs answers, and its health has no
+ * reason to be degraded (writes to storage failing, a backlog growing, hits waiting too long).
+ * A load balancer stops sending work to a process that is not ready; its liveness (`/live`) and
+ * its health (`/health`, always 200) are not affected.
+ */
+export function readinessOf(health: HealthReport, checks: readonly DependencyCheck[]): ReadinessReport {
+  const reasons = [...checks.filter((c) => c.error !== null).map((c) => `${c.name} unreachable: ${c.error}`), ...health.reasons];
+  return { ready: reasons.length === 0, reasons };
+}

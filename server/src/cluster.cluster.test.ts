@@ -7,6 +7,18 @@ import { VISITOR_USER_AGENT, launchChromium } from './testing/browser.js';
 import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { browseThreePages, startTestSite } from './testing/site.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
+import { readSamples } from '@stat/telemetry';
+
+async function scrape(base: string): Promise<Map<string, number>> {
+  const answer = await fetch(`${base}/metrics`);
+  expect(answer.status).toBe(200);
+  return readSamples(await answer.text());
+}
+
+/** The change of each sample from `before` to `after` (a sample absent before counts from 0). */
+function delta(before: Map<string, number>, after: Map<string, number>, name: string): number {
+  return (after.get(name) ?? 0) - (before.get(name) ?? 0);
+}
 
 // Needs: the real Kafka broker of infra/kafka.sh (KAFKA_BROKERS, default 127.0.0.1:9092) and
 // Debian's chromium. The collector runs as its own process; the aggregator and the api share
@@ -57,6 +69,42 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
     expect(await summaryTotals(apiUrl, projectId, body, cookie)).toEqual([3, 1, 1]);
   });
 
+  it('counts on /metrics of each process what was sent, refused and stored, with the consumer lag of every partition', async () => {
+    const { projectId } = await createProject(apiUrl);
+    const [collectorBefore, storeBefore] = [await scrape(collectorUrl), await scrape(apiUrl)];
+    const send = (body: string, userAgent = VISITOR_USER_AGENT) => fetch(`${collectorUrl}/hit`, { method: 'POST', headers: { 'user-agent': userAgent }, body }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push(await send(JSON.stringify({ p: projectId, u: `https://site.ru/m${i}`, v: `metrics${i % 8}xx` })));
+    statuses.push(await send(JSON.stringify({ p: projectId, u: 'https://site.ru/bot', v: 'crawler1xx' }), 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'));
+    statuses.push(await send('{"p":'), await send(JSON.stringify({ p: 0, u: 'https://site.ru/', v: 'metrics0xx' })));
+    expect(statuses).toEqual([...new Array<number>(41).fill(204), 400, 400]);
+
+    const collectorAfter = await scrape(collectorUrl);
+    expect(delta(collectorBefore, collectorAfter, 'stat_hits_accepted_total')).toBe(41);
+    expect(delta(collectorBefore, collectorAfter, 'stat_hits_refused_total{reason="invalid"}')).toBe(2);
+    // Every acknowledged hit is stored or dropped (the crawler's), and the group has committed them all.
+    const storeAfter = await eventually(
+      () => scrape(apiUrl),
+      (s) =>
+        delta(storeBefore, s, 'stat_events_stored_total') >= 40 &&
+        delta(storeBefore, s, 'stat_events_dropped_total{reason="bot"}') >= 1 &&
+        [0, 1, 2].every((p) => s.get(`stat_consumer_lag{partition="${p}"}`) === 0),
+      30_000,
+    );
+    expect(delta(storeBefore, storeAfter, 'stat_events_stored_total')).toBe(40);
+    expect(delta(storeBefore, storeAfter, 'stat_events_dropped_total{reason="bot"}')).toBe(1);
+    expect(delta(storeBefore, storeAfter, 'stat_aggregator_batch_size_sum')).toBe(41);
+    expect([0, 1, 2].map((p) => storeAfter.get(`stat_consumer_lag{partition="${p}"}`))).toEqual([0, 0, 0]);
+    // The collector alone holds no aggregator: no freshness, no lag there.
+    expect(collectorAfter.has('stat_freshness_seconds')).toBe(false);
+    expect([...collectorAfter.keys()].filter((k) => k.startsWith('stat_consumer_lag'))).toEqual([]);
+    // Both processes reach Kafka (and the store ClickHouse and Postgres): ready.
+    for (const base of [collectorUrl, apiUrl]) {
+      const ready = await fetch(`${base}/ready`);
+      expect({ base, status: ready.status, body: await ready.json() }).toEqual({ base, status: 200, body: { ready: true, reasons: [] } });
+    }
+  });
+
   it('a graceful stop of the collector delivers every hit it acknowledged', async () => {
     const started = Date.now();
     const { projectId, cookie } = await createProject(apiUrl);
@@ -93,6 +141,14 @@ describe('cluster mode: collector → Kafka → aggregator and api', () => {
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null });
       expect((await fetch(`http://127.0.0.1:${healthPort}/other`)).status).toBe(404);
+      expect(await (await fetch(`http://127.0.0.1:${healthPort}/live`)).json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`http://127.0.0.1:${healthPort}/ready`);
+      expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { ready: true, reasons: [] } });
+      // Its topic has one partition and nothing in it: a lag of 0, and no hit stored yet.
+      const samples = await scrape(`http://127.0.0.1:${healthPort}`);
+      expect(samples.get('stat_consumer_lag{partition="0"}')).toBe(0);
+      expect(samples.get('stat_events_stored_total')).toBe(0);
+      expect(samples.get('stat_freshness_seconds')).toBeNaN();
     } finally {
       expect(await alone.stop()).toBe(0);
       rmSync(ownDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { LOG_LEVELS } from '@stat/telemetry';
 
 /** The parts one process can run; embedded mode runs them all. */
 export const ROLES = ['collector', 'aggregator', 'api'] as const;
@@ -47,6 +48,7 @@ const envSchema = z.object({
   DEMO_DAYS: positive.max(400).default(35),
   DEMO_VISITS_PER_DAY: positive.max(200_000).default(5_000),
   DEMO_SEED_WAIT: bool.default(false),
+  DEMO_LIVE: bool.default(true),
   DATABASE_URL: z.url().optional(),
   REDIS_URL: z.url().optional(),
   API_PUBLIC_URL: z.url().optional(),
@@ -58,6 +60,7 @@ const envSchema = z.object({
   REPORT_REQUESTS_PER_MINUTE: positive.default(600),
   REPORT_MAX_MEMORY_BYTES: z.coerce.number().int().min(0).default(0),
   REPORT_MAX_ROWS_TO_READ: z.coerce.number().int().min(0).default(0),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { healthOf, type AcceptedHit, type HealthReport, type HealthSources, type HitConsumer, type HitPublisher } from '@stat/schemas';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
-import { KafkaConsumer, KafkaDeadLetters, KafkaPublisher, MemoryBus, type KafkaBusConfig } from '@stat/bus';
+import { KafkaConsumer, KafkaDeadLetters, KafkaPublisher, KafkaWatch, MemoryBus, type KafkaBusConfig } from '@stat/bus';
+import { createLogger, createMetrics, opsAnswer, readinessFrom, type Logger, type Metrics, type OpsEndpoints, type Probe } from '@stat/telemetry';
 import { HitBuffer, startCollector, type RunningCollector } from '@stat/collector';
 import { createAggregator, loadGeo, siteRulesFrom, storeGeoDictionary, storeSystemDictionary, type SiteRulesLoader } from '@stat/aggregator';
 import { openDb, readCounterSettings, startApi, type Db, type RunningApi } from '@stat/api';
@@ -11,15 +12,19 @@ import { readConfig, type Config } from './config.js';
 import { Spool } from './spool.js';
 import { stopOnSignals } from './signals.js';
 import { DEMO_PROJECT_ID, startDemoSeed, type DemoSeeding } from './demo/seed.js';
+import { localCollector, startDemoLive } from './demo/live.js';
 
 /**
  * Starts the parts named by ROLES in this process. Embedded mode (the default) runs them all
  * with chDB and an in-process bus; cluster mode splits them over processes joined by Kafka.
  */
-export async function main(config: Config): Promise<RunningService> {
+export async function main(config: Config, logger: Logger = createLogger({ role: config.ROLES.join('+'), level: config.LOG_LEVEL })): Promise<RunningService> {
   const roles = new Set(config.ROLES);
-  const log = (m: string): void => console.log(m);
+  const log = (m: string): void => logger.info(m);
   const stops: (() => Promise<void>)[] = [];
+  // One registry for the process; the servers it needs, probed for /ready (the api adds its own).
+  const metrics = createMetrics();
+  const probes: Probe[] = [];
 
   let clickhouse: ClickHouseClient | null = null;
   if (roles.has('aggregator') || roles.has('api')) {
@@ -27,16 +32,41 @@ export async function main(config: Config): Promise<RunningService> {
     await migrateClickHouse(clickhouse);
   }
 
+  const kafkaLog = logger.child({ part: 'kafka' });
   const kafka: KafkaBusConfig | null =
     config.KAFKA_BROKERS.length > 0
-      ? { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC, partitions: config.KAFKA_PARTITIONS, clientId: 'stat' }
+      ? {
+          brokers: config.KAFKA_BROKERS,
+          topic: config.KAFKA_TOPIC,
+          partitions: config.KAFKA_PARTITIONS,
+          clientId: 'stat',
+          log: ({ level, namespace, message }) => kafkaLog[level]({ namespace }, message),
+        }
       : null;
   // Bounded like the collector's buffer: when storage is down the backlog stops growing here and
   // the collector answers 503, which the snippet retries.
   const memoryBus = kafka ? null : new MemoryBus({ capacity: config.COLLECTOR_BUFFER });
+  if (memoryBus) metrics.track('busBacklog', () => memoryBus.pending);
   const spool = new Spool(config.DATA_DIR);
   const health: HealthSources = { bus: memoryBus };
   const healthReport = () => healthOf(health);
+  const ops: OpsEndpoints = { metrics, ready: readinessFrom(healthReport, probes) };
+  if (clickhouse && !roles.has('api')) {
+    // The api probes ClickHouse itself; an aggregator without it here.
+    const store = clickhouse;
+    probes.push({
+      name: 'ClickHouse',
+      check: async () => {
+        const ping = await store.ping();
+        if (!ping.success) throw ping.error;
+      },
+    });
+  }
+  const watch = kafka ? new KafkaWatch(kafka, config.KAFKA_GROUP) : null;
+  if (watch) {
+    probes.push({ name: 'Kafka', check: () => watch.reachable() });
+    stops.push(() => watch.close());
+  }
   // What a stop does before the api and the stores close: store or keep on disk what was acknowledged.
   let stopIngestion: (deadline: number) => Promise<void> = async () => {};
 
@@ -47,6 +77,7 @@ export async function main(config: Config): Promise<RunningService> {
   let seedLater: (() => DemoSeeding) | null = null;
   if (roles.has('aggregator') && clickhouse) {
     const store = clickhouse;
+    const aggregatorLog = logger.child({ part: 'aggregator' });
     // The geo database opens once here rather than on the first hit.
     await loadGeo();
     // The names of its places, for the reports (ch_geo); written only when the files changed.
@@ -64,10 +95,17 @@ export async function main(config: Config): Promise<RunningService> {
     }
     startConsuming = async (db) => {
       const deadLetters = kafka ? await KafkaDeadLetters.open(kafka) : undefined;
-      const aggregator = createAggregator(store, { siteRules: db ? counterSettingsLoader(db) : null, deadLetters });
+      const aggregator = createAggregator(store, {
+        siteRules: db ? counterSettingsLoader(db) : null,
+        deadLetters,
+        metrics,
+        log: (m) => aggregatorLog.warn(m),
+      });
       health.writer = () => aggregator.health();
+      metrics.track('newestStoredAt', () => aggregator.newestStoredAt());
+      if (watch) metrics.track('consumerLag', () => watch.lag());
       if (!db) log('aggregator: no Postgres in this process (DATABASE_URL unset): counter settings are not applied to hits');
-      const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP) : (memoryBus as MemoryBus);
+      const consumer: HitConsumer = kafka ? new KafkaConsumer(kafka, config.KAFKA_GROUP, (m) => aggregatorLog.warn(m)) : (memoryBus as MemoryBus);
       if (memoryBus) restoreSpooled(memoryBus);
       await consumer.start(aggregator.handle);
       const logStats = (): void => {
@@ -86,9 +124,9 @@ export async function main(config: Config): Promise<RunningService> {
         // A write that is retrying an outage gives up now; in cluster mode its offsets stay
         // uncommitted in Kafka, in embedded mode its hits stay queued for the spool below.
         aggregator.stop();
-        await within(Math.max(0, deadline - Date.now()), consumer.stop(), 'the consumer did not stop in time').catch((error: unknown) => log(String(error)));
+        await within(Math.max(0, deadline - Date.now()), consumer.stop(), 'the consumer did not stop in time').catch((error: unknown) => logger.warn(String(error)));
         if (memoryBus) keepOnDisk(memoryBus.takeAll(), 'not stored');
-        if (deadLetters) await within(1_000, deadLetters.close(), 'the dead-letter producer did not close in time').catch((error: unknown) => log(String(error)));
+        if (deadLetters) await within(1_000, deadLetters.close(), 'the dead-letter producer did not close in time').catch((error: unknown) => logger.warn(String(error)));
         logStats();
       };
     };
@@ -133,9 +171,13 @@ export async function main(config: Config): Promise<RunningService> {
         reportRequestsPerMinute: config.REPORT_REQUESTS_PER_MINUTE,
         reportMaxMemoryBytes: config.REPORT_MAX_MEMORY_BYTES,
         reportMaxRowsToRead: config.REPORT_MAX_ROWS_TO_READ,
+        metrics,
+        logger: logger.child({ part: 'api' }),
+        ready: ops.ready,
       },
       clickhouse,
     );
+    probes.push(...api.probes);
     stops.push(() => (api as RunningApi).close());
     log(`web app:   http://${config.HOST}:${config.API_PORT}/stat/projects/${DEMO_PROJECT_ID}/new/report/summary`);
     log(`api:       http://${config.HOST}:${config.API_PORT}/${config.API_PREFIX}/api/report/v1.0/...`);
@@ -148,6 +190,8 @@ export async function main(config: Config): Promise<RunningService> {
       const own = await openDb({ kind: 'postgres', url: config.DATABASE_URL, max: 2 });
       db = own;
       stops.push(() => own.close());
+      // Every batch reads the projects' counter settings from it.
+      probes.push({ name: 'Postgres', check: () => own.query('SELECT 1') });
     }
     await startConsuming(db);
   }
@@ -164,7 +208,7 @@ export async function main(config: Config): Promise<RunningService> {
     });
     health.buffer = buffer;
     const collector: RunningCollector = await startCollector(
-      { host: config.HOST, port: config.COLLECTOR_PORT, trustProxy: config.TRUST_PROXY, health: healthReport, compatPort: config.COLLECTOR_COMPAT_PORT },
+      { host: config.HOST, port: config.COLLECTOR_PORT, trustProxy: config.TRUST_PROXY, health: healthReport, compatPort: config.COLLECTOR_COMPAT_PORT, ops },
       buffer,
     );
     stopCollector = async (deadline) => {
@@ -174,9 +218,9 @@ export async function main(config: Config): Promise<RunningService> {
         memoryBus.requeue(await buffer.takeAll());
         return;
       }
-      await buffer.drain(Math.max(0, deadline - Date.now())).catch((error: unknown) => log(`collector: ${String(error)}`));
+      await buffer.drain(Math.max(0, deadline - Date.now())).catch((error: unknown) => logger.warn(`collector: ${String(error)}`));
       keepOnDisk(await buffer.takeAll(), 'not on the bus');
-      await within(1_000, publisher.close(), 'the Kafka producer did not close in time').catch((error: unknown) => log(String(error)));
+      await within(1_000, publisher.close(), 'the Kafka producer did not close in time').catch((error: unknown) => logger.warn(String(error)));
     };
     log(`collector: http://${config.HOST}:${config.COLLECTOR_PORT}/hit`);
     if (config.COLLECTOR_COMPAT_PORT !== undefined) log(`collector (HTTP/1.0 proxies): http://${config.HOST}:${config.COLLECTOR_COMPAT_PORT}/hit`);
@@ -192,36 +236,50 @@ export async function main(config: Config): Promise<RunningService> {
   }
 
   // A process with neither the api nor the collector (an aggregator alone) has no port of its
-  // own: /health gets one, so that every process can say how it is.
+  // own: /health, /live, /ready and /metrics get one, so that every process can say how it is.
   if (!roles.has('api') && !roles.has('collector')) {
     const server = createServer((req, res) => {
-      const found = req.url === '/health' && req.method === 'GET';
-      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(found ? JSON.stringify(healthReport()) : '{"error":"not found"}');
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const answer = req.method !== 'GET' ? Promise.resolve(null) : path === '/health' ? Promise.resolve({ status: 200, contentType: 'application/json', body: JSON.stringify(healthReport()) }) : opsAnswer(path, ops);
+      answer.then(
+        (found) => {
+          res.writeHead(found?.status ?? 404, { 'content-type': found?.contentType ?? 'application/json', 'cache-control': 'no-store' });
+          res.end(found?.body ?? '{"error":"not found"}');
+        },
+        (error: unknown) => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: String(error) }));
+        },
+      );
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.HEALTH_PORT, config.HOST, resolve);
     });
     stops.push(() => new Promise((resolve) => server.close(() => resolve())));
-    log(`health:    http://${config.HOST}:${config.HEALTH_PORT}/health`);
+    log(`health:    http://${config.HOST}:${config.HEALTH_PORT}/health (and /live, /ready, /metrics)`);
   }
 
   log(`ready (${[...roles].join(', ')})`);
   const demo = seedLater?.() ?? null;
   // Storing failed (an outage that outlasted the stop, a full disk): the service goes on without it.
-  demo?.done.catch((error: unknown) => log(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`));
+  demo?.done.catch((error: unknown) => logger.error(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`));
+  // The demo's live visits, through this process's own collector (embedded mode).
+  const live = config.DEMO_SEED && config.DEMO_LIVE && roles.has('collector') && roles.has('aggregator')
+    ? startDemoLive({ collectorUrl: localCollector(config.HOST, config.COLLECTOR_PORT), visitsPerDay: config.DEMO_VISITS_PER_DAY }, log)
+    : null;
   const stop = async (deadline = Date.now() + STOP_MS): Promise<void> => {
     // Leave time after ingestion to close the api and the stores.
     const ingestionDeadline = deadline - 2_000;
+    live?.stop();
     // The demo seed first: what it has not stored is generated again at the next start.
     if (demo) await demo.stop(Math.min(ingestionDeadline, Date.now() + 5_000));
     await stopCollector(ingestionDeadline);
     await stopIngestion(ingestionDeadline);
-    for (const stop of stops) await within(Math.max(500, deadline - Date.now()), stop(), 'a part did not close in time').catch((error: unknown) => log(String(error)));
-    if (clickhouse) await within(1_000, clickhouse.close(), 'ClickHouse did not close in time').catch((error: unknown) => log(String(error)));
+    for (const stop of stops) await within(Math.max(500, deadline - Date.now()), stop(), 'a part did not close in time').catch((error: unknown) => logger.warn(String(error)));
+    if (clickhouse) await within(1_000, clickhouse.close(), 'ClickHouse did not close in time').catch((error: unknown) => logger.warn(String(error)));
   };
-  return { stop, clickhouse, health: healthReport };
+  return { stop, clickhouse, health: healthReport, metrics };
 }
 
 /** The parts of one process, started. */
@@ -235,6 +293,8 @@ export interface RunningService {
   clickhouse: ClickHouseClient | null;
   /** What GET /health answers. */
   health(): HealthReport;
+  /** The process's metrics (GET /metrics on its ports). */
+  metrics: Metrics;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -275,11 +335,18 @@ async function run(): Promise<void> {
   try {
     config = readConfig();
   } catch (error) {
+    // No logger yet: its level is configuration too.
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
-  const { stop } = await main(config);
-  stopOnSignals({ on: (signal, listener) => process.on(signal, listener), exit: (code) => process.exit(code), log: (line) => console.log(line) }, stop, STOP_MS);
+  const logger = createLogger({ role: config.ROLES.join('+'), level: config.LOG_LEVEL });
+  try {
+    const { stop } = await main(config, logger);
+    stopOnSignals({ on: (signal, listener) => process.on(signal, listener), exit: (code) => process.exit(code), log: (line) => logger.info(line) }, stop, STOP_MS);
+  } catch (error) {
+    logger.fatal({ err: error }, 'the service could not start');
+    process.exit(1);
+  }
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {

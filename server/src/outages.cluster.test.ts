@@ -69,6 +69,12 @@ async function send(projectId: number, count: number): Promise<number> {
   return acknowledged;
 }
 
+/** The collector process's GET /ready. */
+async function readiness(): Promise<{ status: number; body: { ready: boolean; reasons: string[] } }> {
+  const answer = await fetch(`${collectorUrl}/ready`);
+  return { status: answer.status, body: (await answer.json()) as { ready: boolean; reasons: string[] } };
+}
+
 async function stored(projectId: number): Promise<{ events: number; distinct: number }> {
   const result = await clickhouse.query({
     query: 'SELECT count() AS events, uniqExact(event_key) AS distinct FROM events WHERE project_id = {p:UInt32}',
@@ -103,15 +109,21 @@ describe('outages', () => {
     const before = await send(projectId, 300);
     await eventually(() => stored(projectId), (s) => s.events === before, 60_000);
 
+    expect(await readiness()).toEqual({ status: 200, body: { ready: true, reasons: [] } });
     execFileSync('bash', [kafkaScript, 'stop'], { stdio: 'inherit' });
     let during = 0;
     try {
       const until = Date.now() + OUTAGE_MS;
       while (Date.now() < until) during += await send(projectId, 50);
+      // The collector is not ready while Kafka is away, and says so.
+      const down = await eventually(readiness, (r) => r.status === 503);
+      expect(down.body.ready).toBe(false);
+      expect(down.body.reasons.filter((r) => r.startsWith('Kafka unreachable: '))).toHaveLength(1);
     } finally {
       execFileSync('bash', [kafkaScript, 'start'], { stdio: 'inherit' });
     }
     const total = before + during;
     expect(await eventually(() => stored(projectId), (s) => s.events >= total, 150_000)).toEqual({ events: total, distinct: total });
+    expect(await eventually(readiness, (r) => r.status === 200, 60_000)).toEqual({ status: 200, body: { ready: true, reasons: [] } });
   }, 360_000);
 });

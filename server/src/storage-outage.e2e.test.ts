@@ -1,18 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { HealthReport } from '@stat/schemas';
 import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
+import { smallDisk as newSmallDisk, type SmallDisk } from './testing/small-disk.js';
 
 // Needs: its own embedded service (a child process, chDB) whose ClickHouse data directory is a
 // small tmpfs this test fills: real ClickHouse then refuses every write (NOT_ENOUGH_SPACE), as
 // on a full disk, and takes writes again once the space is freed. Mounting needs root (CI is).
 
-const dirs: string[] = [];
+const disks: SmallDisk[] = [];
 let service: ServiceProcess | null = null;
 
 afterEach(async () => {
@@ -20,26 +19,14 @@ afterEach(async () => {
   service = null;
 });
 afterAll(() => {
-  for (const dir of dirs) {
-    execFileSync('umount', [join(dir, 'clickhouse')], { stdio: 'ignore' });
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const disk of disks) disk.remove();
 });
 
 /** A data directory whose ClickHouse part is a 64 MB tmpfs, with a switch to fill and free it. */
-function smallDisk(): { dataDir: string; fill(): void; free(): void } {
-  const dataDir = mkdtempSync(join(tmpdir(), 'stat-full-'));
-  const clickhouseDir = join(dataDir, 'clickhouse');
-  mkdirSync(clickhouseDir);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', clickhouseDir]);
-  dirs.push(dataDir);
-  const filler = join(clickhouseDir, 'filler');
-  return {
-    dataDir,
-    // dd stops with "No space left on device": that is the point.
-    fill: () => void execFileSync('sh', ['-c', `dd if=/dev/zero of=${filler} bs=1M count=100 2>/dev/null || true`]),
-    free: () => rmSync(filler, { force: true }),
-  };
+function smallDisk(): SmallDisk {
+  const disk = newSmallDisk();
+  disks.push(disk);
+  return disk;
 }
 
 async function env(dataDir: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {

@@ -12,10 +12,23 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
+const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
+
+/** One page view sent to the collector for a project, and stored (its owner's `context` reads the project). */
+async function installed(projectId: string, context: BrowserContext): Promise<void> {
+  const sent = await fetch(`${collectorUrl}/hit`, {
+    method: 'POST',
+    headers: { 'user-agent': VISITOR_USER_AGENT },
+    body: JSON.stringify({ p: Number(projectId), u: 'https://example.ru/', v: 'installcheck01' }),
+  });
+  expect(sent.status).toBe(204);
+  const isSet = async () => ((await (await context.request.get(`${base}/top100/api/v1.0/project/${projectId}`)).json()) as { result?: { counter_is_set?: boolean } }).result?.counter_is_set;
+  await expect.poll(isSet, { timeout: 30_000 }).toBe(true);
+}
 const DEMO = '7596044';
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
 const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -244,6 +257,8 @@ describe('filters in a browser', () => {
       });
       expect(created.status()).toBe(200);
       const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+      // The site's counter is installed (one hit stored): a site without hits shows its install code instead of reports.
+      await installed(project, context);
 
       const rule = { key: 'url', op: 'multilike', value: ['/news*', '@*sport*'] };
       const report = `${base}/stat/projects/${project}/new/report/page_urls?dateStart=7days&dateEnd=today&groupBy=day`;

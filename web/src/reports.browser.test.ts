@@ -159,4 +159,56 @@ describe('dimension reports in a browser', () => {
       await page.close();
     }
   }, 180_000);
+
+  it('hints: the demo message, a report hint with «Узнать подробнее», closed for one report or all, and meta tips for the first views', async () => {
+    // A fresh context: nothing closed yet in this browser.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const report = (name: string) => `${base}/stat/projects/${PROJECT}/new/report/${name}?dateStart=7days&dateEnd=yesterday&groupBy=day`;
+    try {
+      await page.goto(report('traffic_sources'));
+      await page.waitForSelector('[data-testid="report-hint"]');
+      expect(await page.textContent('[data-testid="demo-hint"]')).toContain('Это демонстрационный сайт');
+      expect(await page.getAttribute('[data-testid="meta-tip"]', 'data-tip')).toBe('reportFilter');
+
+      // «Узнать подробнее»: what each metric of the report counts.
+      await page.click('[data-testid="hint-more"]');
+      const details = (await page.textContent('[data-testid="hint-details"]')) ?? '';
+      for (const title of ['Визиты', 'Посетители', 'Отказы', 'Время на сайте']) expect(details).toContain(title);
+      expect(details).toContain('30 минут');
+      await page.keyboard.press('Escape');
+
+      // «Закрыть»: this report's hint stays closed after a reload; «?» brings it back.
+      await page.click('[data-testid="hint-close"]');
+      await page.reload();
+      await page.waitForSelector('[data-testid="hint-reopen"]');
+      expect(await page.locator('[data-testid="report-hint"]').count()).toBe(0);
+      await page.goto(report('geo'));
+      await page.waitForSelector('[data-testid="report-hint"]');
+      // «Закрыть все подсказки»: no hint and no tip on any report; the demo's message stays.
+      await page.click('[data-testid="hint-close-all"]');
+      await page.getByRole('status').filter({ hasText: 'Подсказки скрыты' }).first().waitFor();
+      await page.goto(report('page_urls'));
+      await page.waitForSelector('[data-testid="hint-reopen"]');
+      expect(await page.locator('[data-testid="report-hint"], [data-testid="meta-tip"]').count()).toBe(0);
+      expect(await page.locator('[data-testid="demo-hint"]').count()).toBe(1);
+
+      // The meta tips show on the first three report views only (a new browser: four views here).
+      const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const fresh = await other.newPage();
+      const tips: (string | null)[] = [];
+      for (const name of ['traffic_sources', 'geo', 'page_urls', 'traffic_sources']) {
+        await fresh.goto(report(name));
+        await fresh.waitForSelector('[data-testid="report-hint"]');
+        const tip = fresh.locator('[data-testid="meta-tip"]');
+        tips.push((await tip.count()) > 0 ? await tip.getAttribute('data-tip') : null);
+        if (tips.length === 1) await fresh.click('[data-testid="tip-close"]');
+      }
+      await other.close();
+      // The first view's tip closed («Понятно»), the next one is offered; none from the fourth view.
+      expect(tips).toEqual(['reportFilter', 'reportGraph', 'reportGraph', null]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 });

@@ -164,12 +164,26 @@ describe('screens of spec 000 §2 in a browser', () => {
     // The notification of the page appears after 4 s.
     await page.waitForSelector('[data-testid=notification-counter-settings]', { timeout: 15_000 });
 
+    // A report of the site before its first hit: the counter's status and install code, no empty graphs.
+    const report = await a.context.newPage();
+    await report.setViewportSize({ width: 1280, height: 900 });
+    await report.goto(`${base}/stat/projects/${projectId}/new/report/summary`);
+    await report.waitForSelector('[data-testid=counter-pending]');
+    expect(await report.textContent('[data-testid=counter-pending]')).toContain('Счётчик не установлен');
+    await report.waitForFunction(() => document.querySelector('[data-testid=counter-pending] [data-testid=counter-code]')?.textContent?.includes('<script'));
+    expect(await report.locator('[data-testid=summary-graph]').count()).toBe(0);
+    await screen(report, 'report-counter-pending');
+
     const src = /src="([^"]+)"/.exec(copied)?.[1] ?? '';
     const collector = /data-collector="([^"]+)"/.exec(copied)?.[1] ?? '';
     expect(src).toContain('/counter/');
     site = await startTestSite({ src, projectId, collector });
     const visitorProblems = await browseThreePages(browser, site);
     expect(visitorProblems).toEqual([]);
+    // The open report takes its place by itself once the first hit is stored (it asks every 10 s).
+    await report.waitForSelector('[data-testid=summary-graph] canvas', { timeout: 60_000 });
+    expect(await report.locator('[data-testid=counter-pending]').count()).toBe(0);
+    await report.close();
 
     const status = await eventually(
       async () => {

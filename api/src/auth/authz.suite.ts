@@ -101,6 +101,8 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'POST /api/report/v1.0/eventbase/:projectId/filter/:filterName', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/filter/traffic_type`, body: {} }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/realtime', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/realtime`, body: { date_start: 'today', date_end: 'today', group: 'minute', period: 30 } }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/service/eventbase_latency/:projectId', call: (t) => ({ path: `/api/report/v1.0/service/eventbase_latency/${t?.id}` }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   // The constructor: as the report calls.

@@ -28,6 +28,11 @@ export class RedisKv implements Kv {
     return new RedisKv(redis, prefix);
   }
 
+  /** Resolves when the server answers PING (readiness); rejects otherwise. */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async get(key: string): Promise<string | null> {
     return this.redis.get(this.prefix + key);
   }

@@ -1,5 +1,23 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { METRICS, type ConstructorTemplate, type ConstructorTemplateBody, type ConstructorTemplateList, type FilterOption, type GeoPlace, type HealthReport, type GraphLine, type GraphPoint, type GraphResult, type TableResult, type TableRow } from '@stat/schemas';
+import {
+  METRICS,
+  REALTIME_SECTIONS,
+  type ConstructorTemplate,
+  type ConstructorTemplateBody,
+  type ConstructorTemplateList,
+  type CurrentUsers,
+  type FilterOption,
+  type GeoPlace,
+  type GraphLine,
+  type GraphPoint,
+  type GraphResult,
+  type HealthReport,
+  type ReadinessReport,
+  type RealtimeResult,
+  type RealtimeTable,
+  type TableResult,
+  type TableRow,
+} from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
 import type { ErrorBody } from '../common/error.filter.js';
 import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
@@ -148,6 +166,71 @@ const constructorTemplateList = described<ConstructorTemplateList>(
   { constructor_template: { type: 'array', items: ref('ConstructorTemplate') }, totals: { ...int, description: 'templates matching the search' } },
   ['constructor_template', 'totals'],
 );
+const readinessReport = described<ReadinessReport>(
+  {
+    ready: { type: 'boolean' },
+    reasons: { type: 'array', items: text, description: 'why the process cannot do its job now (a server unreachable, writes failing, a backlog growing); empty when ready' },
+  },
+  ['ready', 'reasons'],
+);
+
+const realtimeTable = described<RealtimeTable>(
+  {
+    metrics: metricNames,
+    data: { type: 'array', items: ref('TableRow') },
+    totals: metricValues,
+    total: { ...int, description: 'rows before the widget’s limit' },
+    not_collected: { ...text, description: 'the widget needs data this service does not collect (gender, age)' },
+  },
+  ['metrics', 'data', 'totals', 'total'],
+);
+
+const currentUsers = described<CurrentUsers>(
+  {
+    value: { ...int, description: 'distinct visitors of the last `minutes` minutes' },
+    previous: { ...int, description: 'distinct visitors of the `minutes` minutes before' },
+    diff: nullable({ type: 'string', enum: ['up', 'down'] }),
+    minutes: int,
+  },
+  ['value', 'previous', 'diff', 'minutes'],
+);
+
+const withTable = (more: Record<string, Schema>, required: string[] = []): SchemaObject => ({
+  allOf: [ref('RealtimeTable'), { type: 'object', properties: more, required }],
+});
+
+const realtimeResult = described<RealtimeResult>(
+  {
+    current_user_count: ref('CurrentUsers'),
+    page_views: ref('GraphResult'),
+    traffic_sources: withTable({ graph: ref('GraphResult'), traffic_type: nullable(text), report: { ...text, description: 'the base report of the rows' } }, ['graph', 'traffic_type', 'report']),
+    active_pages: ref('RealtimeTable'),
+    audience: withTable({ dimension: { type: 'string', enum: ['gender', 'age_tns', 'geo_country'] } }, ['dimension']),
+    platforms: ref('RealtimeTable'),
+    events: withTable(
+      {
+        graph: nullable({ allOf: [ref('GraphResult')] }),
+        events_list: { type: 'array', items: { type: 'object', properties: { value: text, title: text }, required: ['value', 'title'] } },
+      },
+      ['graph', 'events_list'],
+    ),
+    utms: ref('RealtimeTable'),
+    meta: {
+      type: 'object',
+      properties: {
+        date_start: text,
+        date_end: text,
+        group: text,
+        since: nullable({ ...int, description: 'epoch seconds: the start of the window read (null: the whole period)' }),
+        server_time: { ...int, description: 'epoch ms' },
+        sample: { type: 'number' },
+      },
+      required: ['date_start', 'date_end', 'group', 'since', 'server_time', 'sample'],
+    },
+  },
+  ['meta'],
+);
+realtimeResult.description = `The sections asked for (all by default): ${REALTIME_SECTIONS.join(', ')}.`;
 
 /** The component schemas of the answers, by name. */
 export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
@@ -164,6 +247,10 @@ export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   ConstructorTemplateBody: templateBody,
   ConstructorTemplate: constructorTemplate,
   ConstructorTemplateList: constructorTemplateList,
+  ReadinessReport: readinessReport,
+  RealtimeTable: realtimeTable,
+  CurrentUsers: currentUsers,
+  RealtimeResult: realtimeResult,
 };
 
 /** The envelope of every successful answer, `{responseStatus: 200, result}`. */

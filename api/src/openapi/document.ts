@@ -8,6 +8,7 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ParameterObject,
+  type ReferenceObject,
   type ResponseObject,
   type SchemaObject,
 } from '@nestjs/swagger';
@@ -64,6 +65,7 @@ export function buildApiDocument(app: NestFastifyApplication): OpenAPIObject {
     }
   }
   document.paths['/health'] = { get: health() };
+  Object.assign(document.paths, operationsPaths());
   document.components = { ...document.components, schemas };
   return document;
 }
@@ -171,6 +173,40 @@ function pathSchema(name: string, route: Route): SchemaObject {
   if (name === 'reportName') return { type: 'string', enum: Object.keys(REPORT_DEFINITIONS) };
   if (name === 'filterName') return { type: 'string', enum: [...FILTERABLE_DIMENSIONS] };
   return { type: 'string' };
+}
+
+/** GET /live, /ready and /metrics, which Fastify answers outside Nest and the prefix, like /health. */
+function operationsPaths(): Record<string, { get: OperationObject }> {
+  const json = (schema: SchemaObject | ReferenceObject) => ({ 'application/json': { schema } });
+  return {
+    '/live': {
+      get: {
+        operationId: 'live',
+        tags: ['Service'],
+        parameters: [],
+        responses: { 200: { description: 'The process runs (liveness).', content: json({ type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] }) } },
+      },
+    },
+    '/ready': {
+      get: {
+        operationId: 'ready',
+        tags: ['Service'],
+        parameters: [],
+        responses: {
+          200: { description: 'The process can do its job: every server it needs answers, writes go through, no backlog grows.', content: json(answer('ReadinessReport')) },
+          503: { description: 'The process cannot do its job now; the reasons say why.', content: json(answer('ReadinessReport')) },
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        tags: ['Service'],
+        parameters: [],
+        responses: { 200: { description: 'The process’s metrics in the Prometheus text format (README, «Operating»).', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } } },
+      },
+    },
+  };
 }
 
 /** GET /health, which Fastify answers outside Nest and the prefix. */

@@ -54,7 +54,8 @@ function resolve(schema: Schema | undefined): Schema {
 const operation = (path: string, method: string): Operation | undefined => document.paths[`${PREFIX}${path}`]?.[method];
 
 /** The web app's pages and assets and the counter snippet: routes of the process that are not calls. */
-const isPageOrAsset = (url: string): boolean => !url.startsWith(`${PREFIX}/`) && url !== '/health';
+const OPERATIONS = new Set(['/health', '/live', '/ready', '/metrics']);
+const isPageOrAsset = (url: string): boolean => !url.startsWith(`${PREFIX}/`) && !OPERATIONS.has(url);
 
 describe('the OpenAPI document', () => {
   it('names every call the router registered, with its method, and no call the router does not have', () => {

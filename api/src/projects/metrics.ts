@@ -43,7 +43,7 @@ export class MetricsRepository {
       { from: today, to: now },
       { from: today - DAY_S, to: now - DAY_S },
     ];
-    const rows = await this.engine.rows(compileProjectSpans(ids, spans, ENGINE_METRICS));
+    const rows = await this.engine.rows(compileProjectSpans(ids, spans, ENGINE_METRICS), 'project_list');
     const values = new Map(rows.map((r) => [`${Number(r.project_id)}:${Number(r.span)}`, r]));
     const read = (id: number, span: number, column: ListMetric): number => Number(values.get(`${id}:${span}`)?.[metricAlias(COLUMN_OF[column])] ?? 0);
     for (const id of ids) {

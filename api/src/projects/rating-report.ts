@@ -19,7 +19,7 @@ import {
 import { addDays, periodDays, ratingPeriod } from '@stat/schemas/period';
 import type { Db } from '../db/db.js';
 import { IsRowId } from '../http/id.pipe.js';
-import { compileProjectSpans, metricAlias } from '../reports/compile.js';
+import { compileProjectDays, compileProjectSpans, metricAlias } from '../reports/compile.js';
 import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine } from '../reports/engine.js';
 import { datesOf, DEFAULT_LINES, metricsOf, ReportRequestError } from '../reports/plan.js';
@@ -116,8 +116,8 @@ export class RatingReport {
     const { metrics } = asked;
     if (asked.category === null) return { metrics, data: [], totals: metrics.map(() => null), sample: 1 };
     const days = Array.from({ length: periodDays(asked.period.from, asked.period.to) }, (_, i) => addDays(asked.period.from, i));
-    // Two reads: a row of the hour rollup falls in one span of a read, and the period holds the days.
-    const [[whole], byDay] = await Promise.all([this.place(asked.sites, [asked.period]), this.place(asked.sites, days.map((d) => ({ from: d, to: d })))]);
+    // Two reads: the period's popularity (distinct visitors of the whole period) and each day's.
+    const [[whole], byDay] = await Promise.all([this.place(asked.sites, [asked.period]), this.placeDays(asked.sites, asked.period, days.length)]);
     const site = new Map(asked.sites.map((s) => [s.id, s]));
     const lines = body.selected_lines?.map(lineSite) ?? [...whole!].sort((a, b) => a.position - b.position).slice(0, DEFAULT_LINES).map((r) => r.id);
     const data: GraphLine[] = [];
@@ -175,15 +175,23 @@ export class RatingReport {
 
   /** Each span's popularity of every site (0 without traffic) and the places it gives them; the spans must not overlap. */
   private async place(sites: readonly RatedSite[], spans: readonly { from: string; to: string }[]): Promise<Placed[][]> {
+    if (sites.length === 0) return spans.map(() => []);
+    // Hour buckets from the first hour of `from` to the last of `to`, Moscow days.
+    const hours = spans.map((s) => ({ from: moscowDayStart(s.from) / 1000, to: moscowDayStart(s.to) / 1000 + 23 * 3600 }));
+    return this.ranked(sites, spans.length, await this.engine.rows(compileProjectSpans(sites.map((s) => s.id), hours, ['visitors']), 'rating'));
+  }
+
+  /** place() for each day of the period, grouped by day in one query. */
+  private async placeDays(sites: readonly RatedSite[], period: { from: string; to: string }, days: number): Promise<Placed[][]> {
+    if (sites.length === 0) return Array.from({ length: days }, () => []);
+    return this.ranked(sites, days, await this.engine.rows(compileProjectDays(sites.map((s) => s.id), period.from, period.to, ['visitors']), 'rating'));
+  }
+
+  /** Rows of (project_id, span, visitors) as each span's sites in their places. */
+  private ranked(sites: readonly RatedSite[], spans: number, rows: readonly Record<string, unknown>[]): Placed[][] {
     const counted = new Map<string, number>();
-    if (sites.length > 0) {
-      // Hour buckets from the first hour of `from` to the last of `to`, Moscow days.
-      const hours = spans.map((s) => ({ from: moscowDayStart(s.from) / 1000, to: moscowDayStart(s.to) / 1000 + 23 * 3600 }));
-      for (const row of await this.engine.rows(compileProjectSpans(sites.map((s) => s.id), hours, ['visitors']))) {
-        counted.set(`${Number(row.project_id)}:${Number(row.span)}`, Number(row[metricAlias(0)]));
-      }
-    }
-    return spans.map((_, span) => {
+    for (const row of rows) counted.set(`${Number(row.project_id)}:${Number(row.span)}`, Number(row[metricAlias(0)]));
+    return Array.from({ length: spans }, (_, span) => {
       const ranked = sites.map((s) => ({ id: s.id, popularity: counted.get(`${s.id}:${span}`) ?? 0 })).sort(byPopularity);
       return ranked.map((r, i) => ({ ...r, position: i + 1 }));
     });

@@ -297,7 +297,7 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
         // Popularity: the visitors of the week that ended the day before yesterday (Moscow days),
         // distinct over the week, with the report engine's definition of visitors.
         const week = { from: moscowDayStart(moscowDate(nowMs - 8 * DAY_MS)) / 1000, to: moscowDayStart(moscowDate(nowMs - 2 * DAY_MS)) / 1000 + 23 * 3600 };
-        const rows = await this.engine.rows(compileProjectSpans(rated.map((r) => r.id), [week], ['visitors']));
+        const rows = await this.engine.rows(compileProjectSpans(rated.map((r) => r.id), [week], ['visitors']), 'rating');
         for (const row of rows) popularity.set(Number(row.project_id), Number(row[metricAlias(0)]));
       }
       const { dropped, positions } = rankRatedSites(rated, popularity, nowMs);

@@ -3,6 +3,7 @@ import {
   DIMENSIONS,
   HIT_DIMENSIONS,
   LIST_OPERATORS,
+  moscowDayStart,
   REPORT_TIME_ZONE,
   type Dimension,
   type DimensionFilterRule,
@@ -62,11 +63,23 @@ export interface Plan {
   metricFilters: readonly MetricFilterRule[];
   /** leave out rows whose value is empty */
   skipEmpty: boolean;
+  /**
+   * epoch seconds: only what happened from this instant on (the live dashboard's last minutes);
+   * read from the raw events or the visits, never a rollup (the planner makes sure)
+   */
+  since?: number;
+  /** epoch seconds: only what happened before this instant (with `since`: a window) */
+  until?: number;
 }
 
 export interface Sql {
   query: string;
   params: Record<string, unknown>;
+  /**
+   * The table or rollup the query reads (`events`, `visits`, `rollup_day`, …), from this file's
+   * allow-list: the `table` label of stat_report_seconds and of the query's log line.
+   */
+  table: string;
 }
 
 /** A request the compiler refuses (a filter value of the wrong kind): the api answers 400 with its message. */
@@ -217,8 +230,14 @@ function eventRuleSql(rule: DimensionFilterRule, p: Params): string {
 }
 
 function periodOfEvents(plan: Plan, p: Params): string {
-  return `project_id = ${p.add(plan.projectId, 'UInt32')} AND event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`;
+  const period = `project_id = ${p.add(plan.projectId, 'UInt32')} AND event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`;
+  const from = plan.since === undefined ? '' : ` AND ts >= ${sinceSql(plan.since, p)}`;
+  const to = plan.until === undefined ? '' : ` AND ts < ${sinceSql(plan.until, p)}`;
+  return `${period}${from}${to}`;
 }
+
+/** An instant of a window's start as a DateTime64 of the events' `ts`. */
+const sinceSql = (since: number, p: Params): string => `toDateTime64(${p.add(since, 'UInt32')}, 3, 'UTC')`;
 
 /** The visits of the period that have an event matching the rules. */
 function visitsWithEvents(plan: Plan, rules: readonly DimensionFilterRule[], p: Params): string {
@@ -384,6 +403,8 @@ export function selectMetrics(plan: Plan, p: Params): string {
 /** The rows a query reads: the FROM clause with its sample and the WHERE conditions. */
 export interface Rows {
   from: string;
+  /** the table `from` reads, without its sample clause or subquery (see Sql.table) */
+  table: string;
   where: string[];
 }
 
@@ -392,6 +413,8 @@ export const whereSql = (rows: Rows): string => (rows.where.length > 0 ? rows.wh
 /** The per-visit rows of the period: one a visit, merged from the visits table's parts. */
 function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRule[]): string {
   const where = [`project_id = ${p.add(plan.projectId, 'UInt32')}`, `start_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`];
+  // A visit's start is the least of its parts' starts: a window would cut parts, not visits.
+  if (plan.since !== undefined || plan.until !== undefined) throw new ReportQueryError('a window of minutes is read from the events, not the visits');
   if (eventRules.length > 0) where.push(visitsWithEvents(plan, eventRules, p));
   return `(SELECT session_id, visitor_hash, min(start_ts) AS visit_start, any(start_date) AS visit_date,
                  sum(page_views) AS page_views, sum(bounce) AS bounced,
@@ -416,21 +439,24 @@ export function rollupTable(group: Group): string | undefined {
 }
 
 function rollupRows(plan: Plan, group: Group, p: Params): Rows {
+  if (plan.since !== undefined || plan.until !== undefined) throw new ReportQueryError('a window of minutes is read from the events, not a rollup');
   const table = rollupTable(group);
   if (table === undefined) throw new ReportQueryError(`no rollup answers ${group}`);
   const project = `project_id = ${p.add(plan.projectId, 'UInt32')}`;
   const from = p.add(plan.dateStart, 'Date');
   const to = p.add(plan.dateEnd, 'Date');
-  if (table === 'rollup_day') return { from: table, where: [project, `event_date BETWEEN ${from} AND ${to}`] };
-  return { from: table, where: [project, `bucket >= toDateTime(${from}, ${TZ})`, `bucket < toDateTime(${to}, ${TZ}) + INTERVAL 1 DAY`] };
+  if (table === 'rollup_day') return { from: table, table, where: [project, `event_date BETWEEN ${from} AND ${to}`] };
+  return { from: table, table, where: [project, `bucket >= toDateTime(${from}, ${TZ})`, `bucket < toDateTime(${to}, ${TZ}) + INTERVAL 1 DAY`] };
 }
 
 /** A path rollup's rows of the period: every filter is on its dimensions (the planner made sure). */
 function pathRollupRows(plan: Plan, p: Params): Rows {
   const rollup = plan.pathRollup;
+  if (plan.since !== undefined || plan.until !== undefined) throw new ReportQueryError('a window of minutes is read from the events, not a rollup');
   if (rollup === undefined) throw new ReportQueryError('no path rollup was planned');
   return {
     from: rollup.table,
+    table: rollup.table,
     where: [
       `project_id = ${p.add(plan.projectId, 'UInt32')}`,
       `event_date BETWEEN ${p.add(plan.dateStart, 'Date')} AND ${p.add(plan.dateEnd, 'Date')}`,
@@ -449,6 +475,7 @@ export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   if (plan.source === 'visits') {
     return {
       from: visitRows(plan, p, eventRules),
+      table: 'visits',
       where: [...pathConditions(plan, p), ...visitTableRules.map((r) => ruleSql(r.key as Dimension, dimensionSql(r.key as Dimension, 'visits'), r, p))],
     };
   }
@@ -458,7 +485,7 @@ export function rowsOf(plan: Plan, group: Group, p: Params): Rows {
   const byVisit = plan.scope === 'hit' ? [] : eventRules.filter((r) => isHitDimension(r.key as Dimension));
   const where = [periodOfEvents(plan, p), ...pathConditions(plan, p), ...direct.map((r) => eventRuleSql(r, p))];
   if (byVisit.length > 0) where.push(visitsWithEvents(plan, byVisit, p));
-  return { from: `events${sampleClause(plan)}`, where };
+  return { from: `events${sampleClause(plan)}`, table: 'events', where };
 }
 
 /** The custom parameter key above the rows (custom_vars: event → key → value), as a parameter. */
@@ -525,7 +552,7 @@ export function compileTable(plan: Plan, q: TableQuery): Sql {
     GROUP BY value${havingSql(plan, p)}
     ORDER BY ${order}${paged ? `
     LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}` : ''}`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: rows.table };
 }
 
 /** The plan's metrics over all its rows (the table's totals line). */
@@ -536,7 +563,7 @@ export function compileTotals(plan: Plan): Sql {
     const { d, sql } = rowDimension(plan, p);
     rows.where.push(`${sql} != ${emptyValue(d)}`);
   }
-  return { query: `SELECT ${selectMetrics(plan, p)} FROM ${rows.from} WHERE ${whereSql(rows)}`, params: p.values };
+  return { query: `SELECT ${selectMetrics(plan, p)} FROM ${rows.from} WHERE ${whereSql(rows)}`, params: p.values, table: rows.table };
 }
 
 /**
@@ -593,13 +620,32 @@ export function compileSeries(plan: Plan, group: Group, lines?: readonly LinePat
   const query = `SELECT ${bucketSql(plan, group, p)} AS bucket_start${line}, ${selectMetrics(plan, p)}
     FROM ${rows.from} WHERE ${whereSql(rows)}
     GROUP BY bucket_start${line ? ', line' : ''} ORDER BY bucket_start`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: rows.table };
 }
 
 /** A stretch of time, epoch seconds: the hour rollup's buckets that start in [from, to]. */
 export interface Span {
   from: number;
   to: number;
+}
+
+/**
+ * Each Moscow day's metrics of several projects from the hour rollup, from the first hour of
+ * `from` to the last of `to`: `span` is the day's index from `from` (0, 1, …). One grouping in
+ * SQL, however many days, where compileProjectSpans writes a condition per span.
+ */
+export function compileProjectDays(projectIds: readonly number[], from: string, to: string, metrics: readonly Metric[]): Sql {
+  if (to < from) throw new ReportQueryError('no day to read');
+  const p = new Params();
+  const plan: Plan = { projectId: 0, dateStart: from, dateEnd: to, source: 'rollup', scope: 'visit', sample: 1, metrics, path: [], parents: [], filters: [], metricFilters: [], skipEmpty: false };
+  const first = p.add(from, 'Date');
+  const query = `SELECT project_id, toUInt32(dateDiff('day', ${first}, toDate(bucket, ${TZ}))) AS span, ${selectMetrics(plan, p)}
+    FROM rollup_hour
+    WHERE project_id IN ${p.add([...projectIds], 'Array(UInt32)')}
+      AND bucket >= toDateTime(${p.add(moscowDayStart(from) / 1000, 'UInt32')}, 'UTC')
+      AND bucket <= toDateTime(${p.add(moscowDayStart(to) / 1000 + 23 * 3600, 'UInt32')}, 'UTC')
+    GROUP BY project_id, span`;
+  return { query, params: p.values, table: 'rollup_hour' };
 }
 
 /**
@@ -622,5 +668,5 @@ export function compileProjectSpans(projectIds: readonly number[], spans: readon
       AND bucket <= toDateTime(${p.add(Math.max(...spans.map((s) => s.to)), 'UInt32')}, 'UTC')
       AND span >= 0
     GROUP BY project_id, span`;
-  return { query, params: p.values };
+  return { query, params: p.values, table: 'rollup_hour' };
 }

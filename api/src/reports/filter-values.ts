@@ -161,7 +161,7 @@ export class FilterValuesController {
       skipEmpty: true,
     };
     const offset = body.offset ?? 0;
-    const rows = await this.engine.rows(compileTable(plan, { sortBy: 'visits', order: 'desc', limit: body.limit ?? page, offset }));
+    const rows = await this.engine.rows(compileTable(plan, { sortBy: 'visits', order: 'desc', limit: body.limit ?? page, offset }), 'filter_values');
     const next = tree ? tree[path.length] : childOf(path);
     const valued = rows.map((r) => ({ value: normalValue(r.value, name), visits: Number(r.m0) }));
     const titles = await this.reports.titles(name, valued.map((v) => v.value));

@@ -27,6 +27,14 @@ export interface ReportPlan {
   sort: { name: Metric | 'date' | 'title'; order: 'asc' | 'desc' };
   limit: number;
   offset: number;
+  /** epoch seconds: the start of a window of the last minutes (the live dashboard), if any */
+  since?: number;
+}
+
+/** A window of minutes inside a report's period, epoch seconds: from `since` (inclusive) to `until` (exclusive). */
+export interface ReportWindow {
+  since?: number;
+  until?: number;
 }
 
 /** The raw storage a path's rows are read from: the visits for entry and exit pages, depth and time; the events otherwise. */
@@ -143,8 +151,17 @@ export function periodOf(body: ReportRequestDto, today: string): Period {
  * it answers every metric exactly, the visits for reports of entry and exit pages, depth and
  * time, otherwise the events), which sample, and how the rows are sorted and paged. Pure.
  */
-export function planReport(definition: ReportDefinition, projectId: number, body: ReportRequestDto, today: string, kind: 'table' | 'graph'): ReportPlan {
+export function planReport(
+  definition: ReportDefinition,
+  projectId: number,
+  body: ReportRequestDto,
+  today: string,
+  kind: 'table' | 'graph',
+  window: ReportWindow = {},
+): ReportPlan {
   const period = periodOf(body, today);
+  const { since, until } = window;
+  const windowed = since !== undefined || until !== undefined;
   checkDimensions(definition, body);
   const metrics = metricsOf(definition, body);
   const sort = sortOf(definition, body, metrics);
@@ -155,12 +172,15 @@ export function planReport(definition: ReportDefinition, projectId: number, body
   const unknownMetricFilter = metricFilters.find((rule) => !metrics.includes(rule.key as Metric));
   if (unknownMetricFilter !== undefined) throw new ReportRequestError(`metric_filters: ${unknownMetricFilter.key} is not among the requested metrics`);
 
-  const base = { projectId, ...period, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty };
+  const base = { projectId, ...period, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
   let source = sourceOf(definition.drilldown);
+  if (windowed && source === 'visits') throw new ReportRequestError(`the report ${definition.name} is read from whole visits and has no window of minutes`);
+  // A window of the last minutes is read from the raw events: no rollup holds minutes.
   const rollupAnswers =
+    !windowed &&
     path.length === 0 && filters.length === 0 && metricFilters.length === 0 && rollupTable(body.group) !== undefined &&
     metrics.every((m) => canAnswer(m, { ...base, source: 'rollup', sample: 1 }));
-  const pathRollup = pathRollupFor(definition, filters, body.group, kind);
+  const pathRollup = !windowed ? pathRollupFor(definition, filters, body.group, kind) : undefined;
   if (rollupAnswers) source = 'rollup';
   else if (pathRollup !== undefined && metrics.every((m) => canAnswer(m, { ...base, source: 'paths', pathRollup, sample: 1 }))) source = 'paths';
   const sample = sampleOf(definition, body, period, today, source);
@@ -168,5 +188,5 @@ export function planReport(definition: ReportDefinition, projectId: number, body
   const unanswerable = metrics.find((m) => !canAnswer(m, plan));
   if (unanswerable !== undefined) throw new ReportRequestError(`metrics: ${unanswerable} cannot be computed for the rows of ${definition.name}`);
   const limit = body.limit ?? (path.length === 0 ? DEFAULT_LIMIT.summary : DEFAULT_LIMIT.table);
-  return { definition, ...period, plan, group: body.group, sort, limit, offset: body.offset ?? 0 };
+  return { definition, ...period, plan, group: body.group, sort, limit, offset: body.offset ?? 0, ...(since === undefined ? {} : { since }) };
 }

@@ -34,7 +34,7 @@ export function isCalendarDate(value: unknown): value is string {
 const RELATIVE_DATE = /^(today|yesterday|[1-9]\d{0,3}days)$/;
 
 /** A real calendar date, or a date relative to today (§3 "Relative dates"). */
-function IsReportDate(): PropertyDecorator {
+export function IsReportDate(): PropertyDecorator {
   return ValidateBy(
     { name: 'isReportDate', validator: { validate: (value: unknown) => isCalendarDate(value) || (typeof value === 'string' && RELATIVE_DATE.test(value)) } },
     { message: (args) => `${args.property} must be a real date written YYYY-MM-DD, or today, yesterday or Ndays` },
@@ -42,7 +42,7 @@ function IsReportDate(): PropertyDecorator {
 }
 
 /** The date is not before the date in `field` (both YYYY-MM-DD, so strings compare as dates). */
-function IsNotBefore(field: string): PropertyDecorator {
+export function IsNotBefore(field: string): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
       name: 'isNotBefore',

@@ -349,6 +349,38 @@ describe('the report engine, on a traffic counted by hand', () => {
     });
   });
 
+  describe('a window of minutes (the live dashboard)', () => {
+    const at = (moscow: string): number => Date.parse(`${moscow.replace(' ', 'T')}+03:00`) / 1000;
+    // 10:02:00 to 10:07:05 of 10 Nov: a's second page and event, b's page; not b's block show at 10:07:05.
+    const window = { since: at(`${D1} 10:02:00`), until: at(`${D1} 10:07:05`) };
+    const oneDay = { date_start: D1, date_end: D1, group: 'minute' } as const;
+
+    it('reads only the events inside it, from the raw events whatever a rollup could answer', async () => {
+      const source = (name: string): string => planReport(reportDefinition(name)!, PROJECT, request(oneDay), '2026-11-12', 'table', window).plan.source;
+      expect([source('summary'), source('traffic_sources')]).toEqual(['events', 'events']);
+      const summary = await service.table(PROJECT, 'summary', request({ ...oneDay, metrics: ['page_views', 'visitors', 'events_count'] }), window);
+      expect(summary.totals).toEqual([2, 2, 1]);
+      // A visit counts where it starts: b's began in the window, a's before it.
+      expect(shown(await service.table(PROJECT, 'traffic_sources', request({ ...oneDay, metrics: ['visits'] }), window))).toEqual([
+        ['Прямые заходы', 1],
+        ['Поисковые системы', 0],
+      ]);
+      const graph = await service.graph(PROJECT, 'summary', request({ ...oneDay, metrics: ['page_views'] }), window);
+      expect(graph.data[0]!.points.slice(0, 6).map((p) => [p.date, ...p.metrics])).toEqual([
+        [`${D1} 10:02:00`, 1],
+        [`${D1} 10:03:00`, 0],
+        [`${D1} 10:04:00`, 0],
+        [`${D1} 10:05:00`, 0],
+        [`${D1} 10:06:00`, 0],
+        [`${D1} 10:07:00`, 1],
+      ]);
+    });
+
+    it('refuses the reports read from whole visits', () => {
+      expect(() => planReport(reportDefinition('entrance_pages')!, PROJECT, request(oneDay), '2026-11-12', 'table', window)).toThrow('the report entrance_pages is read from whole visits and has no window of minutes');
+    });
+  });
+
   describe('the day rollups of drill-down paths', () => {
     // A rule every event passes, on a dimension no path rollup keeps, sends a request to the raw events.
     const toRaw = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] } as const;

@@ -14,14 +14,15 @@ import {
   type ReportDefinition,
   type TableResult,
 } from '@stat/schemas';
-import { bucketStarts, moscowDateTime } from './buckets.js';
+import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, type LinePath, type Plan, type Sql } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
-import { DEFAULT_LINES, planReport, type ReportPlan } from './plan.js';
+import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { BOM, csvDisposition, csvLine } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
+import { requestContext } from '../http/operations.js';
 
 
 const values = (row: ResultRow | undefined, count: number): MetricValues =>
@@ -45,13 +46,13 @@ export class ReportService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async table(projectId: number, reportName: string, body: ReportRequestDto): Promise<TableResult> {
-    return this.tableOf(projectId, this.definition(reportName), body);
+  async table(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+    return this.tableOf(projectId, this.definition(reportName), body, window);
   }
 
   /** The table of any definition: a base report's, or one made at request time (the constructor). */
-  async tableOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto): Promise<TableResult> {
-    const planned = this.plan(projectId, definition, body, 'table');
+  async tableOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+    const planned = this.plan(projectId, definition, body, 'table', window);
     const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
     if (definition.notCollected !== undefined) {
@@ -85,16 +86,16 @@ export class ReportService {
     };
   }
 
-  async graph(projectId: number, reportName: string, body: ReportRequestDto): Promise<GraphResult> {
-    return this.graphOf(projectId, this.definition(reportName), body);
+  async graph(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<GraphResult> {
+    return this.graphOf(projectId, this.definition(reportName), body, DEFAULT_LINES, window);
   }
 
   /**
    * The graph of any definition. Without selected lines it draws the top `lineCount` rows of the
    * first level by the request's sort (§9: default lines 5; the constructor's 10).
    */
-  async graphOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, lineCount = DEFAULT_LINES): Promise<GraphResult> {
-    const planned = this.plan(projectId, definition, body, 'graph');
+  async graphOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
+    const planned = this.plan(projectId, definition, body, 'graph', window);
     const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample };
@@ -164,8 +165,11 @@ export class ReportService {
     return definition;
   }
 
-  private plan(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph'): ReportPlan {
-    return planReport(definition, projectId, body, moscowDate(this.clock()), kind);
+  private plan(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow = {}): ReportPlan {
+    // The engine labels the request's queries with its name (metrics, log lines).
+    const context = requestContext();
+    if (context) context.report = definition.name;
+    return planReport(definition, projectId, body, moscowDate(this.clock()), kind, window);
   }
 
   private async run(sql: Sql): Promise<ResultRow[]> {
@@ -218,10 +222,14 @@ export class ReportService {
     };
   }
 
-  /** Bucket starts of the period; the ones that have not begun yet are the future, left out. */
+  /**
+   * Bucket starts of the period; the ones that have not begun yet are the future, left out, and
+   * with a window, the ones that ended before it (the bucket holding its start stays).
+   */
   private bucketsUpToNow(planned: ReportPlan): number[] {
     const now = this.clock() / 1000;
-    return bucketStarts(planned.dateStart, planned.dateEnd, planned.group).filter((ts) => ts <= now);
+    const first = planned.since === undefined ? -Infinity : bucketStartOf(planned.since, planned.group, planned.dateStart);
+    return bucketStarts(planned.dateStart, planned.dateEnd, planned.group).filter((ts) => ts <= now && ts >= first);
   }
 
   /** What users read for each value of a dimension: place names, traffic types, ranges. */

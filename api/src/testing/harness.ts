@@ -41,6 +41,7 @@ export const PROJECT_ID_RANGES = {
   'openapi.test.ts': 8_800_000,
   'constructor.api.test.ts': 9_400_000,
   'constructor-templates.test.ts': 9_500_000,
+  'realtime.api.test.ts': 8_900_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 

@@ -53,6 +53,8 @@ export interface ReportRequest {
   /** 0 to 100 */
   limit?: number;
   offset?: number;
+  /** rating: one of the site's rating categories (missing: its first) */
+  category_id?: number;
   /** time rows: include buckets without traffic (default true) */
   empty_dates?: boolean;
   /** table: the path of the row being expanded */

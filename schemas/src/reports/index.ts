@@ -9,6 +9,7 @@ import { EVENTS_REPORTS } from './events.js';
 export * from './define.js';
 export * from './api.js';
 export * from './constructor.js';
+export * from './realtime.js';
 
 /** Every base report the api answers, by name (specification 001, §2). */
 export const REPORT_DEFINITIONS: Readonly<Record<string, ReportDefinition>> = Object.fromEntries(

@@ -26,6 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // million events filled after «ready», would cost every run of the suite minutes.
     DEMO_VISITS_PER_DAY: '150',
     DEMO_SEED_WAIT: 'true',
+    // No live demo visits: the tests count the demo's traffic exactly.
+    DEMO_LIVE: 'false',
   });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const collectorUrl = `http://127.0.0.1:${collectorPort}`;

@@ -15,8 +15,24 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** A TCP port that was free a moment ago. */
+/** Ports this process has handed out: the OS may give a port closed a moment ago again. */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port that was free a moment ago, and not one this process handed out before: two
+ * calls in a row (an api and a collector port) must not get the same one.
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -45,7 +61,8 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service not ready after ${timeoutMs} ms:\n${log}`)), timeoutMs);
     const onData = (): void => {
-      if (/^ready \(/m.test(log)) {
+      // The logger's JSON line (stdout is no terminal here).
+      if (/"msg":"ready \(/.test(log)) {
         clearTimeout(timer);
         resolve();
       }

@@ -26,6 +26,7 @@ const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
 const ConstructorTemplatesPage = lazy(() => import('../pages/constructor/TemplatesPage'));
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -133,7 +134,7 @@ export const routes: RouteObject[] = [
         element: <ProjectLayout />,
         children: [
           { index: true, loader: inProject('dashboard') },
-          { path: 'dashboard', element: soon('Дашборд') },
+          { path: 'dashboard', element: page(<DashboardPage />) },
           {
             path: 'settings',
             element: page(<SettingsLayout />),

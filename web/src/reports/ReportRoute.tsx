@@ -1,8 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useContext } from 'react';
 import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
+import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
+import { CounterPending } from './framework/CounterPending';
+import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
 import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportView } from './registry';
 
@@ -11,6 +14,7 @@ const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorRep
 /** `new/report/:reportName`: the report's view (the constructor its own page), a placeholder for planned ones, else 404. */
 export function ReportRoute() {
   const { projectId = '', reportName = '' } = useParams();
+  const context = useContext(ProjectContext);
   if (reportName === 'constructor') {
     return (
       <Suspense fallback={<ReportSkeleton title={CONSTRUCTOR_TEXTS.title} />}>
@@ -25,6 +29,15 @@ export function ReportRoute() {
   }
   const View = reportView(report);
   const hint = reportHint(report.name);
+  // A site whose counter has sent nothing yet: its install code until the first hit (not the
+  // rating, whose rows are other sites).
+  if (context && !context.project.counter_is_set && context.project.id !== DEMO_PROJECT_ID && report.name !== 'rating') {
+    return (
+      <ReportPage title={report.title} subtitle={projectId}>
+        <CounterPending project={context.project} onSeen={context.reload} />
+      </ReportPage>
+    );
+  }
   return (
     <Suspense fallback={<ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />}>
       <View key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />

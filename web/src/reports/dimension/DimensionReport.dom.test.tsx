@@ -8,6 +8,8 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
 import { reportDefinition } from '@stat/schemas/reports';
 import { fire, render, until, type Rendered } from '../../testing/render';
+import { ProjectContext } from '../../app/project';
+import type { Project } from '../../data/calls';
 import DimensionReport from './DimensionReport';
 
 // happy-dom has no canvas: the one uPlot wrapper is replaced by a box that shows its series.
@@ -116,8 +118,10 @@ const rowIds = () => rows().map((r) => r.dataset.rowId);
 const search = () => new URLSearchParams(q('[data-testid="where"]')?.textContent ?? '');
 const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click', { bubbles: true }));
 
-async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definition = report!, rowsExpected = 4) {
+async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definition = report!, rowsExpected = 4, project?: Project) {
+  const context = project ? { project, setProject: () => {}, reload: () => {} } : null;
   view = await render(
+    <ProjectContext.Provider value={context}>
     <MemoryRouter initialEntries={[`/stat/projects/7596044/new/report/${definition.name}?${query}`]}>
       <Routes>
         <Route
@@ -130,7 +134,8 @@ async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definit
           }
         />
       </Routes>
-    </MemoryRouter>,
+    </MemoryRouter>
+    </ProjectContext.Provider>,
   );
   if (rowsExpected > 0) await until(() => expect(rows()).toHaveLength(rowsExpected));
 }
@@ -295,6 +300,34 @@ describe('dimension report states', () => {
     await open(`dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${filters}`, report!, 4);
     expect(sent.table.at(-1)?.filters ?? sent.table.at(-1)?.dimension_filters).toEqual([{ key: 'browser_family', op: '=', value: 'Chrome' }]);
     expect(document.body.textContent).toContain('Детализация:');
+  });
+
+  it('the rating: ranks the category of the URL, corrects an unknown one to the first, and switches with the category picker', async () => {
+    const rating = reportDefinition('rating')!;
+    const asked: ReportRequest[] = [];
+    override = (path, body) => (path.endsWith('/table') ? (asked.push(body), empty(body)) : undefined);
+    // The site is rated in two categories; the api (and the picker) take the lower id first.
+    const project = {
+      permissions: { can_edit_project: false },
+      categories: [{ id: 1302, title: 'Игры', position: 3 }, { id: 1301, title: 'Новости', parent_title: 'СМИ', position: null }],
+    } as unknown as Project;
+    await open('dateStart=7days&dateEnd=today&groupBy=day&categoryId=999', rating, 0, project);
+    await until(() => expect(search().get('categoryId')).toBe('1301'));
+    await until(() => expect(asked.at(-1)?.category_id).toBe(1301));
+    expect(q('[data-testid="category-trigger"]')?.textContent).toBe('СМИ / Новости');
+    await click(q('[data-testid="category-trigger"]'));
+    await click(q('[data-testid="category-1302"]'));
+    await until(() => expect(search().get('categoryId')).toBe('1302'));
+    await until(() => expect(asked.at(-1)?.category_id).toBe(1302));
+    expect(q('[data-testid="category-trigger"]')?.textContent).toBe('Игры');
+    // Another report clears the parameter and sends no category.
+    view?.unmount();
+    view = null;
+    override = undefined;
+    await open('dateStart=7days&dateEnd=today&groupBy=day&categoryId=1302', report!, 4, project);
+    await until(() => expect(search().get('categoryId')).toBeNull());
+    expect(sent.table.every((b) => b.category_id === undefined)).toBe(true);
+    expect(q('[data-testid="category-picker"]')).toBeNull();
   });
 
   it('shows the placeholder of an event report without data, and «Нет данных для отображения» for other empty reports', async () => {

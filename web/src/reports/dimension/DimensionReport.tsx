@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ConstructorRequest, GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError, type DownloadedFile } from '../../lib/api';
+import { ProjectContext } from '../../app/project';
 import { parsePeriod, parseRatingPeriod, writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
@@ -11,10 +12,11 @@ import { useReportFilters } from '../filters/useReportFilters';
 import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
+import type { MetaTip } from '../framework/hints';
 import { CsvDownload } from '../framework/CsvDownload';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
-import { ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd } from '../framework/Toolbar';
+import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
 import { metricColumns, type ReportViewProps } from '../view';
 import { drilldownHeader } from './dimensionTitles';
 import { GraphPanel } from './GraphPanel';
@@ -88,6 +90,7 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
   const parsedQuery = useMemo(() => parseDimensionQuery(search, report), [search, report]);
   const { period } = parsedPeriod;
   const { query } = parsedQuery;
+  const rating = useRatingCategory(report.name === 'rating', search);
   const narrow = useNarrowerThan(NARROW_BODY);
   const medium = useNarrowerThan(WIDE_BODY);
   // Metric columns by the body's width (spec 001 §9 "Metric column limit": 5, 7, 8).
@@ -95,15 +98,16 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
 
   // Invalid or missing values are replaced in the URL (no new history entry).
   useEffect(() => {
-    if (!parsedPeriod.corrected && !parsedQuery.corrected) return;
+    if (!parsedPeriod.corrected && !parsedQuery.corrected && !rating.corrected) return;
     setSearch(
       (prev) => {
         const withPeriod = parsedPeriod.corrected ? writePeriod(prev, parsedPeriod.period) : prev;
-        return parsedQuery.corrected ? writeDimensionQuery(withPeriod, parseDimensionQuery(withPeriod, report).query, report) : withPeriod;
+        const withQuery = parsedQuery.corrected ? writeDimensionQuery(withPeriod, parseDimensionQuery(withPeriod, report).query, report) : withPeriod;
+        return rating.corrected ? writeCategory(withQuery, rating.category) : withQuery;
       },
       { replace: true },
     );
-  }, [parsedPeriod, parsedQuery, report, setSearch]);
+  }, [parsedPeriod, parsedQuery, rating, report, setSearch]);
 
   /** A user's change: a new history entry; the table goes back to its first page unless told. */
   const change = useCallback(
@@ -122,7 +126,8 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
   const filters = useReportFilters(report.metrics);
   const filtered = filters.filters.dimension.length > 0 || filters.filters.metric.length > 0;
   // A filter change, as a sort, goes back to the default lines (§4 "Sorting").
-  const sortKey = `${query.sort ? `${query.sort.name}:${query.sort.order}` : ''} ${JSON.stringify(filters.request)}`;
+  // So does another rating category (§4 "Period and grouping").
+  const sortKey = `${query.sort ? `${query.sort.name}:${query.sort.order}` : ''} ${JSON.stringify(filters.request)} ${rating.category ?? ''}`;
 
   // Sorting resets the selected lines to the default ones (§4 "Sorting").
   const [selection, setSelection] = useState<{ sortKey: string; lines: LineSelection }>({ sortKey, lines: DEFAULT_LINES });
@@ -140,8 +145,9 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
       ...(query.sample !== null ? { sample: query.sample } : {}),
       // The global filters the menu carries apply to the reports that take filters (not the rating).
       ...(report.filterable ? filters.request : {}),
+      ...(rating.category !== null ? { category_id: rating.category } : {}),
     }),
-    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request, report.filterable, extraBody],
+    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request, report.filterable, rating.category, extraBody],
   );
   const baseKey = JSON.stringify(base);
   const tableBody: ReportRequest = { ...base, limit: query.limit, offset: query.offset };
@@ -250,6 +256,7 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
       title={extras?.title ?? report.title}
       subtitle={projectId}
       {...(hint ? { hint } : {})}
+      hints={{ name: report.name, metrics: report.metrics, tips: dimensionTips(report) }}
       actions={
         <>
           {extras?.actions}
@@ -268,6 +275,13 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
         {periodPicker}
         {/* The rating is always by day (spec 001 §5): no «Детализация:» to choose. */}
         {report.name === 'rating' ? null : <GroupPicker period={period} onChange={setGroup} />}
+        {rating.category !== null ? (
+          <CategoryPicker
+            options={rating.options}
+            value={rating.category}
+            onChange={(id) => change((q) => ({ ...q, offset: 0 }), (next) => next.set(CATEGORY_PARAM, String(id)))}
+          />
+        ) : null}
         {query.sample !== null && !placeholder ? (
           <SamplePicker
             value={query.sample}
@@ -363,4 +377,45 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
       )}
     </ReportPage>
   );
+}
+
+/** The meta tips of a report with a drill-down path: the tools it has. */
+function dimensionTips(report: ReportViewProps['report']): MetaTip[] {
+  return [
+    ...(report.filterable ? (['reportFilter'] as const) : []),
+    'reportGraph',
+    'reportSettings',
+    'reportViews',
+    ...(report.drilldown.length > 1 ? (['reportAdditional'] as const) : []),
+    'reportCsv',
+  ];
+}
+
+/** The rating's category in the URL (spec 001 §3 `categoryId`). */
+const CATEGORY_PARAM = 'categoryId';
+
+/**
+ * The rating report's category: the URL's `categoryId` when it is one of the site's categories,
+ * else the first of them (§5), and `corrected` when the URL must say so. null for other reports and
+ * for a site in no category (the api then answers the not-rated placeholder).
+ */
+function useRatingCategory(isRating: boolean, search: URLSearchParams): { category: number | null; options: CategoryOption[]; corrected: boolean } {
+  const project = useContext(ProjectContext)?.project;
+  const asked = search.get(CATEGORY_PARAM);
+  return useMemo(() => {
+    // The api orders a site's categories by id and takes the first by default; so does the picker.
+    const options = isRating ? [...(project?.categories ?? [])].sort((a, b) => a.id - b.id).map((c) => ({ id: c.id, title: c.parent_title ? `${c.parent_title} / ${c.title}` : c.title })) : [];
+    const first = options[0]?.id ?? null;
+    if (!isRating || first === null) return { category: null, options, corrected: asked !== null };
+    const named = options.find((o) => String(o.id) === asked)?.id;
+    return { category: named ?? first, options, corrected: named === undefined };
+  }, [isRating, project, asked]);
+}
+
+/** The URL with the rating's category, or without one for any other report (§5: cleared). */
+function writeCategory(search: URLSearchParams, category: number | null): URLSearchParams {
+  const next = new URLSearchParams(search);
+  if (category === null) next.delete(CATEGORY_PARAM);
+  else next.set(CATEGORY_PARAM, String(category));
+  return next;
 }

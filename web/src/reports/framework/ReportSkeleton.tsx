@@ -3,11 +3,12 @@ import styles from './ReportSkeleton.module.css';
 
 /**
  * What a report shows while its code or the server time loads: the same blocks at the same
- * heights as the loaded report, so nothing moves when it arrives.
+ * heights as the loaded report, so nothing moves when it arrives. Not the hint: whether it shows
+ * is the user's choice, which the loaded report reads (a closed hint must not flash here).
  */
-export function ReportSkeleton({ title, hint }: { readonly title: string; readonly hint?: string }) {
+export function ReportSkeleton({ title }: { readonly title: string; readonly hint?: string }) {
   return (
-    <ReportPage title={title} {...(hint ? { hint } : {})}>
+    <ReportPage title={title}>
       <div className={styles.toolbar} aria-busy="true">
         <span className={`skeleton ${styles.pill}`} />
         <span className={`skeleton ${styles.pillShort}`} />

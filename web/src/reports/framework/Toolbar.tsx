@@ -3,6 +3,7 @@ import { allowedGroups, periodDays, type IsoDate, type PeriodGroup } from '@stat
 import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
+import { Dropdown } from '../../components/Dropdown';
 import styles from './Toolbar.module.css';
 
 /** Texts of the date picker (spec 001 §4 "Date modal"). */
@@ -212,6 +213,47 @@ export function GroupPicker({ period, onChange }: GroupPickerProps) {
           </button>
         ))}
       </div>
+    </div>
+  );
+}
+
+/** A rating category of the site, as the picker names it. */
+export interface CategoryOption {
+  readonly id: number;
+  readonly title: string;
+}
+
+/** Props of {@link CategoryPicker}. */
+export interface CategoryPickerProps {
+  readonly options: readonly CategoryOption[];
+  readonly value: number;
+  readonly onChange: (id: number) => void;
+}
+
+/** The rating report's category selector (spec 001 §2): which of the site's categories it ranks. */
+export function CategoryPicker({ options, value, onChange }: CategoryPickerProps) {
+  const current = options.find((o) => o.id === value) ?? options[0];
+  if (!current) return null;
+  return (
+    <div className={styles.group} data-testid="category-picker">
+      <span className={styles.label}>Категория:</span>
+      {options.length === 1 ? (
+        <span className={styles.value}>{current.title}</span>
+      ) : (
+        <Dropdown
+          label="Категория рейтинга"
+          align="left"
+          triggerClassName={styles.select}
+          trigger={
+            <>
+              {current.title}
+              <span className={styles.caret} aria-hidden="true" />
+            </>
+          }
+          items={options.map((o) => ({ label: o.title, onSelect: () => onChange(o.id), 'data-testid': `category-${o.id}` }))}
+          data-testid="category-trigger"
+        />
+      )}
     </div>
   );
 }

@@ -118,6 +118,7 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
       title={report.title}
       subtitle={projectId}
       {...(hint ? { hint } : {})}
+      hints={{ name: report.name, metrics: report.metrics, tips: ['reportFilter', 'reportCsv'] }}
       actions={
         <CsvDownload
           hasData={!failed && (table.data?.meta.total ?? 0) > 0}

@@ -1,0 +1,204 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AUDIENCE_DIMENSIONS,
+  CURRENT_USERS_MINUTES,
+  GENDER_TITLES,
+  moscowDate,
+  moscowDayStart,
+  OTHER_TITLE,
+  REALTIME_DEFAULT_METRICS,
+  REALTIME_LIMITS,
+  REALTIME_SECTIONS,
+  TRAFFIC_SOURCE_GROUPS,
+  type AudienceDimension,
+  type CurrentUsers,
+  type GraphResult,
+  type Metric,
+  type RealtimeResult,
+  type RealtimeSection,
+  type RealtimeTable,
+  type RealtimeWidgetParams,
+  type TableResult,
+  type TableRow,
+} from '@stat/schemas';
+import { datesOf, ReportRequestError, type ReportWindow } from '../reports/plan.js';
+import type { ReportRequestDto } from '../reports/report-request.dto.js';
+import type { MetricFilterRuleDto } from '../reports/filter.dto.js';
+import { ReportService } from '../reports/report.service.js';
+import { CLOCK, type Clock } from '../tokens.js';
+import type { RealtimeRequestDto } from './realtime.dto.js';
+
+const MINUTE_S = 60;
+
+/**
+ * The live dashboard's sections (spec 001, §3, §4, §7), each asked of the one report engine
+ * with the base report behind its widget: no SQL of its own. The newest minutes are read from
+ * the raw events as stored (a hit is in them a few hundred milliseconds after the collector
+ * accepted it: benchmarks/RESULTS.md), so every api process reads the same live window.
+ */
+@Injectable()
+export class RealtimeService {
+  constructor(
+    @Inject(ReportService) private readonly reports: ReportService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async realtime(projectId: number, body: RealtimeRequestDto): Promise<RealtimeResult> {
+    const now = this.clock();
+    const today = moscowDate(now);
+    const { dateStart, dateEnd } = datesOf(body, today);
+    const nowS = Math.floor(now / 1000);
+    // A period detail is a window of today's last minutes; another period is read whole (static).
+    const detail = body.period ?? 'today';
+    const isToday = dateStart === today && dateEnd === today;
+    const window: ReportWindow = isToday && detail !== 'today' ? { since: Math.max(nowS - detail * MINUTE_S, moscowDayStart(today) / 1000) } : {};
+    const request: ReportRequestDto = {
+      date_start: dateStart,
+      date_end: dateEnd,
+      group: body.group,
+      ...(body.sample === undefined ? {} : { sample: body.sample }),
+      ...(body.filters === undefined ? {} : { filters: body.filters }),
+      ...(body.dimension_filters === undefined ? {} : { dimension_filters: body.dimension_filters }),
+    };
+    const ask: Ask = { projectId, request, window, metricFilters: body.metric_filters ?? [] };
+    const wanted = new Set<RealtimeSection>(body.sections ?? REALTIME_SECTIONS);
+    const params = (s: RealtimeSection): RealtimeWidgetParams => body.widget_params?.[s] ?? {};
+    const section = <T>(s: RealtimeSection, build: () => Promise<T>): Promise<T | undefined> => (wanted.has(s) ? build() : Promise.resolve(undefined));
+
+    const [currentUsers, pageViews, trafficSources, activePages, audience, platforms, events, utms] = await Promise.all([
+      section('current_user_count', () => this.currentUsers(projectId, request, nowS)),
+      section('page_views', () => this.pageViews(ask, params('page_views'))),
+      section('traffic_sources', () => this.trafficSources(ask, params('traffic_sources'))),
+      section('active_pages', () => this.table(ask, 'page_urls', metricsOf(params('active_pages'), 'active_pages'), limitOf(params('active_pages'), REALTIME_LIMITS.table))),
+      section('audience', () => this.audience(ask, params('audience'))),
+      section('platforms', () => this.slices(ask, 'page_formats', metricsOf(params('platforms'), 'platforms').slice(0, 1))),
+      section('events', () => this.events(ask, params('events'))),
+      section('utms', () => this.table(ask, 'utms', metricsOf(params('utms'), 'utms'), limitOf(params('utms'), REALTIME_LIMITS.table))),
+    ]);
+    const result: RealtimeResult = {
+      meta: { date_start: dateStart, date_end: dateEnd, group: body.group, since: window.since ?? null, server_time: now, sample: isToday ? 1 : (body.sample ?? 1) },
+    };
+    if (currentUsers !== undefined) result.current_user_count = currentUsers;
+    if (pageViews !== undefined) result.page_views = pageViews;
+    if (trafficSources !== undefined) result.traffic_sources = trafficSources;
+    if (activePages !== undefined) result.active_pages = activePages;
+    if (audience !== undefined) result.audience = audience;
+    if (platforms !== undefined) result.platforms = platforms;
+    if (events !== undefined) result.events = events;
+    if (utms !== undefined) result.utms = utms;
+    return result;
+  }
+
+  /**
+   * «Unique visitors now»: distinct visitors of the last 5 minutes, and of the 5 minutes before
+   * for the direction of the change; read over the Moscow days those minutes touch, exactly.
+   */
+  private async currentUsers(projectId: number, request: ReportRequestDto, nowS: number): Promise<CurrentUsers> {
+    const span = CURRENT_USERS_MINUTES * MINUTE_S;
+    const count = async (since: number, until: number): Promise<number> => {
+      const body: ReportRequestDto = { ...request, date_start: moscowDate(since * 1000), date_end: moscowDate(now * 1000), group: 'hour', metrics: ['visitors'], sample: 1, limit: 0 };
+      const table = await this.reports.table(projectId, 'summary', body, { since, until });
+      return Number(table.totals[0] ?? 0);
+    };
+    const now = nowS + 1;
+    const [value, previous] = await Promise.all([count(now - span, now), count(now - 2 * span, now - span)]);
+    return { value, previous, diff: value > previous ? 'up' : value < previous ? 'down' : null, minutes: CURRENT_USERS_MINUTES };
+  }
+
+  private async pageViews(ask: Ask, params: RealtimeWidgetParams): Promise<GraphResult> {
+    return this.reports.graph(ask.projectId, 'summary', { ...ask.request, metrics: metricsOf(params, 'page_views') }, ask.window);
+  }
+
+  /** The traffic types, or one source group's systems (§3 "Traffic-source groups"): the first 5, and their lines. */
+  private async trafficSources(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['traffic_sources']>> {
+    const group = params.traffic_type === undefined ? undefined : TRAFFIC_SOURCE_GROUPS.find((g) => g.type === params.traffic_type);
+    const report = group?.report ?? 'traffic_sources';
+    const metrics = metricsOf(params, 'traffic_sources');
+    const table = await this.table(ask, report, metrics, Math.min(limitOf(params, REALTIME_LIMITS.traffic_sources), REALTIME_LIMITS.traffic_sources));
+    const graph = await this.reports.graph(ask.projectId, report, { ...ask.request, metrics: metrics.slice(0, 1), selected_lines: table.data.map((r) => r.id) }, ask.window);
+    return { ...table, graph, traffic_type: group?.type ?? null, report };
+  }
+
+  /**
+   * Gender, age or countries (§4). Gender and age are not collected (no source of them): every
+   * visit is «Не определено», so the widget shows its legend with the whole count there.
+   */
+  private async audience(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['audience']>> {
+    const dimension: AudienceDimension = params.dimension ?? 'gender';
+    const metrics = metricsOf(params, 'audience').slice(0, 1);
+    const tab = AUDIENCE_DIMENSIONS.find((a) => a.dimension === dimension)!;
+    if (dimension === 'geo_country') return { ...(await this.slices(ask, tab.report, metrics)), dimension };
+    const [base, whole] = await Promise.all([
+      this.reports.table(ask.projectId, tab.report, { ...ask.request, metrics }, ask.window),
+      this.reports.table(ask.projectId, 'summary', { ...ask.request, metrics, limit: 0 }, ask.window),
+    ]);
+    const all = Number(whole.totals[0] ?? 0);
+    const titled = dimension === 'gender' ? [GENDER_TITLES.male, GENDER_TITLES.female, GENDER_TITLES.unknown] : [GENDER_TITLES.unknown];
+    const data = titled.map((title, i) => row(JSON.stringify([title]), title, [i === titled.length - 1 ? all : 0]));
+    return { metrics, data, totals: [all], total: data.length, dimension, ...(base.meta.not_collected === undefined ? {} : { not_collected: base.meta.not_collected }) };
+  }
+
+  /** The events of the period (first 30), the lines of the events picked (at most 5), and the picker's list (first 20 of the whole days). */
+  private async events(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['events']>> {
+    const metrics: Metric[] = ['events_count'];
+    const picked = params.metrics ?? [];
+    const [table, graph, list] = await Promise.all([
+      this.table(ask, 'custom_vars', metrics, Math.min(limitOf(params, REALTIME_LIMITS.events), REALTIME_LIMITS.events)),
+      picked.length === 0
+        ? Promise.resolve(null)
+        : this.reports.graph(ask.projectId, 'custom_vars', { ...ask.request, metrics, selected_lines: picked.map((name) => JSON.stringify([name])) }, ask.window),
+      this.reports.table(ask.projectId, 'custom_vars', { ...ask.request, metrics, limit: REALTIME_LIMITS.events_list }),
+    ]);
+    return { ...table, graph, events_list: list.data.map((r) => ({ value: String(r.extra.value ?? r.title), title: r.title })) };
+  }
+
+  /** A widget's table: the report's top rows by its first metric, with the metric filters on its metrics. */
+  private async table(ask: Ask, report: string, metrics: Metric[], limit: number): Promise<RealtimeTable> {
+    const metricFilters = ask.metricFilters.filter((rule) => metrics.includes(rule.key as Metric));
+    const body: ReportRequestDto = { ...ask.request, metrics, limit, sort: { name: metrics[0]!, order: 'desc' }, ...(metricFilters.length > 0 ? { metric_filters: metricFilters } : {}) };
+    return shaped(await this.reports.table(ask.projectId, report, body, ask.window));
+  }
+
+  /**
+   * A pie's slices: the first rows by one additive metric, and «Прочее» holding the rest (the
+   * whole less the rows shown), so the slices add up to the whole.
+   */
+  private async slices(ask: Ask, report: string, metrics: Metric[]): Promise<RealtimeTable> {
+    const shown = REALTIME_LIMITS.slices;
+    const table = await this.table(ask, report, metrics, shown);
+    const whole = Number(table.totals[0] ?? 0);
+    const rest = whole - table.data.reduce((sum, r) => sum + Number(r.metrics[0] ?? 0), 0);
+    if (table.total <= shown || rest <= 0) return table;
+    return { ...table, data: [...table.data, row('other', OTHER_TITLE, [rest])] };
+  }
+}
+
+/** What every section's report call shares: the project, the period, the window, the metric filters. */
+interface Ask {
+  projectId: number;
+  request: ReportRequestDto;
+  window: ReportWindow;
+  metricFilters: readonly MetricFilterRuleDto[];
+}
+
+function metricsOf(params: RealtimeWidgetParams, section: keyof typeof REALTIME_DEFAULT_METRICS): Metric[] {
+  // The report behind the widget checks that they are its own (a 400 naming the report otherwise).
+  return params.metrics === undefined || params.metrics.length === 0 ? [...REALTIME_DEFAULT_METRICS[section]] : (params.metrics as Metric[]);
+}
+
+function limitOf(params: RealtimeWidgetParams, fallback: number): number {
+  if (params.limit !== undefined && params.limit > fallback) throw new ReportRequestError(`widget_params: limit must not exceed ${fallback}`);
+  return params.limit ?? fallback;
+}
+
+const row = (id: string, title: string, metrics: number[]): TableRow => ({ id, parent_id: null, level: 0, can_be_expanded: false, title, extra: { title }, metrics });
+
+function shaped(table: TableResult): RealtimeTable {
+  return {
+    metrics: table.metrics,
+    data: table.data.map((r) => ({ ...r, can_be_expanded: false })),
+    totals: table.totals.map((v) => Number(v ?? 0)),
+    total: table.meta.total,
+    ...(table.meta.not_collected === undefined ? {} : { not_collected: table.meta.not_collected }),
+  };
+}

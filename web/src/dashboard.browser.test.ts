@@ -1,0 +1,165 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
+/**
+ * The live dashboard in a real browser against the running service: every widget of the demo
+ * project; a hit sent to the collector reaching «unique visitors now» and the page-views graph
+ * at the next auto-update, without a reload; no auto-update in a hidden tab.
+ *
+ * Needs: the embedded service of the global setup (DEMO_LIVE off, so the demo's counts move only
+ * by this test's hits) and Debian's chromium. The page's clock is Playwright's, so the 30 s of the
+ * auto-update pass at once.
+ */
+import { execSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { formatNumber } from './lib/format';
+
+const base = inject('apiUrl').replace(/\/+$/, '');
+const collector = inject('collectorUrl').replace(/\/+$/, '');
+const PROJECT = 7596044;
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+/** Screenshots to look at, outside the repository. */
+const SHOTS = join(tmpdir(), 'stat-dashboard-screenshots');
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+
+function chromiumPath(): string {
+  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
+}
+
+/** Sends a hit as the counter does; the collector answers 204. */
+async function sendHit(hit: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${collector}/hit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME }, body: JSON.stringify({ p: PROJECT, ...hit }) });
+  expect(response.status).toBe(204);
+}
+
+/** The realtime call as the api answers it now (the page's numbers are checked against it). */
+async function realtime(sections: string[]): Promise<Record<string, any>> {
+  const response = await fetch(`${base}/top100/api/report/v1.0/eventbase/${PROJECT}/realtime`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ date_start: 'today', date_end: 'today', group: 'minute', period: 30, sections }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { result: Record<string, any> }).result;
+}
+
+/** Waits until the api counts what was sent (stored within a second: benchmarks/RESULTS.md). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+const hide = (page: Page, hidden: boolean) =>
+  page.evaluate((h) => {
+    Object.defineProperty(document, 'visibilityState', { value: h ? 'hidden' : 'visible', configurable: true });
+    Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+
+const isRealtime = (url: string) => url.endsWith(`/eventbase/${PROJECT}/realtime`);
+
+describe('the live dashboard in a browser', () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const realtimeRequests: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    // A visit of this run, so that every widget has a row of it: a page from a VK campaign, an event.
+    const visitor = `dash${RUN}`;
+    await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}?utm_source=dash${RUN}&utm_medium=social`, r: 'https://vk.com/', v: visitor, ti: 'Живая страница' });
+    await sendHit({ t: 'event', u: `https://demo.stat.example/live/${RUN}`, v: visitor, ec: 'cv', en: `dash_event_${RUN}` });
+    await until(async () => ((await realtime(['utms'])).utms.data as { title: string }[]).some((r) => r.title === `dash${RUN}`));
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && isRealtime(r.url())) realtimeRequests.push(r.postData() ?? '');
+    });
+    await page.clock.install();
+    await page.goto(`${base}/stat/projects/${PROJECT}/dashboard`);
+    await page.waitForSelector('[data-testid=utms-table]');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows every widget of the demo project, with this run’s visit in them', async () => {
+    const titles = await page.locator('[data-testid^=widget-] h2').allInnerTexts();
+    expect(titles).toEqual([
+      'Уникальные посетители сейчас',
+      'Просмотры страниц',
+      'Источники трафика',
+      'Популярные страницы',
+      'Аудитория',
+      'Платформы',
+      'События',
+      'Популярные UTM-метки',
+    ]);
+    await page.getByText(`https://demo.stat.example/live/${RUN}`, { exact: true }).waitFor();
+    await page.locator('[data-testid=widget-utms]').getByText(`dash${RUN}`, { exact: true }).waitFor();
+    await page.locator('[data-testid=widget-events]').getByText(`dash_event_${RUN}`, { exact: true }).waitFor();
+    const audience = await page.locator('[data-testid=widget-audience] li').allInnerTexts();
+    expect(audience.map((t) => t.split('\n')[0])).toEqual(['Визиты', 'Мужчины', 'Женщины', 'Не определено']);
+    expect(await page.locator('[data-testid=traffic-group] option').allInnerTexts()).toEqual([
+      'Все источники',
+      'Рекламные системы',
+      'Рекомендательные системы',
+      'Социальные сети',
+      'Обменные сети',
+      'Поисковые системы',
+      'Сайты',
+      'Мессенджеры',
+    ]);
+    // The titles lead to the full reports of the same period.
+    expect(await page.locator('[data-testid=widget-active_pages] h2 a').getAttribute('href')).toBe(
+      `/stat/projects/${PROJECT}/new/report/page_urls?dateStart=today&dateEnd=today&groupBy=five_minute`,
+    );
+    const api = await realtime(['current_user_count']);
+    expect(Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'))).toBe(api.current_user_count.value);
+    await page.screenshot({ path: join(SHOTS, 'dashboard.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('counts a hit sent to the collector in «unique visitors now» and the page views at the next auto-update, without a reload', async () => {
+    const users = Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'));
+    const views = Number(await page.locator('[data-testid=page-views-total]').getAttribute('data-value'));
+    await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}/second`, v: `dash2${RUN}`, ti: 'Вторая' });
+    await until(async () => (await realtime(['current_user_count'])).current_user_count.value === users + 1);
+    const asked = realtimeRequests.length;
+    expect(await page.locator('[data-testid=auto-update-progress]').getAttribute('data-state')).toBe('running');
+    await page.clock.fastForward(31_000);
+    await page.locator(`[data-testid=current-users][data-value="${users + 1}"]`).waitFor();
+    expect(realtimeRequests.length).toBeGreaterThan(asked);
+    await page.locator(`[data-testid=page-views-total][data-value="${views + 1}"]`).waitFor();
+    // The counts step up to their new values.
+    await page.clock.fastForward(2_000);
+    await page.locator('[data-testid=current-users]', { hasText: new RegExp(`^${users + 1}$`) }).waitFor();
+    await page.locator('[data-testid=page-views-total]', { hasText: new RegExp(`^${formatNumber(views + 1)}$`) }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'dashboard-after-hit.png'), fullPage: true });
+  });
+
+  it('stops the auto-update in a hidden tab and goes on when it is shown again', async () => {
+    await hide(page, true);
+    await page.locator('[data-testid=auto-update-progress][data-state=stopped]').waitFor();
+    const asked = realtimeRequests.length;
+    await page.clock.fastForward(65_000);
+    await page.clock.fastForward(65_000);
+    // Two intervals passed: the bar stands at 0 and nothing was asked.
+    expect(await page.locator('[data-testid=auto-update-progress]').getAttribute('data-state')).toBe('stopped');
+    expect(await page.locator('[data-testid=auto-update-progress]').getAttribute('aria-valuenow')).toBe('0');
+    expect(realtimeRequests.length).toBe(asked);
+    await hide(page, false);
+    await page.locator('[data-testid=auto-update-progress][data-state=running]').waitFor();
+    await page.clock.fastForward(31_000);
+    await page.waitForRequest((r) => r.method() === 'POST' && isRealtime(r.url()));
+    expect(realtimeRequests.length).toBeGreaterThan(asked);
+    expect(pageErrors).toEqual([]);
+  });
+});

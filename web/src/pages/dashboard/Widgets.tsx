@@ -1,0 +1,334 @@
+/** The dashboard's widgets (spec 001 §4 "Widgets"): each a card whose title leads to its full report. */
+import { useMemo, useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import type { Metric } from '@stat/schemas/catalogue';
+import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
+import type { TrafficType } from '@stat/schemas/traffic';
+import { usePopover } from '../../components/usePopover';
+import { formatMetric, formatNumber } from '../../lib/format';
+import type { ChartType } from '../../reports/framework/charts';
+import { ChartTypePicker } from '../../reports/framework/Toolbar';
+import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
+import { PieGraph } from '../../reports/dimension/PieGraph';
+import type { PieSlice } from '../../reports/dimension/graphs';
+import { metricColumns, type ReportMetric } from '../../reports/view';
+import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
+import { Segmented } from './Segmented';
+import { useAnimatedCount } from './hooks';
+import styles from './Dashboard.module.css';
+
+/** §2 "Empty tables show 'Нет данных для отображения'". */
+export const EMPTY_TEXT = 'Нет данных для отображения';
+
+/** Height of a widget's graph (spec 001 §9: 200 among the chart heights). */
+const GRAPH_HEIGHT = 200;
+
+const LINE_TYPES: readonly ChartType[] = ['line', 'bar', 'area'];
+const ALL_TYPES: readonly ChartType[] = ['line', 'bar', 'pie', 'area'];
+
+interface WidgetProps {
+  readonly projectId: string;
+  readonly period: DashboardPeriod;
+}
+
+/** A widget's card: the title (a link to the full report), its tools, its body. */
+function Widget({
+  section,
+  title,
+  projectId,
+  period,
+  report,
+  tools,
+  loading = false,
+  children,
+}: WidgetProps & { readonly section: RealtimeSection; readonly title: string; readonly report: string; readonly tools?: ReactNode; readonly loading?: boolean; readonly children: ReactNode }) {
+  const preset = constructorHref(projectId, section);
+  return (
+    <section className={styles.widget} data-testid={`widget-${section}`} aria-busy={loading}>
+      <header className={styles.widgetHead}>
+        <h2 className={styles.widgetTitle}>
+          <Link to={reportHref(projectId, report, period)}>{title}</Link>
+        </h2>
+        <div className={styles.widgetTools}>
+          {tools}
+          {preset ? (
+            <Link className={styles.preset} to={preset} title="Открыть в конструкторе отчётов">
+              В конструкторе
+            </Link>
+          ) : null}
+        </div>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+function Empty() {
+  return <p className={styles.empty}>{EMPTY_TEXT}</p>;
+}
+
+/** «Уникальные посетители сейчас»: the last 5 minutes' visitors, counting to each new value. */
+export function CurrentUsersWidget({ value, answer, ...rest }: WidgetProps & { readonly value: number | undefined; readonly answer: CurrentUsers | undefined }) {
+  return (
+    <Widget section="current_user_count" title="Уникальные посетители сейчас" report="summary" {...rest}>
+      <div className={styles.now}>
+        <span className={styles.nowValue} data-testid="current-users" data-value={answer?.value ?? ''}>
+          {value === undefined ? '—' : formatNumber(value)}
+        </span>
+        {answer?.diff ? (
+          <span className={answer.diff === 'up' ? styles.up : styles.down} data-testid="current-users-diff" title={`${formatNumber(answer.previous)} за ${answer.minutes} минут до этого`}>
+            {answer.diff === 'up' ? '▲' : '▼'}
+          </span>
+        ) : null}
+      </div>
+      <p className={styles.caption}>за последние {answer?.minutes ?? 5} минут</p>
+    </Widget>
+  );
+}
+
+/** The lines of a graph answer, coloured by their order (one line alone takes the first colour). */
+function seriesOf(graph: GraphResult | null | undefined, metric: Metric, title?: string): { buckets: { ts: number; date: string }[] | undefined; lines: GraphSeries[] } {
+  if (!graph) return { buckets: undefined, lines: [] };
+  const index = graph.metrics.indexOf(metric);
+  const first = graph.data[0]?.points ?? [];
+  return {
+    buckets: first.map((p) => ({ ts: p.ts, date: p.date })),
+    lines: graph.data.map((line, i) => ({
+      id: line.id,
+      title: title ?? (line.title || EMPTY_TITLE),
+      colorIndex: i,
+      values: line.points.map((p) => (index < 0 ? null : (p.metrics[index] ?? null))),
+    })),
+  };
+}
+
+/** «Просмотры страниц»: the period's page views by the group, as a line, bars or areas. */
+export function SeriesWidget({ answer, loading, ...rest }: WidgetProps & { readonly answer: GraphResult | undefined; readonly loading: boolean }) {
+  const [type, setType] = useState<ChartType>('line');
+  const metric = metricColumns(['page_views'])[0]!;
+  const { buckets, lines } = useMemo(() => seriesOf(answer, 'page_views', 'Просмотры страниц'), [answer]);
+  const total = useAnimatedCount(answer ? Number(answer.totals[0] ?? 0) : undefined);
+  return (
+    <Widget section="page_views" title="Просмотры страниц" report="summary" loading={loading} tools={<ChartTypePicker value={type} allowed={LINE_TYPES} onChange={setType} />} {...rest}>
+      <p className={styles.total} data-testid="page-views-total" data-value={answer ? Number(answer.totals[0] ?? 0) : ''}>
+        {total === undefined ? '—' : formatNumber(total)}
+      </p>
+      <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} chartType={type === 'pie' ? 'line' : type} testId="page-views-graph" />
+    </Widget>
+  );
+}
+
+/** The rows of a widget as a table: the title and each metric. */
+function RowsTable({ table, firstColumn, links = false, testId }: { readonly table: RealtimeTable; readonly firstColumn: string; readonly links?: boolean; readonly testId: string }) {
+  const columns = metricColumns(table.metrics);
+  if (table.data.length === 0) return <Empty />;
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table} data-testid={testId}>
+        <thead>
+          <tr>
+            <th>{firstColumn}</th>
+            {columns.map((c) => (
+              <th key={c.name} className={styles.num}>
+                {c.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.data.map((row) => (
+            <tr key={row.id}>
+              <td className={styles.titleCell} title={row.title}>
+                {links && /^https?:\/\//.test(row.title) ? (
+                  <a href={row.title} target="_blank" rel="noopener noreferrer">
+                    {row.title}
+                  </a>
+                ) : (
+                  row.title || EMPTY_TITLE
+                )}
+              </td>
+              {columns.map((c, i) => (
+                <td key={c.name} className={styles.num}>
+                  {formatMetric(row.metrics[i] ?? null, c.unit)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A widget of rows (popular pages, popular UTM tags). */
+export function TableWidget({
+  section,
+  title,
+  firstColumn,
+  answer,
+  loading,
+  links = false,
+  ...rest
+}: WidgetProps & { readonly section: 'active_pages' | 'utms'; readonly title: string; readonly firstColumn: string; readonly answer: RealtimeTable | undefined; readonly loading: boolean; readonly links?: boolean }) {
+  const report = section === 'active_pages' ? 'page_urls' : 'utms';
+  return (
+    <Widget section={section} title={title} report={report} loading={loading} {...rest}>
+      {answer ? <RowsTable table={answer} firstColumn={firstColumn} links={links} testId={`${section}-table`} /> : <div className={`skeleton ${styles.skeleton}`} />}
+    </Widget>
+  );
+}
+
+/** A pie's slices from a widget's rows by its first metric; the legend keeps rows of 0 («Мужчины 0»). */
+function slicesOf(table: RealtimeTable | undefined): PieSlice[] | undefined {
+  if (!table) return undefined;
+  const sum = table.data.reduce((s, r) => s + Number(r.metrics[0] ?? 0), 0);
+  if (sum === 0) return [];
+  return table.data.map((r, i) => ({ id: r.id, title: r.title || EMPTY_TITLE, colorIndex: i, value: Number(r.metrics[0] ?? 0), percent: (Number(r.metrics[0] ?? 0) / sum) * 100 }));
+}
+
+/** A widget of shares (audience with its tabs, platforms with «Прочее»). */
+export function PieWidget({
+  section,
+  title,
+  answer,
+  loading,
+  report,
+  tabs,
+  tab,
+  onTab,
+  ...rest
+}: WidgetProps & {
+  readonly section: 'audience' | 'platforms';
+  readonly title: string;
+  readonly answer: RealtimeTable | undefined;
+  readonly loading: boolean;
+  readonly report: string;
+  readonly tabs?: readonly { value: string; title: string }[];
+  readonly tab?: string;
+  readonly onTab?: (value: string) => void;
+}) {
+  const metric: ReportMetric = metricColumns([(answer?.metrics[0] ?? 'visits') as Metric])[0]!;
+  const slices = slicesOf(answer);
+  return (
+    <Widget
+      section={section}
+      title={title}
+      report={report}
+      loading={loading}
+      tools={tabs && tab !== undefined && onTab ? <Segmented label={title} options={tabs} value={tab} onChange={onTab} attr="data-tab" /> : null}
+      {...rest}
+    >
+      <PieGraph slices={slices} metric={metric} percent={false} loading={loading} height={GRAPH_HEIGHT} testId={`${section}-pie`} />
+    </Widget>
+  );
+}
+
+/** «Источники трафика»: the traffic types, or one group's systems (§3), as a graph or a table. */
+export function TrafficSourcesWidget({
+  answer,
+  loading,
+  trafficType,
+  groups,
+  onTrafficType,
+  ...rest
+}: WidgetProps & {
+  readonly answer: RealtimeResult['traffic_sources'];
+  readonly loading: boolean;
+  readonly trafficType: TrafficType | null;
+  readonly groups: readonly { type: TrafficType; title: string }[];
+  readonly onTrafficType: (type: TrafficType | null) => void;
+}) {
+  const [view, setView] = useState<'graph' | 'table'>('graph');
+  const [type, setType] = useState<ChartType>('line');
+  const metricName = (answer?.metrics[0] ?? 'visits') as Metric;
+  const metric = metricColumns([metricName])[0]!;
+  const { buckets, lines } = useMemo(() => seriesOf(answer?.graph, metricName), [answer, metricName]);
+  const slices = useMemo(() => (answer ? slicesOf({ ...answer, data: answer.data }) : undefined), [answer]);
+  const tools = (
+    <>
+      <select
+        className={styles.select}
+        aria-label="Группа источников"
+        value={trafficType ?? ''}
+        onChange={(e) => onTrafficType(e.target.value === '' ? null : (e.target.value as TrafficType))}
+        data-testid="traffic-group"
+      >
+        <option value="">Все источники</option>
+        {groups.map((g) => (
+          <option key={g.type} value={g.type}>
+            {g.title}
+          </option>
+        ))}
+      </select>
+      <Segmented
+        label="Вид"
+        options={[
+          { value: 'graph', title: 'График' },
+          { value: 'table', title: 'Таблица' },
+        ]}
+        value={view}
+        onChange={(v: 'graph' | 'table') => setView(v)}
+        attr="data-view"
+      />
+      {view === 'graph' ? <ChartTypePicker value={type} allowed={ALL_TYPES} onChange={setType} /> : null}
+    </>
+  );
+  return (
+    <Widget section="traffic_sources" title="Источники трафика" report={answer?.report ?? 'traffic_sources'} loading={loading} tools={tools} {...rest}>
+      {answer && answer.data.length === 0 ? (
+        <Empty />
+      ) : view === 'table' ? (
+        answer ? <RowsTable table={answer} firstColumn="Источник" testId="traffic-sources-table" /> : null
+      ) : type === 'pie' ? (
+        <PieGraph slices={slices} metric={metric} percent={false} loading={loading} height={GRAPH_HEIGHT} testId="traffic-sources-graph" />
+      ) : (
+        <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} chartType={type} testId="traffic-sources-graph" />
+      )}
+    </Widget>
+  );
+}
+
+/** «События»: the period's events (first 30), and the lines of up to 5 picked in the metric picker. */
+export function EventsWidget({
+  answer,
+  loading,
+  picked,
+  max,
+  onPicked,
+  ...rest
+}: WidgetProps & { readonly answer: RealtimeResult['events']; readonly loading: boolean; readonly picked: readonly string[]; readonly max: number; readonly onPicked: (names: string[]) => void }) {
+  const { open, setOpen, root } = usePopover<HTMLDivElement>();
+  const metric = metricColumns(['events_count'])[0]!;
+  const { buckets, lines } = useMemo(() => seriesOf(answer?.graph ?? null, 'events_count'), [answer]);
+  const list = answer?.events_list ?? [];
+  const picker = (
+    <div className={styles.pickerWrap} ref={root}>
+      <button type="button" className={styles.pickerButton} aria-expanded={open} onClick={() => setOpen((v) => !v)} data-testid="events-picker">
+        События на графике: {picked.length}
+      </button>
+      {open ? (
+        <ul className={styles.picker} role="listbox" aria-multiselectable="true" aria-label="События на графике">
+          {list.length === 0 ? <li className={styles.pickerEmpty}>{EMPTY_TEXT}</li> : null}
+          {list.map((e) => {
+            const checked = picked.includes(e.value);
+            const full = !checked && picked.length >= max;
+            return (
+              <li key={e.value} title={full ? `Можно выбрать не больше ${max}` : undefined}>
+                <label className={full ? `${styles.pickerItem} ${styles.pickerDisabled}` : styles.pickerItem}>
+                  <input type="checkbox" checked={checked} disabled={full} onChange={() => onPicked(toggleEvent(picked, e.value, max))} />
+                  {e.title}
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </div>
+  );
+  return (
+    <Widget section="events" title="События" report="custom_vars" loading={loading} tools={picker} {...rest}>
+      {picked.length > 0 ? <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} testId="events-graph" /> : null}
+      {answer ? <RowsTable table={answer} firstColumn="Событие" testId="events-table" /> : <div className={`skeleton ${styles.skeleton}`} />}
+    </Widget>
+  );
+}

@@ -1,0 +1,173 @@
+import { useCallback, useContext, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
+import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
+import { useUser } from '../../app/session';
+import { useSnackbar } from '../../app/Snackbar';
+import { Modal } from '../../components/Modal';
+import { Button } from '../../components/ui';
+import {
+  closeAllHints,
+  closeMetaTip,
+  closeReportHint,
+  countView,
+  hintKey,
+  META_TIP_TEXTS,
+  metaTipOf,
+  openReportHint,
+  readHints,
+  reportHintShown,
+  writeHints,
+  type HintState,
+  type MetaTip,
+} from './hints';
+import styles from './ReportHints.module.css';
+
+/** What the report header knows of its report, for the hints. */
+export interface HintSubject {
+  readonly name: string;
+  readonly title: string;
+  readonly hint?: string;
+  readonly metrics: readonly Metric[];
+  /** the meta tips that apply to this report's tools */
+  readonly tips: readonly MetaTip[];
+}
+
+/** The documentation page of a report's «Узнать подробнее» (§2: its own for usability and custom_vars). */
+function docsOf(report: string): string {
+  return report === 'usability' || report === 'custom_vars' ? `/stat/docs/${report}` : '/stat/docs';
+}
+
+/** A user's hint state and how to change it. */
+export type Hints = readonly [HintState, (edit: (s: HintState) => HintState) => void];
+
+/** The user's hint state in this browser; a report page counts as one view when it opens. */
+export function useHintState(report: string): Hints {
+  const key = hintKey(useUser()?.id ?? null);
+  const [state, setState] = useState<HintState>(() => readHints(key));
+  useEffect(() => {
+    const counted = countView(readHints(key));
+    writeHints(key, counted);
+    // This page's tip is chosen by the views before it: the view is counted, the tip stays.
+    setState({ ...counted, views: counted.views - 1 });
+  }, [key, report]);
+  const update = useCallback(
+    (edit: (s: HintState) => HintState) =>
+      setState((current) => {
+        const next = edit(current);
+        writeHints(key, { ...next, views: readHints(key).views });
+        return next;
+      }),
+    [key],
+  );
+  return [state, update] as const;
+}
+
+/**
+ * The hints of a report page (spec 001 §2 "Hints"): the demo project's message, always shown; the
+ * report's hint with «Узнать подробнее», «Закрыть» and «Закрыть все подсказки» (a «?» at the title
+ * brings it back); one meta tip on the tools while the user is new to the reports.
+ */
+export function ReportHints({ subject, hints: [state, update] }: { readonly subject: HintSubject; readonly hints: Hints }) {
+  const [details, setDetails] = useState(false);
+  const snackbar = useSnackbar();
+  const project = useContext(ProjectContext)?.project;
+  const shown = subject.hint !== undefined && reportHintShown(state, subject.name);
+  const tip = metaTipOf(state, subject.tips);
+
+  return (
+    <>
+      {project?.id === DEMO_PROJECT_ID ? (
+        <div className={styles.demo} data-testid="demo-hint">
+          <p className={styles.text}>
+            Это демонстрационный сайт: его данные похожи на настоящие, и здесь можно открыть любой отчёт. Чтобы видеть статистику своего сайта,
+            добавьте его и установите счётчик.
+          </p>
+          <Link className={styles.demoLink} to="/stat/create">
+            Добавить сайт
+          </Link>
+        </div>
+      ) : null}
+      {shown ? (
+        <div className={styles.hint} data-testid="report-hint">
+          <p className={styles.text}>{subject.hint}</p>
+          <div className={styles.actions}>
+            <Button variant="link" size="s" onClick={() => setDetails(true)} data-testid="hint-more">
+              Узнать подробнее
+            </Button>
+            <Button variant="link" size="s" onClick={() => update((s) => closeReportHint(s, subject.name))} data-testid="hint-close">
+              Закрыть
+            </Button>
+            <Button
+              variant="link"
+              size="s"
+              onClick={() => {
+                update(closeAllHints);
+                snackbar('Подсказки скрыты. Подсказку отчёта можно открыть снова кнопкой «?» у заголовка.');
+              }}
+              data-testid="hint-close-all"
+            >
+              Закрыть все подсказки
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {tip ? (
+        <div className={styles.tip} data-testid="meta-tip" data-tip={tip}>
+          <span className={styles.tipLabel}>Совет</span>
+          <p className={styles.text}>{META_TIP_TEXTS[tip]}</p>
+          <Button variant="link" size="s" onClick={() => update((s) => closeMetaTip(s, tip))} data-testid="tip-close">
+            Понятно
+          </Button>
+        </div>
+      ) : null}
+      {details ? <HintDetails subject={subject} onClose={() => setDetails(false)} /> : null}
+    </>
+  );
+}
+
+/** The «?» beside a report's title when its hint is hidden: shows it again. */
+export function HintReopen({ subject, hints: [state, update] }: { readonly subject: HintSubject; readonly hints: Hints }) {
+  if (subject.hint === undefined || reportHintShown(state, subject.name)) return null;
+  return (
+    <button type="button" className={styles.reopen} title="Показать подсказку" aria-label="Показать подсказку" onClick={() => update((s) => openReportHint(s, subject.name))} data-testid="hint-reopen">
+      ?
+    </button>
+  );
+}
+
+/** «Узнать подробнее»: what the report shows and what each of its metrics counts. */
+function HintDetails({ subject, onClose }: { readonly subject: HintSubject; readonly onClose: () => void }) {
+  return (
+    <Modal
+      title={subject.title}
+      onClose={onClose}
+      width={640}
+      data-testid="hint-details"
+      footer={
+        <Button variant="primary" onClick={onClose}>
+          Закрыть
+        </Button>
+      }
+    >
+      {subject.hint ? <p className={styles.lead}>{subject.hint}</p> : null}
+      {/* Above the list: the first link takes the focus, and a long list must not scroll to it. */}
+      <p className={styles.docs}>
+        Как считается каждый показатель — ниже; как установить счётчик и разметить сайт — в{' '}
+        <Link to={docsOf(subject.name)} onClick={onClose}>
+          документации
+        </Link>
+        .
+      </p>
+      <h3 className={styles.subtitle}>Показатели отчёта</h3>
+      <dl className={styles.metrics}>
+        {subject.metrics.map((m) => (
+          <div key={m} className={styles.metric}>
+            <dt>{METRIC_INFO[m].title}</dt>
+            <dd>{METRIC_INFO[m].about}</dd>
+          </div>
+        ))}
+      </dl>
+    </Modal>
+  );
+}
