@@ -43,6 +43,11 @@ import { GoalsService } from './goals/goals.service.js';
 import { FunnelReportController, FunnelsController } from './funnels/funnels.controller.js';
 import { FunnelsRepository } from './funnels/funnels.repository.js';
 import { FunnelsService } from './funnels/funnels.service.js';
+import { ConstructorController } from './constructor/constructor.controller.js';
+import { ConstructorService } from './constructor/constructor.service.js';
+import { ConstructorTemplatesController } from './constructor-templates/constructor-templates.controller.js';
+import { ConstructorTemplatesRepository } from './constructor-templates/constructor-templates.repository.js';
+import { ConstructorTemplatesService } from './constructor-templates/constructor-templates.service.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -81,6 +86,8 @@ export const CONTROLLERS: Type[] = [
   GoalsController,
   FunnelsController,
   FunnelReportController,
+  ConstructorController,
+  ConstructorTemplatesController,
 ];
 
 // The server's clock is public; declared here because the service controller predates policies.
@@ -123,6 +130,9 @@ export class AppModule {
       GoalsService,
       FunnelsRepository,
       FunnelsService,
+      ConstructorService,
+      ConstructorTemplatesRepository,
+      ConstructorTemplatesService,
       { provide: APP_GUARD, useClass: AccessGuard },
     ];
     return { module: AppModule, controllers: CONTROLLERS, providers };

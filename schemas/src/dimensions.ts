@@ -130,3 +130,25 @@ export const SYSTEM_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
   'message_system',
   'qr_system',
 ]);
+
+/**
+ * Dimensions whose value can differ between the events of one visit (pages, events): their rows
+ * count a visit in every row it touched, and ratios per visit (depth, bounces, time on site)
+ * have no meaning for them. The report engine reads it; the constructor offers by it.
+ */
+export const HIT_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
+  'url',
+  'url_no_args',
+  'url_args_key',
+  'url_chapter',
+  'title',
+  'external_url',
+  'page_format',
+  'event_type',
+  'event_class',
+  'event_name',
+  'ub_block_list',
+  'customer_params_key',
+  'customer_params_value',
+  'user_cv_key',
+]);

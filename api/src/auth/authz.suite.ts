@@ -55,6 +55,10 @@ const RATING = { date_start: TODAY, date_end: TODAY, group: 'day' };
 const EXPORT = { date_start: TODAY, date_end: TODAY, limit: 10, fields: ['event_class'] };
 const GOAL = { title: 'Цель проверки доступа', body: { dimension_filters: [{ key: 'event_type', op: '=', value: 'outbound' }] } };
 const funnelBody = (t: Target | null) => ({ title: 'Воронка проверки доступа', steps: [{ step_title: 'Первый', goals: [t?.goalId] }, { step_title: 'Второй', goals: [t?.goalId] }] });
+const CONSTRUCTOR = { ...REPORT, dimensions: ['traffic_type'] };
+const TEMPLATE = { title: 'Отчёт проверки доступа', body: { metrics: ['page_views'], dimensions: ['traffic_type'], viewType: 'table' }, days_in_range: 0 };
+/** No template has this id: every logged-in caller gets 404, as for another user's template. */
+const NO_TEMPLATE = 2_000_000_000;
 const SAVED_FILTER = { title: 'Шаблон проверки доступа', body: { dimension_filters: [{ key: 'url', op: '=', value: '/' }] } };
 
 /**
@@ -115,6 +119,11 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/service/eventbase_latency/:projectId', call: (t) => ({ path: `/api/report/v1.0/service/eventbase_latency/${t?.id}` }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  // The constructor: as the report calls.
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/constructor', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/constructor`, body: CONSTRUCTOR }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/constructor/csv', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/constructor/csv`, body: CONSTRUCTOR }),
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
   // Saved filters: anyone logged in who views the project; on the demo project only those who
   // may edit it (administrators).
   { route: 'GET /api/v1.0/project/:projectId/saved_filters', call: (t) => ({ path: `/api/v1.0/project/${t?.id}/saved_filters` }),
@@ -160,6 +169,12 @@ const TABLE: Entry[] = [
   { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   // Not scoped to a project.
+  // Constructor templates: each user's own; another's (here: none of that id) is 404 to everyone, administrators too.
+  { route: 'GET /api/v1.0/user/constructor_templates', call: () => ({ path: '/api/v1.0/user/constructor_templates' }), global: '401 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/constructor_template', call: () => ({ path: '/api/v1.0/constructor_template', body: TEMPLATE }), global: '401 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/constructor_template/:id', call: () => ({ path: `/api/v1.0/constructor_template/${NO_TEMPLATE}` }), global: '401 404 404 404 404 404 404' },
+  { route: 'PUT /api/v1.0/constructor_template/:id', call: () => ({ path: `/api/v1.0/constructor_template/${NO_TEMPLATE}`, body: { title: 'Переименован' } }), global: '401 404 404 404 404 404 404' },
+  { route: 'DELETE /api/v1.0/constructor_template/:id', call: () => ({ path: `/api/v1.0/constructor_template/${NO_TEMPLATE}` }), global: '401 404 404 404 404 404 404' },
   { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },
   { route: 'POST /api/v1.0/user/exists', call: () => ({ path: '/api/v1.0/user/exists', body: { email: 'someone@example.com' } }), global: '401 200 200 200 200 200 200' },

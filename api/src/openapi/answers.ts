@@ -2,6 +2,9 @@ import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/sw
 import {
   METRICS,
   REALTIME_SECTIONS,
+  type ConstructorTemplate,
+  type ConstructorTemplateBody,
+  type ConstructorTemplateList,
   type CurrentUsers,
   type FilterOption,
   type GeoPlace,
@@ -128,6 +131,41 @@ const healthReport = described<HealthReport>(
   ['status', 'reasons', 'unstored', 'oldest_unstored_ms'],
 );
 
+const templateBody = described<ConstructorTemplateBody>(
+  {
+    metrics: metricNames,
+    dimensions: { type: 'array', items: text },
+    sort: { type: 'object', properties: { name: text, order: { type: 'string', enum: ['asc', 'desc'] } }, required: ['name', 'order'] },
+    group: text,
+    viewType: { type: 'string', enum: ['table', 'graph'] },
+    sample: { type: 'number' },
+    graphs: int,
+    dimension_filters: { type: 'array', items: { type: 'object' } },
+    metric_filters: { type: 'array', items: { type: 'object' } },
+    limit: int,
+    offset: int,
+  },
+  ['metrics', 'dimensions', 'viewType'],
+);
+
+const constructorTemplate = described<ConstructorTemplate>(
+  {
+    id: int,
+    title: text,
+    email: { ...text, description: 'the author’s e-mail' },
+    update_date: { ...text, format: 'date-time' },
+    days_in_range: int,
+    body: ref('ConstructorTemplateBody'),
+    notice: { ...text, description: 'set when the stored template named dimensions or metrics the constructor no longer offers: they are left out of `body`' },
+    dropped: { type: 'array', items: text, description: 'the names left out' },
+  },
+  ['id', 'title', 'email', 'update_date', 'days_in_range', 'body'],
+);
+
+const constructorTemplateList = described<ConstructorTemplateList>(
+  { constructor_template: { type: 'array', items: ref('ConstructorTemplate') }, totals: { ...int, description: 'templates matching the search' } },
+  ['constructor_template', 'totals'],
+);
 const readinessReport = described<ReadinessReport>(
   {
     ready: { type: 'boolean' },
@@ -206,6 +244,9 @@ export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   EventbaseLatency: eventbaseLatency,
   ErrorBody: errorBody,
   HealthReport: healthReport,
+  ConstructorTemplateBody: templateBody,
+  ConstructorTemplate: constructorTemplate,
+  ConstructorTemplateList: constructorTemplateList,
   ReadinessReport: readinessReport,
   RealtimeTable: realtimeTable,
   CurrentUsers: currentUsers,

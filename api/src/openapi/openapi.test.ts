@@ -125,6 +125,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives the constructor its body and the templates their answers', () => {
+    const body = resolve(operation('/api/report/v1.0/eventbase/{projectId}/constructor', 'post')?.requestBody?.content['application/json']?.schema);
+    expect(body.properties?.view_type?.enum).toEqual(['table', 'graph']);
+    expect(body.properties?.dimensions?.type).toBe('array');
+    const one = operation('/api/v1.0/constructor_template/{id}', 'get')?.responses['200']?.content?.['application/json']?.schema;
+    expect(resolve(one?.properties?.result).required).toEqual(['id', 'title', 'email', 'update_date', 'days_in_range', 'body']);
+    const list = operation('/api/v1.0/user/constructor_templates', 'get')?.responses['200']?.content?.['application/json']?.schema;
+    expect(resolve(list?.properties?.result).required).toEqual(['constructor_template', 'totals']);
+    expect(Object.keys(operation('/api/v1.0/constructor_template/{id}', 'put')?.responses ?? {})).toContain('401');
+  });
+
   it('says what a call that needs a login, a body and a project answers when refused', () => {
     expect(Object.keys(operation('/api/v1.0/project/{projectId}', 'put')?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404']);
     expect(Object.keys(operation('/api/v1.0/auth/login', 'post')?.responses ?? {}).sort()).toEqual(['200', '400', '403', '429']);

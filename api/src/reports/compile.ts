@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import {
   DIMENSIONS,
+  HIT_DIMENSIONS,
   LIST_OPERATORS,
   moscowDayStart,
   REPORT_TIME_ZONE,
@@ -86,23 +87,6 @@ export class ReportQueryError extends BadRequestException {}
 
 const TZ = `'${REPORT_TIME_ZONE}'`;
 
-/** Dimensions whose value can differ between the events of one visit. */
-const HIT_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
-  'url',
-  'url_no_args',
-  'url_args_key',
-  'url_chapter',
-  'title',
-  'external_url',
-  'page_format',
-  'event_type',
-  'event_class',
-  'event_name',
-  'ub_block_list',
-  'customer_params_key',
-  'customer_params_value',
-  'user_cv_key',
-]);
 
 /** Dimensions kept as numbers: compared as numbers, matched by patterns as text. */
 const NUMERIC_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([

@@ -17,7 +17,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { FILTER_LIMITS, GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
+import { CONSTRUCTOR_MAX_DIMENSIONS, DIMENSIONS, FILTER_LIMITS, GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from './filter.dto.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -70,8 +70,8 @@ export class ReportSortDto {
   order?: 'asc' | 'desc';
 }
 
-/** Values of a drill-down path or a selected line: one per level, at most the deepest report's. */
-const PATH_MAX = 5;
+/** Values of a drill-down path or a selected line: one per level, at most the deepest report's (the constructor's 10 levels). */
+const PATH_MAX = CONSTRUCTOR_MAX_DIMENSIONS;
 const PATH_VALUE_MAX = 2000;
 /** Lines one graph draws at most (spec §9: max selected rows 10). */
 export const MAX_SELECTED_LINES = 10;
@@ -154,10 +154,13 @@ export class ReportRequestDto {
   @ArrayMaxSize(0, { message: 'split tests are not collected by this service: split must be empty' })
   split?: string[];
 
-  /** the report's drill-down dimensions, or the first of them (the constructor sends its own) */
+  /**
+   * the report's drill-down dimensions, or the first of them; the constructor's own (at most 10
+   * are read, §5; a list longer than the catalogue is refused)
+   */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(PATH_MAX)
+  @ArrayMaxSize(Object.keys(DIMENSIONS).length)
   @IsString({ each: true })
   dimensions?: string[];
 

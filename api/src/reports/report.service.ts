@@ -11,6 +11,7 @@ import {
   type GraphPoint,
   type GraphResult,
   type MetricValues,
+  type ReportDefinition,
   type TableResult,
 } from '@stat/schemas';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
@@ -46,8 +47,13 @@ export class ReportService {
   ) {}
 
   async table(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
-    const planned = this.plan(projectId, reportName, body, 'table', window);
-    const { definition, plan, sort } = planned;
+    return this.tableOf(projectId, this.definition(reportName), body, window);
+  }
+
+  /** The table of any definition: a base report's, or one made at request time (the constructor). */
+  async tableOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+    const planned = this.plan(projectId, definition, body, 'table', window);
+    const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
     if (definition.notCollected !== undefined) {
       return { ...head, data: [], totals: values(undefined, plan.metrics.length), meta: { total: 0, offset: planned.offset, sample: plan.sample, not_collected: definition.notCollected } };
@@ -81,8 +87,16 @@ export class ReportService {
   }
 
   async graph(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<GraphResult> {
-    const planned = this.plan(projectId, reportName, body, 'graph', window);
-    const { definition, plan } = planned;
+    return this.graphOf(projectId, this.definition(reportName), body, DEFAULT_LINES, window);
+  }
+
+  /**
+   * The graph of any definition. Without selected lines it draws the top `lineCount` rows of the
+   * first level by the request's sort (§9: default lines 5; the constructor's 10).
+   */
+  async graphOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
+    const planned = this.plan(projectId, definition, body, 'graph', window);
+    const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample };
     if (definition.notCollected !== undefined) return { ...head, data: [], totals: values(undefined, plan.metrics.length) };
@@ -96,7 +110,7 @@ export class ReportService {
     const [totals, whole, [lines, lineRows]] = await Promise.all([
       this.run(compileTotals(plan)),
       body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
-      this.linesOf(planned, body),
+      this.linesOf(planned, body, lineCount),
     ]);
     const data: GraphLine[] = [];
     if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
@@ -116,8 +130,13 @@ export class ReportService {
    * ClickHouse sends them.
    */
   async csv(projectId: number, reportName: string, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
-    const planned = this.plan(projectId, reportName, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
-    const { definition, plan, sort } = planned;
+    return this.csvOf(projectId, this.definition(reportName), body);
+  }
+
+  /** The CSV of any definition. */
+  async csvOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+    const planned = this.plan(projectId, definition, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
+    const { plan, sort } = planned;
     const header = [definition.drilldown.length === 0 ? 'Дата' : definition.title, ...plan.metrics.map((m) => METRIC_INFO[m].title)];
     const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
     const totals = definition.notCollected === undefined ? values((await this.run(compileTotals(plan)))[0], plan.metrics.length) : [];
@@ -140,9 +159,13 @@ export class ReportService {
     return { disposition, lines: lines.call(this) };
   }
 
-  private plan(projectId: number, reportName: string, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow = {}): ReportPlan {
+  private definition(reportName: string): ReportDefinition {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);
+    return definition;
+  }
+
+  private plan(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow = {}): ReportPlan {
     // The engine labels the request's queries with its name (metrics, log lines).
     const context = requestContext();
     if (context) context.report = definition.name;
@@ -154,16 +177,16 @@ export class ReportService {
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
-  private async linesOf(planned: ReportPlan, body: ReportRequestDto): Promise<[LinePath[], ResultRow[]]> {
-    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned));
+  private async linesOf(planned: ReportPlan, body: ReportRequestDto, lineCount: number): Promise<[LinePath[], ResultRow[]]> {
+    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned, lineCount));
     return [lines, lines.length > 0 ? await this.run(compileSeries(planned.plan, planned.group, lines)) : []];
   }
 
   /** The rows of the report's top level that a graph draws when none are selected. */
-  private async defaultLines(planned: ReportPlan): Promise<LinePath[]> {
+  private async defaultLines(planned: ReportPlan, lineCount: number): Promise<LinePath[]> {
     const top: Plan = { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] };
     const sortBy = planned.sort.name === 'date' ? 'title' : planned.sort.name;
-    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: DEFAULT_LINES, offset: 0 }));
+    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: lineCount, offset: 0 }));
     return rows.map((r) => [normalValue(r.value, top.path[0]!)]);
   }
 
@@ -228,6 +251,8 @@ export class ReportService {
       const coded = dimension === 'traffic_type' || dimension === 'device_type' ? VALUE_TITLES[dimension] : undefined;
       if (coded !== undefined) titles.set(key, coded[key] ?? key);
       else if (dimension === 'visit_time') titles.set(key, VISIT_TIME_TITLES[Number(value)] ?? key);
+      // A day (the constructor's `date` rows) reads as Russian dates do: 10.11.2026.
+      else if (dimension === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(key)) titles.set(key, key.split('-').reverse().join('.'));
       else titles.set(key, key);
     }
     // The first range of visit time starts at 0, which is a value, not "not determined".

@@ -39,6 +39,8 @@ export const PROJECT_ID_RANGES = {
   'saved-filters.test.ts': 8_600_000,
   'eventbase-latency.test.ts': 8_700_000,
   'openapi.test.ts': 8_800_000,
+  'constructor.api.test.ts': 9_400_000,
+  'constructor-templates.test.ts': 9_500_000,
   'realtime.api.test.ts': 8_900_000,
   'export.api.test.ts': 9_500_000,
   'goals.test.ts': 9_100_000,

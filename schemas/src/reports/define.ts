@@ -3,7 +3,7 @@ import type { Dimension } from '../dimensions.js';
 import type { DimensionFilterRule } from '../filters.js';
 
 /** The menu group a report belongs to (one file of definitions each). */
-export type ReportGroup = 'summary' | 'sources' | 'audience' | 'technology' | 'content' | 'events';
+export type ReportGroup = 'summary' | 'sources' | 'audience' | 'technology' | 'content' | 'events' | 'constructor';
 
 /**
  * A base report as data (ARCHITECTURE: "a report is data, the engine is code"): the api's one

@@ -8,6 +8,7 @@ import { EVENTS_REPORTS } from './events.js';
 
 export * from './define.js';
 export * from './api.js';
+export * from './constructor.js';
 export * from './realtime.js';
 
 /** Every base report the api answers, by name (specification 001, §2). */

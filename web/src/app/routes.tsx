@@ -25,6 +25,7 @@ const CounterSettings = lazy(() => import('../pages/settings/CounterSettings'));
 const RatingSettings = lazy(() => import('../pages/settings/RatingSettings'));
 const AccessSettings = lazy(() => import('../pages/settings/AccessSettings'));
 const DocsPage = lazy(() => import('../pages/docs/DocsPage'));
+const ConstructorTemplatesPage = lazy(() => import('../pages/constructor/TemplatesPage'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const ExportPage = lazy(() => import('../pages/export/ExportPage'));
 const GoalsPage = lazy(() => import('../pages/goals/GoalsPage'));
@@ -147,7 +148,7 @@ export const routes: RouteObject[] = [
               { path: 'access', element: page(<AccessSettings />) },
             ],
           },
-          { path: 'constructor', element: soon('Конструктор отчётов') },
+          { path: 'constructor', element: page(<ConstructorTemplatesPage />) },
           { path: 'goals', element: page(<GoalsPage />) },
           { path: 'conversions', element: soon('Конверсии') },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },

@@ -1,4 +1,5 @@
-import { Suspense, useContext } from 'react';
+import { lazy, Suspense, useContext } from 'react';
+import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
 import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
 import { ErrorPage } from '../pages/ErrorPage';
@@ -8,10 +9,19 @@ import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
 import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportView } from './registry';
 
-/** `new/report/:reportName`: the report's view, a placeholder for planned ones, else 404. */
+const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorReport'));
+
+/** `new/report/:reportName`: the report's view (the constructor its own page), a placeholder for planned ones, else 404. */
 export function ReportRoute() {
   const { projectId = '', reportName = '' } = useParams();
   const context = useContext(ProjectContext);
+  if (reportName === 'constructor') {
+    return (
+      <Suspense fallback={<ReportSkeleton title={CONSTRUCTOR_TEXTS.title} />}>
+        <ConstructorReport projectId={projectId} />
+      </Suspense>
+    );
+  }
   const report = openableReport(reportName);
   if (!report) {
     if (PLANNED_REPORTS.has(reportName)) return <Placeholder title="Отчёт" text="Этот отчёт скоро появится." />;

@@ -82,7 +82,7 @@ export function openableReport(name: string): ReportDefinition | undefined {
  * Base report names of the spec (001 §2) that no definition answers yet: their route shows a
  * «coming» placeholder; any other unknown name is a 404.
  */
-export const PLANNED_REPORTS: ReadonlySet<string> = new Set(['constructor']);
+export const PLANNED_REPORTS: ReadonlySet<string> = new Set<string>();
 
 /** Media report names of the spec (001 §2), all still to be built. */
 export const PLANNED_MEDIA_REPORTS: ReadonlySet<string> = new Set([

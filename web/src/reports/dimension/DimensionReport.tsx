@@ -1,9 +1,9 @@
-import { useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { ReportRequest } from '@stat/schemas/reports';
+import type { ConstructorRequest, GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
-import { ApiError } from '../../lib/api';
+import { ApiError, type DownloadedFile } from '../../lib/api';
 import { ProjectContext } from '../../app/project';
 import { parsePeriod, parseRatingPeriod, writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
@@ -50,6 +50,27 @@ const NARROW_BODY = 1275;
 const WIDE_BODY = 1695;
 
 /**
+ * Where a report page reads its rows when not from the base report calls (the constructor's own
+ * call), and what such a page adds around the one view: a sidebar, a save button, a notice.
+ */
+export interface DimensionReportExtras {
+  readonly source: {
+    table(body: ReportRequest, signal: AbortSignal): Promise<TableResult>;
+    graph(body: ReportRequest, signal: AbortSignal): Promise<GraphResult>;
+    csv(body: ReportRequest): Promise<DownloadedFile>;
+  };
+  /** Fields every request of the page carries besides the report's (the constructor's dimensions and view). */
+  readonly body: Partial<ConstructorRequest>;
+  /** Which blocks the page shows: the table, the graph, or both (the default). */
+  readonly panels: 'both' | 'table' | 'graph';
+  /** Page title instead of the definition's (an opened template's). */
+  readonly title?: string;
+  readonly actions?: ReactNode;
+  /** Shown above the toolbar (a template that lost items). */
+  readonly notice?: ReactNode;
+}
+
+/**
  * Any report with a drill-down path (spec 001 §2): the toolbar (period, detail, accuracy), a line
  * graph of the selected rows and «Итого», and the tree table. Everything but the selected lines
  * lives in the URL.
@@ -60,7 +81,8 @@ export default function DimensionReport({ projectId, report, hint }: ReportViewP
   return <DimensionReportBody projectId={projectId} report={report} clock={clock} {...(hint ? { hint } : {})} />;
 }
 
-function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps & { readonly clock: ServerClock }) {
+/** The page of a report with a drill-down, given the server's clock; `extras` make it the constructor's. */
+export function DimensionReportBody({ projectId, report, hint, clock, extras }: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras }) {
   const { today } = clock;
   const [search, setSearch] = useSearchParams();
   // The rating reads whole days by day (its own period rule); every other report the URL's period.
@@ -111,8 +133,10 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
   const [selection, setSelection] = useState<{ sortKey: string; lines: LineSelection }>({ sortKey, lines: DEFAULT_LINES });
   const lines = selection.sortKey === sortKey ? selection.lines : DEFAULT_LINES;
 
-  const base = useMemo<ReportRequest>(
+  const extraBody = extras?.body;
+  const base = useMemo<ConstructorRequest>(
     () => ({
+      ...extraBody,
       date_start: period.start,
       date_end: period.end,
       group: period.group,
@@ -123,7 +147,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
       ...(report.filterable ? filters.request : {}),
       ...(rating.category !== null ? { category_id: rating.category } : {}),
     }),
-    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request, report.filterable, rating.category],
+    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request, report.filterable, rating.category, extraBody],
   );
   const baseKey = JSON.stringify(base);
   const tableBody: ReportRequest = { ...base, limit: query.limit, offset: query.offset };
@@ -132,14 +156,16 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
     need_all_total: true,
     ...(lines.custom ? { selected_lines: lines.lines.map((l) => l.id) } : {}),
   };
-  const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
-  // A report whose data is not collected has nothing to draw.
-  const graph = useRequest(report.notCollected === undefined ? JSON.stringify(graphBody) : null, (signal) =>
-    fetchReportGraph(projectId, report.name, graphBody, { signal }),
+  const source = extras?.source;
+  const panels = extras?.panels ?? 'both';
+  const table = useRequest(JSON.stringify(tableBody), (signal) => (source ? source.table(tableBody, signal) : fetchReportTable(projectId, report.name, tableBody, { signal })));
+  // A report whose data is not collected has nothing to draw; a page of the table alone draws nothing.
+  const graph = useRequest(report.notCollected === undefined && panels !== 'table' ? JSON.stringify(graphBody) : null, (signal) =>
+    source ? source.graph(graphBody, signal) : fetchReportGraph(projectId, report.name, graphBody, { signal }),
   );
   const fetchChildren = useCallback(
-    (body: ReportRequest, signal: AbortSignal) => fetchReportTable(projectId, report.name, body, { signal }),
-    [projectId, report.name],
+    (body: ReportRequest, signal: AbortSignal) => (source ? source.table(body, signal) : fetchReportTable(projectId, report.name, body, { signal })),
+    [projectId, report.name, source],
   );
   const tree = useTree(baseKey, base, fetchChildren);
 
@@ -220,26 +246,31 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
           Сбросить линии
         </button>
       ) : null}
-      <MetricsPicker available={report.metrics} value={query.metrics} limit={metricLimit} onChange={(m) => change((q) => withMetrics(q, m))} />
+      {/* The constructor chooses its metrics in its own sidebar. */}
+      {extras ? null : <MetricsPicker available={report.metrics} value={query.metrics} limit={metricLimit} onChange={(m) => change((q) => withMetrics(q, m))} />}
     </>
   );
 
   return (
     <ReportPage
-      title={report.title}
+      title={extras?.title ?? report.title}
       subtitle={projectId}
       {...(hint ? { hint } : {})}
       hints={{ name: report.name, metrics: report.metrics, tips: dimensionTips(report) }}
       actions={
-        <CsvDownload
-          hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
-          reportTitle={report.title}
-          period={period}
-          fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
-          download={() => downloadReportCsv(projectId, report.name, base)}
-        />
+        <>
+          {extras?.actions}
+          <CsvDownload
+            hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
+            reportTitle={report.title}
+            period={period}
+            fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
+            download={() => (source ? source.csv(base) : downloadReportCsv(projectId, report.name, base))}
+          />
+        </>
       }
     >
+      {extras?.notice}
       <Toolbar>
         {periodPicker}
         {/* The rating is always by day (spec 001 §5): no «Детализация:» to choose. */}
@@ -258,7 +289,7 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
             onChange={(sample) => change((q) => ({ ...q, sample, offset: 0 }))}
           />
         ) : null}
-        {!placeholder && report.notCollected === undefined ? (
+        {!placeholder && report.notCollected === undefined && panels !== 'table' ? (
           <ToolbarEnd>
             <GraphCountPicker
               value={graphCount(query)}
@@ -293,51 +324,55 @@ function DimensionReportBody({ projectId, report, hint, clock }: ReportViewProps
       ) : (
         <>
           {/* Two graphs share one row of line tools, above both, so that both plots stay the same size. */}
-          {graphed.length === 2 ? <div className={styles.sharedTools}>{graphTools}</div> : null}
-          <div className={graphed.length === 2 && !narrow ? `${styles.graphs} ${styles.graphsTwo}` : styles.graphs}>
-            {graphed.map((metric, index) => (
-              <ReportCard key={index}>
-                <GraphPanel
-                  answer={graph.data}
-                  metrics={metrics}
-                  metric={metric}
-                  onMetric={(name) => change((q) => withGraphMetric(q, index === 0 ? 0 : 1, name))}
-                  lineColors={lineColors}
-                  chartType={query.chartType}
-                  percent={query.percent}
-                  tableValue={tableValue}
-                  period={period}
-                  loading={graph.loading}
-                  height={narrow ? 217 : 320}
-                  testId={index === 0 ? 'report-graph' : 'report-graph-2'}
-                  tools={index === 0 && graphed.length === 1 ? graphTools : null}
-                />
-              </ReportCard>
-            ))}
-          </div>
-          <ReportCard flush>
-            <TreeTable
-              titleHeader={drilldownHeader(report.drilldown)}
-              metrics={metrics}
-              items={items}
-              totals={totals}
-              sort={currentSort}
-              onSort={(column) => change((q) => ({ ...q, sort: nextSort(currentSort, column), offset: 0 }))}
-              lineColors={lineColors}
-              onToggleLine={onToggleLine}
-              onToggleExpand={tree.toggle}
-              onShowMore={tree.showMore}
-              loading={table.loading}
-              paging={{
-                offset: query.offset,
-                limit: query.limit,
-                total: answer?.meta.total,
-                onOffset: (offset) => change((q) => ({ ...q, offset })),
-                onLimit: (limit) => change((q) => ({ ...q, limit, offset: 0 })),
-              }}
-              testId="report-table"
-            />
-          </ReportCard>
+          {panels !== 'table' && graphed.length === 2 ? <div className={styles.sharedTools}>{graphTools}</div> : null}
+          {panels === 'table' ? null : (
+            <div className={graphed.length === 2 && !narrow ? `${styles.graphs} ${styles.graphsTwo}` : styles.graphs}>
+              {graphed.map((metric, index) => (
+                <ReportCard key={index}>
+                  <GraphPanel
+                    answer={graph.data}
+                    metrics={metrics}
+                    metric={metric}
+                    onMetric={(name) => change((q) => withGraphMetric(q, index === 0 ? 0 : 1, name))}
+                    lineColors={lineColors}
+                    chartType={query.chartType}
+                    percent={query.percent}
+                    tableValue={tableValue}
+                    period={period}
+                    loading={graph.loading}
+                    height={narrow ? 217 : 320}
+                    testId={index === 0 ? 'report-graph' : 'report-graph-2'}
+                    tools={index === 0 && graphed.length === 1 ? graphTools : null}
+                  />
+                </ReportCard>
+              ))}
+            </div>
+          )}
+          {panels === 'graph' ? null : (
+            <ReportCard flush>
+              <TreeTable
+                titleHeader={drilldownHeader(report.drilldown)}
+                metrics={metrics}
+                items={items}
+                totals={totals}
+                sort={currentSort}
+                onSort={(column) => change((q) => ({ ...q, sort: nextSort(currentSort, column), offset: 0 }))}
+                lineColors={lineColors}
+                {...(panels === 'table' ? {} : { onToggleLine })}
+                onToggleExpand={tree.toggle}
+                onShowMore={tree.showMore}
+                loading={table.loading}
+                paging={{
+                  offset: query.offset,
+                  limit: query.limit,
+                  total: answer?.meta.total,
+                  onOffset: (offset) => change((q) => ({ ...q, offset })),
+                  onLimit: (limit) => change((q) => ({ ...q, limit, offset: 0 })),
+                }}
+                testId="report-table"
+              />
+            </ReportCard>
+          )}
         </>
       )}
     </ReportPage>

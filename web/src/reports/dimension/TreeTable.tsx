@@ -45,7 +45,8 @@ export interface TreeTableProps {
   readonly onSort: (column: string) => void;
   /** Palette index of each row drawn as a line. */
   readonly lineColors: ReadonlyMap<string, number>;
-  readonly onToggleLine: (id: string) => void;
+  /** Draws a row as a graph line; left out, the rows have no line checkboxes (a page without a graph). */
+  readonly onToggleLine?: (id: string) => void;
   readonly onToggleExpand: (id: string) => void;
   readonly onShowMore: (parentId: string) => void;
   /** A newer answer is on its way (rows are dimmed, not removed). */
@@ -188,15 +189,17 @@ export function TreeTable(props: TreeTableProps) {
                       return (
                         <th key={cell.id} scope="row" className={styles.titleCell}>
                           <span className={styles.titleInner} style={{ paddingLeft: indent(item.depth) }}>
-                            <input
-                              type="checkbox"
-                              className={styles.check}
-                              checked={selected}
-                              onChange={() => props.onToggleLine(item.id)}
-                              aria-label={`Показать на графике: ${title}`}
-                              style={selected ? { accentColor: paletteColor(color) } : undefined}
-                              data-testid="line-toggle"
-                            />
+                            {props.onToggleLine ? (
+                              <input
+                                type="checkbox"
+                                className={styles.check}
+                                checked={selected}
+                                onChange={() => props.onToggleLine?.(item.id)}
+                                aria-label={`Показать на графике: ${title}`}
+                                style={selected ? { accentColor: paletteColor(color) } : undefined}
+                                data-testid="line-toggle"
+                              />
+                            ) : null}
                             {item.row.can_be_expanded ? (
                               <button
                                 type="button"

@@ -56,6 +56,16 @@ const TITLES: Readonly<Record<string, string>> = {
   customer_params_key: 'Параметр',
   customer_params_value: 'Значение',
   ub_block_list: 'Блок',
+  date: 'Дата',
+  event_class: 'Класс события',
+  session_number: 'Номер визита',
+  referer: 'Адрес перехода',
+  device_family: 'Семейство устройств',
+  os_version_minor: 'Минорная версия',
+  browser_version_minor: 'Минорная версия',
+  native_mobile: 'Мобильное приложение',
+  auth_top100: 'Авторизация на сайте',
+  external_url: 'Внешняя ссылка',
 };
 
 /** A dimension's title (its name when it has none). */

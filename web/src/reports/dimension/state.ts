@@ -111,10 +111,11 @@ function parseLimit(value: string | null): number {
   return (PAGE_SIZES as readonly number[]).includes(n) ? n : DEFAULT_PAGE_SIZE;
 }
 
-function parseOffset(value: string | null, limit: number): number {
+/** A page's first row: a multiple of the page size; the constructor's «Начальная строка» any row (§5). */
+function parseOffset(value: string | null, limit: number, anyRow: boolean): number {
   if (!value || !/^\d{1,9}$/.test(value)) return 0;
   const n = Number(value);
-  return n % limit === 0 ? n : 0;
+  return anyRow || n % limit === 0 ? n : 0;
 }
 
 /**
@@ -130,7 +131,7 @@ export function parseDimensionQuery(search: URLSearchParams, report: ReportDefin
   const sort = parseSort(search.get('orderBy'), [TITLE_COLUMN, ...metrics]);
   const sample = report.sampling ? parseSample(search.get('sample')) : null;
   const limit = parseLimit(search.get('limit'));
-  const offset = parseOffset(search.get('offset'), limit);
+  const offset = parseOffset(search.get('offset'), limit, report.group === 'constructor');
   const graphs = parseGraphs(search.get('graphs'), metrics, report);
   const percent = search.get('percent') === '1' && percentAllowed([graphs.graphMetric, graphs.secondMetric]);
   const query: DimensionQuery = { metrics, sort, sample, limit, offset, ...graphs, percent };

@@ -1,0 +1,186 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import {
+  CONSTRUCTOR_DIMENSIONS,
+  CONSTRUCTOR_LIMITS,
+  CONSTRUCTOR_MAX_DIMENSIONS,
+  CONSTRUCTOR_METRICS,
+  CONSTRUCTOR_TEXTS,
+  CONSTRUCTOR_TITLE,
+  CONSTRUCTOR_VIEW_TYPES,
+  FILTER_LIMITS,
+  GROUPS,
+  type ConstructorTemplateBody,
+  type ConstructorViewType,
+  type Group,
+} from '@stat/schemas';
+import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
+
+/**
+ * What is wrong with a template's title (already trimmed), or null (§5: required, 3 to 255
+ * characters, counted in code points as Postgres's char_length counts them).
+ */
+export function titleProblem(title: unknown): string | null {
+  if (typeof title !== 'string' || title === '') return CONSTRUCTOR_TEXTS.titleRequired;
+  const length = [...title].length;
+  if (length < CONSTRUCTOR_TITLE.min) return CONSTRUCTOR_TEXTS.titleTooShort;
+  if (length > CONSTRUCTOR_TITLE.max) return CONSTRUCTOR_TEXTS.titleTooLong;
+  return null;
+}
+
+const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+const IsTitle = () =>
+  ValidateBy({ name: 'isTemplateTitle', validator: { validate: (value) => titleProblem(value) === null, defaultMessage: (args) => titleProblem(args?.value) ?? '' } });
+
+export class TemplateSortDto {
+  @IsIn(['title', 'date', ...CONSTRUCTOR_METRICS])
+  name!: string;
+
+  @IsIn(['asc', 'desc'])
+  order!: 'asc' | 'desc';
+}
+
+/**
+ * A template's query (§3 "Constructor template"): what the constructor offers now. A saved
+ * template naming what the catalogue has since lost is cleaned when it is read.
+ */
+export class ConstructorTemplateBodyDto implements ConstructorTemplateBody {
+  /** §5: saving needs at least one metric */
+  @IsIn(CONSTRUCTOR_METRICS, { each: true })
+  @ArrayUnique()
+  @ArrayMaxSize(CONSTRUCTOR_METRICS.length)
+  @ArrayNotEmpty({ message: 'body.metrics: choose at least one metric' })
+  @IsArray()
+  metrics!: string[];
+
+  /** §5: saving needs at least one dimension; at most 10 */
+  @IsIn(CONSTRUCTOR_DIMENSIONS, { each: true })
+  @ArrayUnique()
+  @ArrayMaxSize(CONSTRUCTOR_MAX_DIMENSIONS)
+  @ArrayNotEmpty({ message: 'body.dimensions: choose at least one dimension' })
+  @IsArray()
+  dimensions!: string[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TemplateSortDto)
+  sort?: TemplateSortDto;
+
+  @IsOptional()
+  @IsIn(GROUPS)
+  group?: Group;
+
+  @IsIn(CONSTRUCTOR_VIEW_TYPES)
+  viewType!: ConstructorViewType;
+
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1)
+  sample?: number;
+
+  @IsOptional()
+  @IsIn([1, 2])
+  graphs?: number;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FILTER_LIMITS.rules)
+  @ValidateNested({ each: true })
+  @Type(() => DimensionFilterRuleDto)
+  dimension_filters?: DimensionFilterRuleDto[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FILTER_LIMITS.rules)
+  @ValidateNested({ each: true })
+  @Type(() => MetricFilterRuleDto)
+  metric_filters?: MetricFilterRuleDto[];
+
+  @IsOptional()
+  @IsIn(CONSTRUCTOR_LIMITS)
+  limit?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  offset?: number;
+}
+
+/** POST /api/v1.0/constructor_template: `{title, body, days_in_range}`. */
+export class CreateConstructorTemplateDto {
+  @IsTitle()
+  @Trimmed()
+  title!: string;
+
+  @ValidateNested()
+  @Type(() => ConstructorTemplateBodyDto)
+  @IsObject()
+  body!: ConstructorTemplateBodyDto;
+
+  /** the days between the period's start and end */
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  days_in_range!: number;
+}
+
+/** PUT /api/v1.0/constructor_template/{id}: any of title, body and days_in_range (a rename sends the title alone). */
+export class UpdateConstructorTemplateDto {
+  @IsOptional()
+  @IsTitle()
+  @Trimmed()
+  title?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ConstructorTemplateBodyDto)
+  @IsObject()
+  body?: ConstructorTemplateBodyDto;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  days_in_range?: number;
+}
+
+/** GET /api/v1.0/user/constructor_templates: a page of the user's templates, found by title. */
+export class ConstructorTemplateListQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  offset?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  /** part of the title, any case */
+  @IsOptional()
+  @IsString()
+  @MaxLength(CONSTRUCTOR_TITLE.max)
+  search?: string;
+}
