@@ -163,8 +163,11 @@ function SideMenu({ user, onProfile }: { readonly user: CurrentUser; readonly on
   );
 }
 
-/** Whether a bait element with ad-like classes was hidden by a content blocker. */
-function detectAdBlocker(): Promise<boolean> {
+/**
+ * Whether a bait element with ad-like classes was hidden by a content blocker; `signal` cancels
+ * the check (the shell unmounted: its timer must not outlive the page).
+ */
+function detectAdBlocker(signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     const bait = document.createElement('div');
     bait.className = 'adsbox ad-banner ad-placement textads banner-ads pub_300x250';
@@ -172,12 +175,19 @@ function detectAdBlocker(): Promise<boolean> {
     bait.style.cssText = 'position:absolute;left:-10000px;top:-10000px;width:1px;height:1px;';
     bait.innerHTML = '&nbsp;';
     document.body.appendChild(bait);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', cancel);
       const style = window.getComputedStyle(bait);
       const blocked = !bait.isConnected || bait.offsetHeight === 0 || style.display === 'none' || style.visibility === 'hidden';
       bait.remove();
       resolve(blocked);
     }, 200);
+    const cancel = () => {
+      clearTimeout(timer);
+      bait.remove();
+      resolve(false);
+    };
+    signal.addEventListener('abort', cancel, { once: true });
   });
 }
 
@@ -186,11 +196,9 @@ function AdBlockNotice() {
   const [blocked, setBlocked] = useState(false);
   useEffect(() => {
     if (readStored(AD_BLOCK_KEY)) return undefined;
-    let live = true;
-    void detectAdBlocker().then((b) => live && setBlocked(b));
-    return () => {
-      live = false;
-    };
+    const checking = new AbortController();
+    void detectAdBlocker(checking.signal).then((b) => !checking.signal.aborted && setBlocked(b));
+    return () => checking.abort();
   }, []);
   if (!blocked) return null;
   return (
