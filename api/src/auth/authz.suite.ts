@@ -152,6 +152,8 @@ const TABLE: Entry[] = [
     project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
   { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel/csv', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel/csv`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
   // Not scoped to a project.
   { route: 'GET /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current' }), global: '401 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/user/current/projects', call: () => ({ path: '/api/v1.0/user/current/projects' }), global: '401 200 200 200 200 200 200' },

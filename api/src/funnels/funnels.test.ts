@@ -192,6 +192,22 @@ describe('the funnel report', () => {
         sample: 1,
       },
     });
+    // The same table as a file: a BOM, semicolons, comma decimals.
+    const csv = await fetch(`${api.url}/top100/api/report/v1.0/eventbase/${owner.projectId}/funnel/csv`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      body: JSON.stringify({ funnel_id: funnel.id, date_start: '1days', date_end: 'today' }),
+    });
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.split('\r\n').slice(1)).toEqual([
+      '1. Каталог;3;2;66,67;100;100;3;2;66,67;100;100',
+      '2. Корзина;1;0;0;33,33;33,33;3;0;0;100;100',
+      '',
+    ]);
+    expect(text.startsWith('Шаг;Посетители;Ушли с шага;')).toBe(true);
     // Bad input is a 400 that names it.
     expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'yesterday' })).status).toBe(400);
     expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'today', metrics: ['revenue'] })).status).toBe(400);

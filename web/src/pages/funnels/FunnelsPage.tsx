@@ -11,7 +11,10 @@ import { useRequest } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { goalRights } from '../goals/goalState';
 import { FunnelForm } from './FunnelForm';
-import { createFunnel, deleteFunnel, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
+import { Dropdown } from '../../components/Dropdown';
+import { save as saveFile } from '../../reports/framework/CsvDownload';
+import { createFunnel, deleteFunnel, funnelCsv, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
+import { funnelPng } from './funnelPng';
 import { chooseFunnel, copyOf, rememberFunnel, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
 
@@ -113,6 +116,17 @@ export default function FunnelsPage() {
     setRemoving(null);
   };
 
+  const downloadCsv = async (funnel: Funnel) => {
+    try {
+      saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), `funnel-${funnel.id}.csv`);
+    } catch (error) {
+      snackbar(failure(error));
+    }
+  };
+  const downloadPng = async (funnel: Funnel) => {
+    const blob = await funnelPng(`${FUNNEL_TEXTS.graph}: ${funnel.title}`, report.data?.graph ?? [], withNot);
+    if (blob) saveFile({ blob, fileName: `funnel-${funnel.id}.png` }, `funnel-${funnel.id}.png`);
+  };
   const table = report.data?.table ?? [];
   const periodPicker = (
     <select
@@ -161,6 +175,17 @@ export default function FunnelsPage() {
             <Button disabled={!rights.write} onClick={() => setForm({ kind: 'copy', initial: copyOf(selected) })} data-testid="funnel-copy">
               {FUNNEL_TEXTS.copy}
             </Button>
+            <Dropdown
+              trigger="Скачать"
+              label="Скачать"
+              align="left"
+              triggerClassName={styles.download}
+              data-testid="funnel-download"
+              items={[
+                { label: 'PNG', onSelect: () => void downloadPng(selected), 'data-testid': 'funnel-png' },
+                ...(user ? [{ label: 'CSV', onSelect: () => void downloadCsv(selected), 'data-testid': 'funnel-csv' }] : []),
+              ]}
+            />
             <Button variant="danger" disabled={!rights.write} onClick={() => setRemoving({ funnel: selected, busy: false })} data-testid="funnel-delete">
               {FUNNEL_TEXTS.remove}
             </Button>
