@@ -95,8 +95,16 @@ describe('the funnels page', () => {
 
       await page.click('[data-testid="funnel-copy"]');
       expect(await page.inputValue('[data-testid="funnel-title"]')).toBe('Копия_ Покупка');
+      // The last step dragged to the top: renumbered on save.
+      await page.locator('[data-testid="funnel-step-handle"]').nth(2).dragTo(page.locator('[data-testid="funnel-step"]').nth(0));
+      expect(await page.$$eval('[data-testid="funnel-step-title"]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['Шаг «Оплата»', 'Шаг «Каталог»', 'Шаг «Корзина»']);
       await page.click('[data-testid="funnel-save"]');
       await page.getByRole('status').filter({ hasText: 'Воронка создана' }).waitFor();
+      await expect.poll(() => cells(page).then((rows) => rows.map((r) => r[0])), { timeout: 15_000 }).toEqual(['1. Шаг «Оплата»', '2. Шаг «Каталог»', '3. Шаг «Корзина»']);
+      // The select's search keeps the chosen funnel and those whose title matches.
+      await page.fill('[data-testid="funnel-search"]', 'нет такой');
+      expect(await page.$$eval('[data-testid="funnel-select"] option', (o) => o.map((x) => x.textContent))).toEqual(['Копия_ Покупка']);
+      await page.fill('[data-testid="funnel-search"]', '');
       await expect.poll(() => page.$$eval('[data-testid="funnel-select"] option', (o) => o.map((x) => x.textContent)), { timeout: 15_000 }).toEqual(['Покупка', 'Копия_ Покупка']);
       expect(await page.inputValue('[data-testid="funnel-select"]')).not.toBe('');
       await page.click('[data-testid="funnel-delete"]');

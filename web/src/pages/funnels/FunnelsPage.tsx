@@ -4,7 +4,7 @@ import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch } from '../../components/ui';
+import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
 import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
@@ -67,6 +67,7 @@ export default function FunnelsPage() {
   const list = useRequest(`funnels:${projectId}`, (signal) => listFunnels(projectId, { signal }));
   const funnels = list.data?.funnels ?? [];
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [search, setSearch] = useState('');
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>(PERIODS[2]);
   const [withNot, setWithNot] = useState(false);
   const [form, setForm] = useState<FormState>(null);
@@ -158,9 +159,12 @@ export default function FunnelsPage() {
         <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'create', initial: { title: '', steps: [{ title: '', goals: [] }, { title: '', goals: [] }] } })} data-testid="funnel-create">
           {FUNNEL_TEXTS.create}
         </Button>
+        {funnels.length > 1 ? (
+          <TextInput type="search" className={styles.search} placeholder="Поиск воронки" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Поиск воронки" data-testid="funnel-search" />
+        ) : null}
         {funnels.length > 0 ? (
           <select className={styles.select} value={selected?.id ?? ''} onChange={(e) => choose(Number(e.target.value))} aria-label={FUNNEL_TEXTS.choose} data-testid="funnel-select">
-            {funnels.map((f) => (
+            {funnels.filter((f) => f.id === selected?.id || f.title.toLowerCase().includes(search.trim().toLowerCase())).map((f) => (
               <option key={f.id} value={f.id}>
                 {f.title}
               </option>
