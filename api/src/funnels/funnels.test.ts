@@ -58,6 +58,20 @@ describe('funnels: create, list, change, delete', () => {
     expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json.result).toEqual(funnel);
   });
 
+  it('a goal in a funnel cannot be made personal again; an editor cannot make another’s goal personal', async () => {
+    const owner = await userWithProject(api);
+    const editor = await newUser(api);
+    await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, { data: { users: [{ email: editor.email, access_level: 0 }] } });
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`), 'common')));
+    await create(owner, { title: 'Путь', steps: [{ step_title: 'A', goals: [a] }, { step_title: 'B', goals: [b] }] });
+    expect((await owner.client.put(`/api/v1.0/goal/${a}`, { access: 'own' })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Целевое событие используется в воронке: воронки публичны, и оно остаётся публичным' },
+    });
+    expect((await editor.client.put(`/api/v1.0/goal/${c}`, { access: 'own' })).json).toEqual({ responseStatus: 403, errors: { message: 'Сделать целевое событие личным может только его автор' } });
+    expect((await owner.client.put(`/api/v1.0/goal/${c}`, { access: 'own' })).json.result.access).toBe('own');
+  });
+
   it('PUT replaces the title and the steps, renumbered; DELETE removes it', async () => {
     const owner = await userWithProject(api);
     const ids = await Promise.all(['a', 'b', 'c'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
