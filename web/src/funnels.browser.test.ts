@@ -1,12 +1,12 @@
 /// <reference path="../../server/src/testing/provided.d.ts" />
 /**
  * The funnels page in a real browser against the running service: a new user with three goals
- * builds a three-step funnel (refused first without a title), sees its graph and table, copies
- * it («Копия_ »), and deletes the copy. The demo project's buttons are disabled for a user.
+ * builds a three-step funnel (refused first without a title), sees its graph and table, downloads
+ * them as CSV and PNG, copies it («Копия_ »), and deletes the copy. The demo project's buttons are disabled for a user.
  *
  * Screenshots go to test-output/screens/funnels-*.png.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -34,7 +34,7 @@ describe('the funnels page', () => {
   });
 
   it('builds a three-step funnel, shows it, copies it and deletes the copy', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -78,14 +78,33 @@ describe('the funnels page', () => {
         ['3. Шаг «Оплата»', '0', '0', '—', '—', '—'],
       ]);
       expect(await page.$$eval('[data-testid="funnel-bar"]', (bars) => bars.length)).toBe(3);
+      // The downloads: the table as CSV made by the api, the graph as PNG.
+      await page.click('[data-testid="funnel-download"]');
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="funnel-csv"]')]);
+      expect(csv.suggestedFilename()).toMatch(/^Воронка Покупка .*\.csv$/);
+      const csvText = readFileSync((await csv.path())!, 'utf8');
+      expect(csvText.split('\r\n').slice(1, 4)).toEqual(['1. Шаг «Каталог»;0;0;NA;NA;NA;0;0;NA;NA;NA', '2. Шаг «Корзина»;0;0;NA;NA;NA;0;0;NA;NA;NA', '3. Шаг «Оплата»;0;0;NA;NA;NA;0;0;NA;NA;NA']);
+      await page.click('[data-testid="funnel-download"]');
+      const [png] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="funnel-png"]')]);
+      expect(png.suggestedFilename()).toMatch(/\.png$/);
+      expect([...readFileSync((await png.path())!).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+      await png.saveAs(`${SCREENS}funnels-download.png`);
       await page.getByText('Посетители не с предыдущего шага').click();
       expect(await page.isChecked('[data-testid="funnel-not-prev"]')).toBe(true);
       await shot(page, 'page');
 
       await page.click('[data-testid="funnel-copy"]');
       expect(await page.inputValue('[data-testid="funnel-title"]')).toBe('Копия_ Покупка');
+      // The last step dragged to the top: renumbered on save.
+      await page.locator('[data-testid="funnel-step-handle"]').nth(2).dragTo(page.locator('[data-testid="funnel-step"]').nth(0));
+      expect(await page.$$eval('[data-testid="funnel-step-title"]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['Шаг «Оплата»', 'Шаг «Каталог»', 'Шаг «Корзина»']);
       await page.click('[data-testid="funnel-save"]');
       await page.getByRole('status').filter({ hasText: 'Воронка создана' }).waitFor();
+      await expect.poll(() => cells(page).then((rows) => rows.map((r) => r[0])), { timeout: 15_000 }).toEqual(['1. Шаг «Оплата»', '2. Шаг «Каталог»', '3. Шаг «Корзина»']);
+      // The select's search keeps the chosen funnel and those whose title matches.
+      await page.fill('[data-testid="funnel-search"]', 'нет такой');
+      expect(await page.$$eval('[data-testid="funnel-select"] option', (o) => o.map((x) => x.textContent))).toEqual(['Копия_ Покупка']);
+      await page.fill('[data-testid="funnel-search"]', '');
       await expect.poll(() => page.$$eval('[data-testid="funnel-select"] option', (o) => o.map((x) => x.textContent)), { timeout: 15_000 }).toEqual(['Покупка', 'Копия_ Покупка']);
       expect(await page.inputValue('[data-testid="funnel-select"]')).not.toBe('');
       await page.click('[data-testid="funnel-delete"]');

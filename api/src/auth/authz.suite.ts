@@ -168,6 +168,8 @@ const TABLE: Entry[] = [
     project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
   { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel/csv', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel/csv`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200' },
   // Not scoped to a project.
   // Constructor templates: each user's own; another's (here: none of that id) is 404 to everyone, administrators too.
   { route: 'GET /api/v1.0/user/constructor_templates', call: () => ({ path: '/api/v1.0/user/constructor_templates' }), global: '401 200 200 200 200 200 200' },

@@ -1,4 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { Funnel, FunnelList, FunnelReport } from '@stat/schemas';
 import { Project, User } from '../auth/access.guard.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
@@ -66,5 +68,20 @@ export class FunnelReportController {
   @HttpCode(200)
   async report(@Project() project: ProjectRights, @Body(validated(FunnelReportDto)) body: FunnelReportDto): Promise<Envelope<FunnelReport>> {
     return ok(await this.funnels.report(project, body));
+  }
+
+  /** The report as CSV, for a logged-in user (as the report tables' CSV). */
+  @Post('csv')
+  @HttpCode(200)
+  @ApiOkResponse({ description: 'The funnel table as CSV (BOM, semicolons, comma decimals).', content: { 'text/csv': { schema: { type: 'string' } } } })
+  async csv(
+    @Project() project: ProjectRights,
+    @User() _user: Principal,
+    @Body(validated(FunnelReportDto)) body: FunnelReportDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const { disposition, text } = await this.funnels.csv(project, body);
+    void reply.header('content-disposition', disposition).header('content-type', 'text/csv; charset=utf-8');
+    return text;
   }
 }

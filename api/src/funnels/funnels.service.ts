@@ -1,10 +1,11 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { FUNNEL_METRICS, FUNNEL_TEXTS, FUNNELS_PAGE, moscowDate, type DimensionFilterRule, type Funnel, type FunnelList, type FunnelReport } from '@stat/schemas';
+import { FUNNEL_METRIC_TITLES, FUNNEL_METRICS, FUNNEL_TEXTS, FUNNELS_PAGE, moscowDate, type DimensionFilterRule, type Funnel, type FunnelList, type FunnelReport } from '@stat/schemas';
 import { FORBIDDEN } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProjectRights } from '../auth/project-access.js';
 import type { Db, Sql } from '../db/db.js';
 import { goalsWritable } from '../goals/goals.service.js';
+import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine } from '../reports/engine.js';
 import { datesOf } from '../reports/plan.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
@@ -75,6 +76,22 @@ export class FunnelsService {
     const counts = scaledCounts((row ?? { prev: [], total: [], went: [] }) as { prev: unknown[]; total: unknown[]; went: unknown[] }, sample);
     const { table, graph } = funnelFigures(counts, steps.map((s) => s.step_title), metrics);
     return { metrics, table, graph, sample };
+  }
+
+  /**
+   * The report as a CSV file (§2 download menu; 001 §9: semicolons, comma decimals, a BOM): a
+   * line per step, the metrics with visitors from the previous step, then with the others.
+   */
+  async csv(project: ProjectRights, body: FunnelReportDto): Promise<{ disposition: string; text: string }> {
+    const report = await this.report(project, body);
+    const found = await this.funnels.get(project.id, body.funnel_id);
+    const { dateStart, dateEnd } = datesOf(body, moscowDate(this.clock()));
+    const titles = report.metrics.map((m) => FUNNEL_METRIC_TITLES[m]);
+    const lines = [
+      csvLine(['Шаг', ...titles, ...titles.map((t) => `${t} (${FUNNEL_TEXTS.notPrevStep.toLowerCase()})`)]),
+      ...report.table.map((row) => csvLine([`${row.stepNumber}. ${row.stepTitle}`, ...row.metrics, ...row.metricsWithNotPrevStep])),
+    ];
+    return { disposition: csvDisposition('funnel', `Воронка ${found?.funnel.title ?? ''}`.trim(), dateStart, dateEnd), text: BOM + lines.join('') };
   }
 
   /** The goals of the steps: each a live goal of the project that the caller sees; their ids. */

@@ -58,6 +58,20 @@ describe('funnels: create, list, change, delete', () => {
     expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json.result).toEqual(funnel);
   });
 
+  it('a goal in a funnel cannot be made personal again; an editor cannot make another’s goal personal', async () => {
+    const owner = await userWithProject(api);
+    const editor = await newUser(api);
+    await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, { data: { users: [{ email: editor.email, access_level: 0 }] } });
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`), 'common')));
+    await create(owner, { title: 'Путь', steps: [{ step_title: 'A', goals: [a] }, { step_title: 'B', goals: [b] }] });
+    expect((await owner.client.put(`/api/v1.0/goal/${a}`, { access: 'own' })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Целевое событие используется в воронке: воронки публичны, и оно остаётся публичным' },
+    });
+    expect((await editor.client.put(`/api/v1.0/goal/${c}`, { access: 'own' })).json).toEqual({ responseStatus: 403, errors: { message: 'Сделать целевое событие личным может только его автор' } });
+    expect((await owner.client.put(`/api/v1.0/goal/${c}`, { access: 'own' })).json.result.access).toBe('own');
+  });
+
   it('PUT replaces the title and the steps, renumbered; DELETE removes it', async () => {
     const owner = await userWithProject(api);
     const ids = await Promise.all(['a', 'b', 'c'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
@@ -192,6 +206,22 @@ describe('the funnel report', () => {
         sample: 1,
       },
     });
+    // The same table as a file: a BOM, semicolons, comma decimals.
+    const csv = await fetch(`${api.url}/top100/api/report/v1.0/eventbase/${owner.projectId}/funnel/csv`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      body: JSON.stringify({ funnel_id: funnel.id, date_start: '1days', date_end: 'today' }),
+    });
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.split('\r\n').slice(1)).toEqual([
+      '1. Каталог;3;2;66,67;100;100;3;2;66,67;100;100',
+      '2. Корзина;1;0;0;33,33;33,33;3;0;0;100;100',
+      '',
+    ]);
+    expect(text.startsWith('Шаг;Посетители;Ушли с шага;')).toBe(true);
     // Bad input is a 400 that names it.
     expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'yesterday' })).status).toBe(400);
     expect((await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/funnel`, { funnel_id: funnel.id, date_start: 'today', date_end: 'today', metrics: ['revenue'] })).status).toBe(400);

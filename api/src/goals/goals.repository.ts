@@ -118,6 +118,11 @@ export class GoalsRepository {
     );
   }
 
+  /** Whether a funnel of the project has the goal in a step. */
+  async inFunnel(id: number): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM funnel_steps WHERE $1 = ANY(goal_ids) LIMIT 1', [id])).length > 0;
+  }
+
   async markDeleted(id: number, sql: Sql = this.db): Promise<void> {
     await sql.query('UPDATE goals SET is_deleted = true, updated_at = now() WHERE id = $1', [id]);
   }

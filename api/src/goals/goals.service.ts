@@ -101,6 +101,11 @@ export class GoalsService {
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     if (!ownedBy(current, user) && !(current.access === 'common' && project.edit)) throw new ForbiddenException(FORBIDDEN);
     if (current.is_protected) throw new BadRequestException(GOAL_TEXTS.protected);
+    // Public to personal: the creator's choice, and not for a goal in a funnel (funnels are public, §4).
+    if (dto.access === 'own' && current.access === 'common') {
+      if (!ownedBy(current, user)) throw new ForbiddenException(GOAL_TEXTS.ownerOnlyPersonal);
+      if (await this.goals.inFunnel(id)) throw new BadRequestException(GOAL_TEXTS.inFunnel);
+    }
     const fields = forcedFlags({
       title: dto.title ?? current.title,
       description: dto.description ?? current.description,

@@ -3,7 +3,7 @@ import { FUNNEL_STEPS_MAX, FUNNEL_TEXTS, FUNNEL_TITLE_MAX } from '@stat/schemas/
 import type { Goal } from '@stat/schemas/goals';
 import { Modal } from '../../components/Modal';
 import { Button, Checkbox, TextField } from '../../components/ui';
-import { funnelFormErrors, hasErrors, moveStep, type StepDraft } from './funnelState';
+import { dropStep, funnelFormErrors, hasErrors, moveStep, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
 
 /** Props of {@link FunnelForm}. */
@@ -26,6 +26,7 @@ export function FunnelForm({ heading, initial, goals, busy, error, onSave, onCan
   const [title, setTitle] = useState(initial.title);
   const [steps, setSteps] = useState<StepDraft[]>(initial.steps);
   const [tried, setTried] = useState(false);
+  const [dragged, setDragged] = useState<number | null>(null);
   const errors = funnelFormErrors(title, steps);
   const setStep = (i: number, step: StepDraft) => setSteps((all) => all.map((s, j) => (j === i ? step : s)));
   const submit = (event: FormEvent) => {
@@ -65,8 +66,20 @@ export function FunnelForm({ heading, initial, goals, busy, error, onSave, onCan
         {goals.length === 0 ? <p className={styles.muted}>{FUNNEL_TEXTS.noGoals}</p> : null}
         <ol className={styles.steps}>
           {steps.map((step, i) => (
-            <li key={i} className={styles.step} data-testid="funnel-step">
-              <div className={styles.stepHead}>
+            <li
+              key={i}
+              className={dragged === i ? `${styles.step} ${styles.dragging}` : styles.step}
+              data-testid="funnel-step"
+              onDragOver={(e) => dragged !== null && e.preventDefault()}
+              onDrop={(e) => {
+                e.preventDefault();
+                if (dragged !== null) setSteps((all) => dropStep(all, dragged, i));
+                setDragged(null);
+              }}
+              onDragEnd={() => setDragged(null)}
+            >
+              {/* The head is the handle: dragging inside a text field selects its text. */}
+              <div className={styles.stepHead} draggable onDragStart={() => setDragged(i)} title="Перетащите, чтобы изменить порядок" data-testid="funnel-step-handle">
                 <span className={styles.stepNumber}>
                   {FUNNEL_TEXTS.step} {i + 1}
                 </span>

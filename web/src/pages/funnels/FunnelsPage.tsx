@@ -4,14 +4,17 @@ import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch } from '../../components/ui';
+import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
 import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { goalRights } from '../goals/goalState';
 import { FunnelForm } from './FunnelForm';
-import { createFunnel, deleteFunnel, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
+import { Dropdown } from '../../components/Dropdown';
+import { save as saveFile } from '../../reports/framework/CsvDownload';
+import { createFunnel, deleteFunnel, funnelCsv, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
+import { funnelPng } from './funnelPng';
 import { chooseFunnel, copyOf, rememberFunnel, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
 
@@ -64,6 +67,7 @@ export default function FunnelsPage() {
   const list = useRequest(`funnels:${projectId}`, (signal) => listFunnels(projectId, { signal }));
   const funnels = list.data?.funnels ?? [];
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [search, setSearch] = useState('');
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>(PERIODS[2]);
   const [withNot, setWithNot] = useState(false);
   const [form, setForm] = useState<FormState>(null);
@@ -113,6 +117,17 @@ export default function FunnelsPage() {
     setRemoving(null);
   };
 
+  const downloadCsv = async (funnel: Funnel) => {
+    try {
+      saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), `funnel-${funnel.id}.csv`);
+    } catch (error) {
+      snackbar(failure(error));
+    }
+  };
+  const downloadPng = async (funnel: Funnel) => {
+    const blob = await funnelPng(`${FUNNEL_TEXTS.graph}: ${funnel.title}`, report.data?.graph ?? [], withNot);
+    if (blob) saveFile({ blob, fileName: `funnel-${funnel.id}.png` }, `funnel-${funnel.id}.png`);
+  };
   const table = report.data?.table ?? [];
   const periodPicker = (
     <select
@@ -144,9 +159,12 @@ export default function FunnelsPage() {
         <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'create', initial: { title: '', steps: [{ title: '', goals: [] }, { title: '', goals: [] }] } })} data-testid="funnel-create">
           {FUNNEL_TEXTS.create}
         </Button>
+        {funnels.length > 1 ? (
+          <TextInput type="search" className={styles.search} placeholder="Поиск воронки" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Поиск воронки" data-testid="funnel-search" />
+        ) : null}
         {funnels.length > 0 ? (
           <select className={styles.select} value={selected?.id ?? ''} onChange={(e) => choose(Number(e.target.value))} aria-label={FUNNEL_TEXTS.choose} data-testid="funnel-select">
-            {funnels.map((f) => (
+            {funnels.filter((f) => f.id === selected?.id || f.title.toLowerCase().includes(search.trim().toLowerCase())).map((f) => (
               <option key={f.id} value={f.id}>
                 {f.title}
               </option>
@@ -161,6 +179,17 @@ export default function FunnelsPage() {
             <Button disabled={!rights.write} onClick={() => setForm({ kind: 'copy', initial: copyOf(selected) })} data-testid="funnel-copy">
               {FUNNEL_TEXTS.copy}
             </Button>
+            <Dropdown
+              trigger="Скачать"
+              label="Скачать"
+              align="left"
+              triggerClassName={styles.download}
+              data-testid="funnel-download"
+              items={[
+                { label: 'PNG', onSelect: () => void downloadPng(selected), 'data-testid': 'funnel-png' },
+                ...(user ? [{ label: 'CSV', onSelect: () => void downloadCsv(selected), 'data-testid': 'funnel-csv' }] : []),
+              ]}
+            />
             <Button variant="danger" disabled={!rights.write} onClick={() => setRemoving({ funnel: selected, busy: false })} data-testid="funnel-delete">
               {FUNNEL_TEXTS.remove}
             </Button>

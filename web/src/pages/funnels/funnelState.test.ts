@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { funnelPercentText } from '@stat/schemas/funnels';
-import { copyOf, funnelFormErrors, hasErrors, moveStep } from './funnelState';
+import { copyOf, dropStep, funnelFormErrors, hasErrors, moveStep } from './funnelState';
 
 describe('the funnel form (spec 002 §5)', () => {
   it('needs a title, 2 to 11 steps, and a title and a goal in each step', () => {
@@ -20,6 +20,12 @@ describe('the funnel form (spec 002 §5)', () => {
       title: 'Копия_ Покупка',
       steps: [{ title: 'Каталог', goals: [5] }],
     });
+  });
+
+  it('drops a dragged step in another’s place, the others shifting', () => {
+    expect(dropStep(['a', 'b', 'c', 'd'], 0, 2)).toEqual(['b', 'c', 'a', 'd']);
+    expect(dropStep(['a', 'b', 'c', 'd'], 3, 1)).toEqual(['a', 'd', 'b', 'c']);
+    expect(dropStep(['a', 'b'], 1, 1)).toEqual(['a', 'b']);
   });
 
   it('moves a step, and leaves the ends alone', () => {

@@ -50,3 +50,12 @@ export function moveStep<T>(steps: readonly T[], index: number, by: -1 | 1): T[]
   [next[index], next[to]] = [next[to] as T, next[index] as T];
   return next;
 }
+
+/** Moves the step at `from` to the place of the step at `to` (a drag and drop), the others shifting. */
+export function dropStep<T>(steps: readonly T[], from: number, to: number): T[] {
+  if (from === to || from < 0 || to < 0 || from >= steps.length || to >= steps.length) return [...steps];
+  const next = [...steps];
+  const [moved] = next.splice(from, 1);
+  next.splice(to, 0, moved as T);
+  return next;
+}

@@ -1,7 +1,7 @@
 /** The calls of the funnels page (spec 002 §7). */
 import type { Funnel, FunnelList, FunnelMetric, FunnelReport, FunnelStepInput } from '@stat/schemas/funnels';
 import type { GoalList } from '@stat/schemas/goals';
-import { apiDelete, apiGet, apiPost, apiPut, query, type RequestOptions } from '../../lib/api';
+import { apiDelete, apiDownload, apiGet, apiPost, apiPut, query, type DownloadedFile, type RequestOptions } from '../../lib/api';
 
 const base = (projectId: string) => `/api/v1.0/${encodeURIComponent(projectId)}`;
 
@@ -33,4 +33,9 @@ export function funnelReport(projectId: string, body: { funnel_id: number; date_
 /** The goals a step may use: the caller's and the public ones (100, §9 "funnel … list page 100"). */
 export function stepGoals(projectId: string, options?: RequestOptions): Promise<GoalList> {
   return apiGet(`/api/v1.0/user/goals${query({ project_id: projectId, show_common: true, limit: 100 })}`, options);
+}
+
+/** The report as a CSV file (made by the api, as every report's CSV). */
+export function funnelCsv(projectId: string, body: { funnel_id: number; date_start: string; date_end: string }): Promise<DownloadedFile> {
+  return apiDownload(`/api/report/v1.0/eventbase/${encodeURIComponent(projectId)}/funnel/csv`, body);
 }

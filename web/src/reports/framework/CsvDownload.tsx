@@ -22,7 +22,7 @@ export interface CsvDownloadProps {
 }
 
 /** Hands a fetched file to the browser as a download. */
-function save(file: DownloadedFile, fallbackName: string): void {
+export function save(file: DownloadedFile, fallbackName: string): void {
   const url = URL.createObjectURL(file.blob);
   const link = document.createElement('a');
   link.href = url;
