@@ -32,6 +32,8 @@ import { RatingController } from './projects/rating.controller.js';
 import { RatingService } from './projects/rating.service.js';
 import { RatingReport } from './projects/rating-report.js';
 import { RatingReportController } from './projects/rating-report.controller.js';
+import { ConversionReportController, ConversionsController } from './conversions/conversions.controller.js';
+import { ConversionsService } from './conversions/conversions.service.js';
 import { ExportController } from './export/export.controller.js';
 import { ExportService } from './export/export.service.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
@@ -83,6 +85,8 @@ export const CONTROLLERS: Type[] = [
   RatingReportController,
   SavedFiltersController,
   ExportController,
+  ConversionsController,
+  ConversionReportController,
   GoalsController,
   FunnelsController,
   FunnelReportController,
@@ -126,6 +130,7 @@ export class AppModule {
       SavedFiltersRepository,
       SavedFiltersService,
       ExportService,
+      ConversionsService,
       GoalsRepository,
       GoalsService,
       FunnelsRepository,

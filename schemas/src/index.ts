@@ -13,3 +13,4 @@ export * from './export.js';
 export * from './goals.js';
 export * from './links.js';
 export * from './funnels.js';
+export * from './conversions.js';

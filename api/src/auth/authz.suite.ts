@@ -23,6 +23,8 @@ interface Target {
   goalId: number;
   /** a funnel of two steps of that goal, by the same user */
   funnelId: number;
+  /** a public conversion of that goal, by the owner (the demo's: by a user who is none of the roles) */
+  conversionId: number;
 }
 
 interface Entry {
@@ -166,6 +168,22 @@ const TABLE: Entry[] = [
     project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
   { route: 'DELETE /api/v1.0/:projectId/funnel/:id', call: (t) => ({ path: `/api/v1.0/${t?.id}/funnel/${t?.funnelId}` }),
     project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200' },
+  // Conversions: as goals (public ones seen by whoever views the project, the demo's by anyone);
+  // changed by their creator or the project's editors, deleted by the creator only (§5).
+  { route: 'GET /api/v1.0/user/conversions', call: (t) => ({ path: `/api/v1.0/user/conversions?project_id=${t?.id}` }), forged: /project_id/,
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/v1.0/conversion', call: (t) => ({ path: '/api/v1.0/conversion', body: { project_id: t?.id, title: 'Конверсия проверки', numerator_goal_id: t?.goalId } }), forged: /project_id/,
+    project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
+  { route: 'GET /api/v1.0/conversion/:id', call: (t) => ({ path: `/api/v1.0/conversion/${t?.conversionId}` }), forged: null,
+    project: '401 403 200 200 200 200 200', demo: '401 200 200 200 200 200 200', unknown: '401 404 404 404 404 404 404' },
+  { route: 'PUT /api/v1.0/conversion/:id', call: (t) => ({ path: `/api/v1.0/conversion/${t?.conversionId}`, body: { title: `Переименована ${t?.conversionId}` } }), forged: null,
+    project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
+  { route: 'DELETE /api/v1.0/conversion/:id', call: (t) => ({ path: `/api/v1.0/conversion/${t?.conversionId}` }), forged: null,
+    project: '401 403 403 403 200 403 403', demo: '401 403 403 403 403 403 403', unknown: '401 404 404 404 404 404 404' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/conversions', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/conversions`, body: { date_start: TODAY, date_end: TODAY } }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/conversion_table', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/conversion_table`, body: { conversion_id: t?.conversionId, date_start: TODAY, date_end: TODAY } }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'POST /api/report/v1.0/eventbase/:projectId/funnel/csv', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/funnel/csv`, body: { funnel_id: t?.funnelId, date_start: TODAY, date_end: TODAY } }),
@@ -276,7 +294,7 @@ export function authzSuite(env: () => TestApi): void {
       await db.query('INSERT INTO project_access (project_id, user_id, access_level) VALUES ($1, $2, 1), ($1, $3, 0)', [id, ids.view, ids.edit]);
       const [request] = await db.query<{ id: number }>('INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2) RETURNING id', [id, requester]);
       const goalId = await publicGoal(id, ids.owner);
-      return { id, requestId: request!.id, filterId: await sharedFilter(id, ids.owner), goalId, funnelId: await funnelOf(id, ids.owner, goalId) };
+      return { id, requestId: request!.id, filterId: await sharedFilter(id, ids.owner), goalId, funnelId: await funnelOf(id, ids.owner, goalId), conversionId: await conversionOf(id, ids.owner, goalId) };
     }
 
     let filters = 0;
@@ -306,6 +324,15 @@ export function authzSuite(env: () => TestApi): void {
       return row!.id;
     }
 
+    /** A public conversion of a goal, over all visits. */
+    async function conversionOf(projectId: number, ownerId: number, goalId: number): Promise<number> {
+      const [row] = await env().db.query<{ id: number }>(
+        `INSERT INTO conversions (project_id, owner_id, title, metric, numerator_goal_id, access) VALUES ($1, $2, 'Общая конверсия', 'visits', $3, 'common') RETURNING id`,
+        [projectId, ownerId, goalId],
+      );
+      return row!.id;
+    }
+
     async function demoTarget(): Promise<Target> {
       const [request] = await env().db.query<{ id: number }>(
         `INSERT INTO access_requests (project_id, user_id) VALUES ($1, $2)
@@ -313,7 +340,7 @@ export function authzSuite(env: () => TestApi): void {
         [DEMO_PROJECT_ID, requester],
       );
       const goalId = await publicGoal(DEMO_PROJECT_ID, requester);
-      return { id: DEMO_PROJECT_ID, requestId: request!.id, filterId: await sharedFilter(DEMO_PROJECT_ID, requester), goalId, funnelId: await funnelOf(DEMO_PROJECT_ID, requester, goalId) };
+      return { id: DEMO_PROJECT_ID, requestId: request!.id, filterId: await sharedFilter(DEMO_PROJECT_ID, requester), goalId, funnelId: await funnelOf(DEMO_PROJECT_ID, requester, goalId), conversionId: await conversionOf(DEMO_PROJECT_ID, requester, goalId) };
     }
 
     async function check(entry: Entry, role: Role, target: Target | null, expected: number): Promise<void> {
@@ -343,11 +370,11 @@ export function authzSuite(env: () => TestApi): void {
         it(`${entry.route} on an unknown project: 404 for everyone; forged ids 400`, async () => {
           const unknown = entry.unknown ? parse(entry.unknown) : null;
           for (const role of ['anonymous', 'owner', 'admin'] as const) {
-            await check(entry, role, { id: 2_147_483_647, requestId: 1, filterId: 1, goalId: 2_147_483_647, funnelId: 1 }, unknown?.[role] ?? 404);
+            await check(entry, role, { id: 2_147_483_647, requestId: 1, filterId: 1, goalId: 2_147_483_647, funnelId: 1, conversionId: 2_147_483_647 }, unknown?.[role] ?? 404);
           }
           if (entry.forged === null) return;
           for (const forged of ['0', 'abc', '99999999999', '-1', '1e3', '2147483648', '4294967295']) {
-            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1, filterId: 1, goalId: 1, funnelId: 1 });
+            const { path, body } = entry.call({ id: forged as unknown as number, requestId: 1, filterId: 1, goalId: 1, funnelId: 1, conversionId: 1 });
             const before = await snapshot(env().db);
             const answer = await clients.admin.call(entry.route.split(' ')[0] as string, path, body);
             expect(answer.status, `${path}`).toBe(400);

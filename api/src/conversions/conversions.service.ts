@@ -1,0 +1,278 @@
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import {
+  CONVERSION_TEXTS,
+  conversionValue,
+  moscowDate,
+  type AttributionModel,
+  type AttributionWindow,
+  type Conversion,
+  type ConversionAccess,
+  type ConversionFigures,
+  type ConversionList,
+  type ConversionMetric,
+  type ConversionTableRow,
+  type GoalBody,
+} from '@stat/schemas';
+import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
+import type { Principal } from '../auth/principal.js';
+import { ProjectAccess, type ProjectRights } from '../auth/project-access.js';
+import type { Db } from '../db/db.js';
+import { GoalsRepository } from '../goals/goals.repository.js';
+import { goalsWritable } from '../goals/goals.service.js';
+import { ReportEngine } from '../reports/engine.js';
+import { datesOf } from '../reports/plan.js';
+import { CLOCK, DB, type Clock } from '../tokens.js';
+import { compileAttributed, compileConversionSide, compileDenominatorBySource, type ConversionPeriod } from './conversion-sql.js';
+import { CONVERSION_TABLE_DEFAULT_LIMIT, CONVERSIONS_A_CALL, type ConversionListQueryDto, type ConversionsReportDto, type ConversionTableDto, type CreateConversionDto, type UpdateConversionDto } from './conversion.dto.js';
+
+/** A conversion's row with its owner's e-mail and whether the caller marked it. */
+interface ConversionRow {
+  id: number;
+  project_id: number;
+  owner_id: number | null;
+  email: string | null;
+  title: string;
+  description: string;
+  metric: ConversionMetric;
+  numerator_goal_id: number;
+  denominator_goal_id: number | null;
+  access: ConversionAccess;
+  attribution: AttributionModel;
+  attribution_window: number;
+  is_favorite: boolean;
+  updated_at: Date;
+}
+
+const COLUMNS = `c.id, c.project_id, c.owner_id, u.email, c.title, c.description, c.metric, c.numerator_goal_id, c.denominator_goal_id,
+                 c.access, c.attribution, c.attribution_window, f.user_id IS NOT NULL AS is_favorite, c.updated_at`;
+/** $2 is the caller (0: nobody), for the favourite mark. */
+const FROM = `FROM conversions c LEFT JOIN users u ON u.id = c.owner_id
+              LEFT JOIN conversion_favorites f ON f.conversion_id = c.id AND f.user_id = $2`;
+const likeOf = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Conversions (spec 002 §2–§7): stored in Postgres, counted in ClickHouse from the goals' events,
+ * the source credited by the attribution model over the visitor's visits in the window.
+ * Personal ones are their creator's; public ones everyone's who views the project; only the
+ * creator deletes; on the demo project only an administrator changes anything (§5).
+ */
+@Injectable()
+export class ConversionsService {
+  constructor(
+    @Inject(DB) private readonly db: Db,
+    @Inject(ProjectAccess) private readonly access: ProjectAccess,
+    @Inject(GoalsRepository) private readonly goals: GoalsRepository,
+    @Inject(ReportEngine) private readonly engine: ReportEngine,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(user: Principal | null, q: ConversionListQueryDto): Promise<ConversionList> {
+    await this.viewable(user, q.project_id);
+    const userId = user?.id ?? 0;
+    const where = ['c.project_id = $1', "(c.access = 'common' OR c.owner_id = $2)"];
+    const params: unknown[] = [q.project_id, userId];
+    if (q.show_common === false) where.push('c.owner_id = $2');
+    if (q.search?.trim()) {
+      params.push(likeOf(q.search.trim()));
+      where.push(`c.title ILIKE $${params.length}`);
+    }
+    const condition = where.join(' AND ');
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n ${FROM} WHERE ${condition}`, params);
+    const rows = await this.db.query<ConversionRow>(
+      `SELECT ${COLUMNS} ${FROM} WHERE ${condition} ORDER BY c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, q.limit ?? 100, q.offset ?? 0],
+    );
+    return { conversions: rows.map((r) => view(r, user)), totals: Number(count?.n ?? 0) };
+  }
+
+  async get(user: Principal, id: number): Promise<Conversion> {
+    const row = await this.visible(user, id);
+    await this.viewable(user, Number(row.project_id));
+    return view(row, user);
+  }
+
+  async create(user: Principal, dto: CreateConversionDto): Promise<Conversion> {
+    const project = await this.viewable(user, dto.project_id);
+    if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    await this.goalOf(user, dto.project_id, dto.numerator_goal_id);
+    if (dto.denominator_goal_id != null) await this.goalOf(user, dto.project_id, dto.denominator_goal_id);
+    const [inserted] = await this.db.query<{ id: number }>(
+      `INSERT INTO conversions (project_id, owner_id, title, description, metric, numerator_goal_id, denominator_goal_id, access, attribution, attribution_window)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        dto.project_id,
+        user.id,
+        dto.title,
+        dto.description ?? '',
+        dto.metric ?? 'visits',
+        dto.numerator_goal_id,
+        dto.denominator_goal_id ?? null,
+        dto.access ?? 'own',
+        dto.attribution ?? 'last_click',
+        dto.attribution_window ?? 7,
+      ],
+    );
+    const id = Number(inserted!.id);
+    if (dto.is_favorite) await this.setFavorite(user, id, true);
+    return this.get(user, id);
+  }
+
+  async update(user: Principal, id: number, dto: UpdateConversionDto): Promise<Conversion> {
+    const current = await this.visible(user, id);
+    const project = await this.viewable(user, Number(current.project_id));
+    const { is_favorite, ...fields } = dto;
+    const changes = Object.entries(fields).filter(([, v]) => v !== undefined);
+    if (changes.length === 0 && is_favorite === undefined) throw new BadRequestException('Nothing to change: send a field of the conversion or is_favorite');
+    if (changes.length > 0) {
+      // A favourite is the caller's own mark; the conversion itself is its creator's, a public one also the project's editors'.
+      if (!goalsWritable(project) || !(ownedBy(current, user) || (current.access === 'common' && project.edit))) throw new ForbiddenException(FORBIDDEN);
+      if (fields.numerator_goal_id !== undefined) await this.goalOf(user, Number(current.project_id), fields.numerator_goal_id);
+      if (fields.denominator_goal_id != null) await this.goalOf(user, Number(current.project_id), fields.denominator_goal_id);
+      await this.db.query(
+        `UPDATE conversions SET title = $2, description = $3, metric = $4, numerator_goal_id = $5, denominator_goal_id = $6, access = $7,
+                attribution = $8, attribution_window = $9, updated_at = now() WHERE id = $1`,
+        [
+          id,
+          fields.title ?? current.title,
+          fields.description ?? current.description,
+          fields.metric ?? current.metric,
+          fields.numerator_goal_id ?? current.numerator_goal_id,
+          fields.denominator_goal_id === undefined ? current.denominator_goal_id : fields.denominator_goal_id,
+          fields.access ?? current.access,
+          fields.attribution ?? current.attribution,
+          fields.attribution_window ?? current.attribution_window,
+        ],
+      );
+    }
+    if (is_favorite !== undefined) await this.setFavorite(user, id, is_favorite);
+    return this.get(user, id);
+  }
+
+  /** §5: deleted by its creator only. */
+  async remove(user: Principal, id: number): Promise<Record<string, never>> {
+    const current = await this.visible(user, id);
+    const project = await this.viewable(user, Number(current.project_id));
+    if (!ownedBy(current, user) || !goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
+    await this.db.query('DELETE FROM conversions WHERE id = $1', [id]);
+    return {};
+  }
+
+  /** The figures of the project's conversions the caller sees over a period: each side by day and in total, and the value. */
+  async report(user: Principal | null, projectId: number, body: ConversionsReportDto): Promise<{ conversions: ConversionFigures[] }> {
+    const period = this.periodOf(projectId, body);
+    const ids = body.conversion_ids;
+    const rows = await this.db.query<ConversionRow>(
+      `SELECT ${COLUMNS} ${FROM} WHERE c.project_id = $1 AND (c.access = 'common' OR c.owner_id = $2)${ids ? ' AND c.id = ANY($3::bigint[])' : ''}
+       ORDER BY c.id DESC LIMIT ${CONVERSIONS_A_CALL}`,
+      ids ? [projectId, user?.id ?? 0, ids] : [projectId, user?.id ?? 0],
+    );
+    const conversions = await Promise.all(
+      rows.map(async (row): Promise<ConversionFigures> => {
+        const [numerator, denominator] = await Promise.all([
+          this.side(period, row.metric, await this.bodyOf(Number(row.numerator_goal_id))),
+          this.side(period, row.metric, row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id))),
+        ]);
+        return { id: Number(row.id), numerator, denominator, conversion: conversionValue(numerator.totals, denominator.totals) };
+      }),
+    );
+    return { conversions };
+  }
+
+  /** One conversion by the source its converted units are credited to (the model and window of the request, else the conversion's own). */
+  async table(user: Principal | null, projectId: number, body: ConversionTableDto): Promise<{ data: ConversionTableRow[]; totals: ConversionTableRow; meta: { total: number; attribution: AttributionModel; attribution_window: AttributionWindow } }> {
+    const period = this.periodOf(projectId, body);
+    const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1 AND c.project_id = $3 AND (c.access = 'common' OR c.owner_id = $2)`, [
+      body.conversion_id,
+      user?.id ?? 0,
+      projectId,
+    ]);
+    if (!row) throw new NotFoundException(CONVERSION_TEXTS.notFound);
+    const attribution = body.attribution ?? row.attribution;
+    const window = (body.attribution_window ?? row.attribution_window) as AttributionWindow;
+    const numeratorGoal = await this.bodyOf(Number(row.numerator_goal_id));
+    const denominatorGoal = row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id));
+    const [credited, bySource, numeratorSide, denominatorSide] = await Promise.all([
+      this.engine.rows(compileAttributed(period, row.metric, numeratorGoal, attribution, window), 'conversion'),
+      this.engine.rows(compileDenominatorBySource(period, row.metric, denominatorGoal), 'conversion'),
+      this.side(period, row.metric, numeratorGoal),
+      this.side(period, row.metric, denominatorGoal),
+    ]);
+    const numerators = new Map(credited.map((r) => [String(r.traffic_type), Number(r.numerator)]));
+    const denominators = new Map(bySource.map((r) => [String(r.traffic_type), Number(r.denominator)]));
+    const sources = [...new Set([...numerators.keys(), ...denominators.keys()])];
+    const rows = sources
+      .map((traffic_type) => {
+        const numerator = numerators.get(traffic_type) ?? 0;
+        const denominator = denominators.get(traffic_type) ?? 0;
+        return { traffic_type, numerator, denominator, conversion: conversionValue(numerator, denominator) };
+      })
+      .sort((a, b) => b.numerator - a.numerator || b.denominator - a.denominator || a.traffic_type.localeCompare(b.traffic_type));
+    const offset = body.offset ?? 0;
+    const totals = { traffic_type: '', numerator: numeratorSide.totals, denominator: denominatorSide.totals, conversion: conversionValue(numeratorSide.totals, denominatorSide.totals) };
+    return { data: rows.slice(offset, offset + (body.limit ?? CONVERSION_TABLE_DEFAULT_LIMIT)), totals, meta: { total: rows.length, attribution, attribution_window: window } };
+  }
+
+  private periodOf(projectId: number, body: { date_start: string; date_end: string }): ConversionPeriod {
+    const { dateStart, dateEnd } = datesOf(body, moscowDate(this.clock()));
+    return { projectId, dateStart, dateEnd };
+  }
+
+  private async side(period: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null): Promise<ConversionFigures['numerator']> {
+    const rows = await this.engine.rows(compileConversionSide(period, metric, goal), 'conversion');
+    const data = rows.filter((r) => r.day !== '').map((r) => ({ date: String(r.day), value: Number(r.value) })).sort((a, b) => a.date.localeCompare(b.date));
+    return { data, totals: Number(rows.find((r) => r.day === '')?.value ?? 0) };
+  }
+
+  /** A goal's conditions, even of a goal deleted since (a conversion keeps counting what it counted). */
+  private async bodyOf(goalId: number): Promise<GoalBody> {
+    const goal = await this.goals.byId(goalId);
+    if (!goal) throw new NotFoundException(CONVERSION_TEXTS.goalNotFound);
+    return goal.body;
+  }
+
+  /** A live goal of the project that the caller sees, else 400 with the field. */
+  private async goalOf(user: Principal, projectId: number, goalId: number): Promise<void> {
+    const goal = await this.goals.byId(goalId);
+    const seen = goal && !goal.is_deleted && Number(goal.project_id) === projectId && (goal.access === 'common' || Number(goal.owner_id) === user.id);
+    if (!seen) throw new BadRequestException(`${CONVERSION_TEXTS.goalNotFound}: ${goalId}`);
+  }
+
+  private async setFavorite(user: Principal, id: number, on: boolean): Promise<void> {
+    if (on) await this.db.query('INSERT INTO conversion_favorites (user_id, conversion_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [user.id, id]);
+    else await this.db.query('DELETE FROM conversion_favorites WHERE user_id = $1 AND conversion_id = $2', [user.id, id]);
+  }
+
+  private async visible(user: Principal, id: number): Promise<ConversionRow> {
+    const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1`, [id, user.id]);
+    if (!row || (row.access !== 'common' && !ownedBy(row, user))) throw new NotFoundException(CONVERSION_TEXTS.notFound);
+    return row;
+  }
+
+  private async viewable(user: Principal | null, projectId: number): Promise<ProjectRights> {
+    const rights = await this.access.rights(user, projectId);
+    if (!rights || rights.deleted) throw new NotFoundException(PROJECT_NOT_FOUND);
+    if (!rights.view) throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
+    return rights;
+  }
+}
+
+const ownedBy = (row: ConversionRow, user: Principal | null): boolean => user !== null && row.owner_id !== null && Number(row.owner_id) === user.id;
+
+function view(row: ConversionRow, user: Principal | null): Conversion {
+  return {
+    id: Number(row.id),
+    project_id: Number(row.project_id),
+    title: row.title,
+    description: row.description,
+    metric: row.metric,
+    numerator_goal_id: Number(row.numerator_goal_id),
+    denominator_goal_id: row.denominator_goal_id === null ? null : Number(row.denominator_goal_id),
+    access: row.access,
+    is_favorite: row.is_favorite,
+    email: row.email === null ? null : { email: row.email },
+    is_owner: ownedBy(row, user),
+    attribution: row.attribution,
+    attribution_window: row.attribution_window as AttributionWindow,
+    update_date: row.updated_at.toISOString(),
+  };
+}
