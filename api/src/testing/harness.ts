@@ -42,7 +42,7 @@ export const PROJECT_ID_RANGES = {
   'constructor.api.test.ts': 9_400_000,
   'constructor-templates.test.ts': 9_500_000,
   'realtime.api.test.ts': 8_900_000,
-  'export.api.test.ts': 9_500_000,
+  'export.api.test.ts': 9_600_000,
   'conversions.test.ts': 9_200_000,
   'goals.test.ts': 9_100_000,
   'funnels.test.ts': 9_000_000,
