@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -31,6 +31,7 @@ import {
   type Group,
 } from '@stat/schemas';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
+import { Trimmed } from '../http/dto-helpers.js';
 
 /**
  * What is wrong with a template's title (already trimmed), or null (§5: required, 3 to 255
@@ -44,7 +45,6 @@ export function titleProblem(title: unknown): string | null {
   return null;
 }
 
-const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 const IsTitle = () =>
   ValidateBy({ name: 'isTemplateTitle', validator: { validate: (value) => titleProblem(value) === null, defaultMessage: (args) => titleProblem(args?.value) ?? '' } });
 

@@ -1,4 +1,3 @@
-import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import {
   ATTRIBUTION_MODELS,
@@ -18,16 +17,14 @@ import {
 import { IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
+import { Given, QueryId, Trimmed } from '../http/dto-helpers.js';
 
-const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
-const queryId = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value));
-const Given = () => ValidateIf((_, value) => value !== undefined);
 /** How many conversions one report call reads. */
 export const CONVERSIONS_A_CALL = 20;
 
 /** GET /api/v1.0/user/conversions */
 export class ConversionListQueryDto {
-  @IsRowId() @queryId() project_id!: number;
+  @IsRowId() @QueryId() project_id!: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;

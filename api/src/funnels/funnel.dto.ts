@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
 import {
   FILTER_LIMITS,
@@ -18,9 +18,8 @@ import { IsRowId } from '../http/id.pipe.js';
 import { queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
+import { Trimmed } from '../http/dto-helpers.js';
 
-/** Whitespace around a title is not part of it. */
-const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 // A field's checks run from the decorator nearest to it upwards; the pipe stops at a field's
 // first failure, so the most basic check is written last.

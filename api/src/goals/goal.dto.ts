@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -32,9 +32,8 @@ import {
 import { IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
+import { Given, QueryId, Trimmed } from '../http/dto-helpers.js';
 
-/** Whitespace around a title or description is not part of it. */
-const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /** One text per title: required, at least 3, at most 255 characters (§5). */
 const IsGoalTitle = () =>
@@ -65,11 +64,7 @@ const ConditionsOnEvents = () =>
     },
   });
 
-/** A row id from a query string (up to 10 digits: ids reach 2 147 483 647). */
-const queryId = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value));
 
-/** Present means given: null is refused, never read as "absent". */
-const Given = () => ValidateIf((_, value) => value !== undefined);
 
 // A field's checks run from the decorator nearest to it upwards, and the pipe stops at a
 // field's first failure: the most basic check is written last.
@@ -160,7 +155,7 @@ export class UpdateGoalDto {
 /** GET /api/v1.0/user/goals: one project's goals, searched and paged. */
 export class GoalListQueryDto {
   @IsRowId()
-  @queryId()
+  @QueryId()
   project_id!: number;
 
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(GOALS_LIST_PAGE) limit?: number;
@@ -187,7 +182,7 @@ export class GoalsByIdsDto {
 
 /** GET /api/v1.0/autogoals: the templates, searched and paged; with a project, which it has made. */
 export class AutogoalListQueryDto {
-  @IsOptional() @IsRowId() @queryId() project_id?: number;
+  @IsOptional() @IsRowId() @QueryId() project_id?: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(GOALS_LIST_PAGE) limit?: number;
   @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;

@@ -1,8 +1,9 @@
-import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, ValidateBy, ValidateNested } from 'class-validator';
 import { FILTER_LIMITS, SAVED_FILTER_TEXTS, SAVED_FILTER_TITLE_MAX, SAVED_FILTER_TYPES, type SavedFilterBody, type SavedFilterType } from '@stat/schemas';
 import { TOO_LONG } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
+import { Given, Trimmed } from '../http/dto-helpers.js';
 
 /** The template form's texts (specification 001, §5 and §8). */
 export const TITLE_REQUIRED = SAVED_FILTER_TEXTS.titleRequired;
@@ -21,8 +22,6 @@ export function titleProblem(title: unknown): string | null {
   return null;
 }
 
-/** Whitespace around a title is not part of it; a title of whitespace only is empty. */
-const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /** One message per title: «Поле не заполнено» or «Превышен лимит символов». */
 const IsTitle = () =>
@@ -66,8 +65,6 @@ const ExtrasAreObjects = () =>
     },
   });
 
-/** Present means given: null is refused, never read as "absent". */
-const Given = () => ValidateIf((_, value) => value !== undefined);
 
 // The pipe stops at a field's first failing check (stopAtFirstError), and class-validator runs a
 // field's checks from the decorator nearest to it upwards: so the most basic check (is it an
