@@ -30,6 +30,7 @@ const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const ExportPage = lazy(() => import('../pages/export/ExportPage'));
 const GoalsPage = lazy(() => import('../pages/goals/GoalsPage'));
 const FunnelsPage = lazy(() => import('../pages/funnels/FunnelsPage'));
+const ConversionsPage = lazy(() => import('../pages/conversions/ConversionsPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -150,7 +151,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'constructor', element: page(<ConstructorTemplatesPage />) },
           { path: 'goals', element: page(<GoalsPage />) },
-          { path: 'conversions', element: soon('Конверсии') },
+          { path: 'conversions', element: page(<ConversionsPage />) },
           { path: 'conversions/:conversionId', element: soon('Конверсия') },
           { path: 'funnels', element: page(<FunnelsPage />) },
           { path: 'export', element: <StaffOnly>{page(<ExportPage />)}</StaffOnly> },
