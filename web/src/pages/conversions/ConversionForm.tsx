@@ -16,7 +16,7 @@ import { Button, Field, Spinner, TextArea, TextField } from '../../components/ui
 import type { ConversionBody } from '../../data/calls';
 import { useRequest } from '../../lib/hooks';
 import { listGoals } from '../goals/goalsApi';
-import { CONVERSION_PAGE_TEXTS as T, draftProblems, METRIC_TITLES } from './conversionState';
+import { CONVERSION_PAGE_TEXTS as T, draftProblems, METRIC_TITLES, windowText } from './conversionState';
 import styles from './Conversions.module.css';
 
 /** Spec 002 §9: the goal pickers list up to 100 goals. */
@@ -141,7 +141,7 @@ export function ConversionForm({ projectId, conversion, busy, error, onSave, onC
             <select id="conversion-window" className={styles.select} value={String(window)} onChange={(e) => setWindow(pick(ATTRIBUTION_WINDOWS, e.target.value, window))} data-testid="conversion-window">
               {ATTRIBUTION_WINDOWS.map((w) => (
                 <option key={w} value={String(w)}>
-                  {w} {T.days}
+                  {windowText(w)}
                 </option>
               ))}
             </select>

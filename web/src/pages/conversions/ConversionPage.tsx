@@ -16,7 +16,7 @@ import { TimeSeriesGraph, type TimePoint } from '../../reports/framework/TimeSer
 import type { ReportMetric } from '../../reports/view';
 import { ErrorPage } from '../ErrorPage';
 import { ConversionForm } from './ConversionForm';
-import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText } from './conversionState';
+import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, windowText } from './conversionState';
 import { DateRange, lastWeek, type DateSpan } from './DateRange';
 import styles from './Conversions.module.css';
 
@@ -167,7 +167,7 @@ export default function ConversionPage() {
           <select className={styles.toolbarSelect} value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
             {ATTRIBUTION_WINDOWS.map((w) => (
               <option key={w} value={String(w)}>
-                {w} {T.days}
+                {windowText(w)}
               </option>
             ))}
           </select>

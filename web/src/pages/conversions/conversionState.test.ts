@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversion } from '@stat/schemas/conversions';
-import { cardActions, conversionRights, conversionText, draftProblems } from './conversionState';
+import { cardActions, conversionRights, conversionText, draftProblems, windowText } from './conversionState';
 
 const conversion = (over: Partial<Conversion>): Conversion => ({
   id: 1,
@@ -38,6 +38,9 @@ describe('the shown value', () => {
     expect(conversionText((100 * 1) / 400)).toBe('0,250000 %');
     expect(conversionText(100)).toBe('100,00 %');
     expect(conversionText(null)).toBe('NA');
+  });
+  it('names the attribution windows in days', () => {
+    expect([7, 14, 21, 28].map(windowText)).toEqual(['7 дней', '14 дней', '21 день', '28 дней']);
   });
 });
 

@@ -52,7 +52,6 @@ export const CONVERSION_PAGE_TEXTS = {
   details: 'Детализация',
   source: 'Источник',
   total: 'Итого',
-  days: 'дней',
 } as const;
 
 /** What each metric counts, in words (spec 002 §3 lists visits, visitors, events_count). */
@@ -61,6 +60,12 @@ export const METRIC_TITLES: Readonly<Record<ConversionMetric, string>> = {
   visitors: 'Посетители',
   events_count: 'События',
 };
+
+/** An attribution window in words: «7 дней», «21 день». */
+export function windowText(days: number): string {
+  const form = new Intl.PluralRules('ru-RU').select(days);
+  return `${days} ${form === 'one' ? 'день' : form === 'few' ? 'дня' : 'дней'}`;
+}
 
 /** The value as shown: formatConversion and a percent sign («NA» stays as it is). */
 export function conversionText(value: number | null): string {
