@@ -127,6 +127,7 @@ describe('the conversions pages', () => {
       };
       await expect.poll(card, { timeout: 60_000 }).toEqual(['33,33 %', '1', '3']);
       expect(await page.textContent('[data-testid="conversion-card"]')).toContain('Личная');
+      expect(await page.isVisible('[data-testid="conversion-card"] [data-testid="conversion-card-graph"] canvas')).toBe(true);
       await shot(page, 'list');
 
       // The favourite star.

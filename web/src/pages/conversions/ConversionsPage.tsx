@@ -11,6 +11,7 @@ import { calls, type ConversionBody } from '../../data/calls';
 import { formatInteger } from '../../lib/format';
 import { DELAYS, useDebounced, useRequest } from '../../lib/hooks';
 import { useServerClock } from '../../reports/framework/hooks';
+import { CardGraph } from './CardGraph';
 import { ConversionForm } from './ConversionForm';
 import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, readShowCommon, writeShowCommon } from './conversionState';
 import { DateRange, lastWeek, type DateSpan } from './DateRange';
@@ -135,6 +136,7 @@ export default function ConversionsPage() {
             projectId={projectId}
             conversion={conversion}
             figures={figuresOf.get(conversion.id)}
+            span={span}
             actions={cardActions(conversion, rights.write, canEdit)}
             menu={!rights.demo || rights.write}
             canStar={user !== null}
@@ -176,6 +178,7 @@ interface CardProps {
   readonly projectId: string;
   readonly conversion: Conversion;
   readonly figures: ConversionFigures | undefined;
+  readonly span: DateSpan | null;
   readonly actions: { edit: boolean; makePublic: boolean; remove: boolean };
   readonly menu: boolean;
   readonly canStar: boolean;
@@ -186,7 +189,7 @@ interface CardProps {
 }
 
 /** A conversion's card: star, title link, menu, owner, access, description, the value and both goals' totals. */
-function ConversionCard({ projectId, conversion, figures, actions, menu, canStar, onStar, onEdit, onMakePublic, onRemove }: CardProps) {
+function ConversionCard({ projectId, conversion, figures, span, actions, menu, canStar, onStar, onEdit, onMakePublic, onRemove }: CardProps) {
   const items = [
     ...(actions.edit ? [{ label: T.edit, onSelect: onEdit, 'data-testid': 'conversion-edit' }] : []),
     ...(actions.makePublic ? [{ label: T.makePublic, onSelect: onMakePublic, 'data-testid': 'conversion-make-public' }] : []),
@@ -228,6 +231,7 @@ function ConversionCard({ projectId, conversion, figures, actions, menu, canStar
           {T.denominator}: <b data-testid="conversion-denominator-total">{figures ? formatInteger(figures.denominator.totals) : '…'}</b>
         </span>
       </div>
+      {figures && span ? <CardGraph figures={figures} span={span} /> : null}
     </article>
   );
 }
