@@ -30,6 +30,8 @@ const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const ExportPage = lazy(() => import('../pages/export/ExportPage'));
 const GoalsPage = lazy(() => import('../pages/goals/GoalsPage'));
 const FunnelsPage = lazy(() => import('../pages/funnels/FunnelsPage'));
+const ConversionsPage = lazy(() => import('../pages/conversions/ConversionsPage'));
+const ConversionPage = lazy(() => import('../pages/conversions/ConversionPage'));
 
 const to = (target: string) => () => redirect(target);
 
@@ -98,8 +100,6 @@ function ProjectsRoute({ deleted = false }: { readonly deleted?: boolean }) {
   return page(<ProjectsPage key={deleted ? 'deleted' : 'active'} deleted={deleted} />);
 }
 
-const soon = (title: string) => <Placeholder title={title} />;
-
 /** A section the specification labels «Бета» (document 3): its title with the label. */
 const beta = (title: string) => <Placeholder title={title} badge="Бета" />;
 
@@ -150,8 +150,8 @@ export const routes: RouteObject[] = [
           },
           { path: 'constructor', element: page(<ConstructorTemplatesPage />) },
           { path: 'goals', element: page(<GoalsPage />) },
-          { path: 'conversions', element: soon('Конверсии') },
-          { path: 'conversions/:conversionId', element: soon('Конверсия') },
+          { path: 'conversions', element: page(<ConversionsPage />) },
+          { path: 'conversions/:conversionId', element: page(<ConversionPage />) },
           { path: 'funnels', element: page(<FunnelsPage />) },
           { path: 'export', element: <StaffOnly>{page(<ExportPage />)}</StaffOnly> },
           { path: 'post_click', element: beta('Передача целевых событий в Яндекс Директ') },

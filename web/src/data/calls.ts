@@ -4,6 +4,7 @@
  */
 import type { CounterCheck } from '@stat/schemas/site';
 import type { ExportLink, ExportLinkRequest } from '@stat/schemas/export';
+import type { AttributionModel, AttributionWindow, Conversion, ConversionAccess, ConversionFigures, ConversionList, ConversionMetric, ConversionTableRow } from '@stat/schemas/conversions';
 import { apiDelete, apiGet, apiPatch, apiPost, apiPut, query, type RequestOptions } from '../lib/api';
 
 /** Role ids (spec 000 §3). */
@@ -253,4 +254,48 @@ export const calls = {
   ) => apiPost<Record<string, never>>(`/api/v1.0/project/${id(projectId)}/access_request/${requestId}`, body),
 
   ratingConfig: (options?: RequestOptions) => apiGet<RatingConfig>('/api/project/config', options),
+
+  conversions: (projectId: number | string, q: { search: string; showCommon: boolean; limit: number; offset: number }, options?: RequestOptions) =>
+    apiGet<ConversionList>(
+      `/api/v1.0/user/conversions${query({ project_id: String(projectId), search: q.search.trim() || undefined, show_common: q.showCommon, limit: q.limit, offset: q.offset })}`,
+      options,
+    ),
+  conversion: (conversionId: number | string, options?: RequestOptions) => apiGet<Conversion>(`/api/v1.0/conversion/${id(conversionId)}`, options),
+  createConversion: (body: ConversionBody & { project_id: number }) => apiPost<Conversion>('/api/v1.0/conversion', body),
+  updateConversion: (conversionId: number, body: Partial<ConversionBody>) => apiPut<Conversion>(`/api/v1.0/conversion/${conversionId}`, body),
+  deleteConversion: (conversionId: number) => apiDelete<Record<string, never>>(`/api/v1.0/conversion/${conversionId}`),
+  conversionFigures: (projectId: number | string, body: { date_start: string; date_end: string; conversion_ids?: number[] }, options?: RequestOptions) =>
+    apiPost<{ conversions: ConversionFigures[] }>(`/api/report/v1.0/eventbase/${id(projectId)}/conversions`, body, options),
+  conversionTable: (projectId: number | string, body: ConversionTableRequest, options?: RequestOptions) =>
+    apiPost<ConversionTable>(`/api/report/v1.0/eventbase/${id(projectId)}/conversion_table`, body, options),
 };
+
+/** What the conversion form sends (spec 002 §3). */
+export interface ConversionBody {
+  readonly title: string;
+  readonly description: string;
+  readonly metric: ConversionMetric;
+  readonly numerator_goal_id: number;
+  readonly denominator_goal_id: number | null;
+  readonly access: ConversionAccess;
+  readonly attribution: AttributionModel;
+  readonly attribution_window: AttributionWindow;
+  readonly is_favorite: boolean;
+}
+
+/** `POST …/conversion_table`. */
+export interface ConversionTableRequest {
+  readonly conversion_id: number;
+  readonly date_start: string;
+  readonly date_end: string;
+  readonly attribution?: AttributionModel;
+  readonly attribution_window?: AttributionWindow;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+export interface ConversionTable {
+  readonly data: ConversionTableRow[];
+  readonly totals: { numerator: number; denominator: number; conversion: number | null };
+  readonly meta: { total: number; attribution: AttributionModel; attribution_window: AttributionWindow };
+}

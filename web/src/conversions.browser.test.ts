@@ -1,0 +1,186 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
+/**
+ * The conversions pages in a real browser against the running service. A new user's site gets
+ * three visits through the collector: one from a search engine that goes on to the cart, two
+ * direct ones without it (the counter check's and one more). With a goal «Корзина» on the page
+ * address, the user creates a conversion in the page (the form first refuses an empty one); its
+ * card shows 1 of 3 visits, 33,33 %, as the api's report does. The single page shows the same
+ * figures and «Детализация» by source; switching the attribution model puts it in the URL and in
+ * the table's request.
+ *
+ * Screenshots go to test-output/screens/conversions-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+
+const base = inject('apiUrl').replace(/\/+$/, '');
+const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
+const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
+const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+
+async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SCREENS}conversions-${name}.png`, fullPage });
+}
+
+async function hit(projectId: string, fields: { u: string; v: string; r?: string }): Promise<void> {
+  const sent = await fetch(`${collectorUrl}/hit`, { method: 'POST', headers: { 'user-agent': VISITOR_USER_AGENT }, body: JSON.stringify({ p: Number(projectId), ...fields }) });
+  expect(sent.status).toBe(204);
+}
+
+/** The detail table's rows as «source | goal visits | visits | conversion», sorted. */
+const tableRows = (page: Page) =>
+  page.$$eval('[data-testid="conversion-table-row"]', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim()).join(' | ')).sort());
+
+describe('the conversions pages', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SCREENS, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('creates a conversion, shows its value on the card and its report by source; the attribution model goes into the request', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    try {
+      await page.goto(`${base}/stat/projects?register`);
+      await page.fill('input[name=email]', `conversions-${stamp}@example.com`);
+      await page.fill('input[name=password]', 'browser test password');
+      await page.click('[data-testid=register-form] button[type=submit]');
+      await page.waitForSelector('[data-testid=projects]');
+      const created = await context.request.post(`${base}/top100/api/v1.0/project`, {
+        headers: JSON_HEADERS,
+        data: JSON.stringify({ url: `https://conversions-${stamp}.example`, title: 'Сайт с конверсиями', agree: true }),
+      });
+      expect(created.status()).toBe(200);
+      const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+
+      // Three visits: a direct one to the home page, one from a search engine that reaches the cart, a direct one to «about».
+      await hit(project, { u: 'https://example.ru/', v: 'installcheck01' });
+      await hit(project, { u: 'https://example.ru/', v: 'visitorone01', r: 'https://yandex.ru/search/?text=shop' });
+      await hit(project, { u: 'https://example.ru/cart', v: 'visitorone01', r: 'https://example.ru/' });
+      await hit(project, { u: 'https://example.ru/about', v: 'visitortwo02' });
+      const isSet = async () => ((await (await context.request.get(`${base}/top100/api/v1.0/project/${project}`)).json()) as { result?: { counter_is_set?: boolean } }).result?.counter_is_set;
+      await expect.poll(isSet, { timeout: 30_000 }).toBe(true);
+
+      const goal = await context.request.post(`${base}/top100/api/v1.0/goal`, {
+        headers: JSON_HEADERS,
+        data: JSON.stringify({ project_id: Number(project), title: 'Корзина', access: 'own', body: { dimension_filters: [{ key: 'url', op: 'like', value: '*/cart*' }] } }),
+      });
+      expect(goal.status()).toBe(200);
+      const goalId = ((await goal.json()) as { result: { id: number } }).result.id;
+
+      await page.goto(`${base}/stat/projects/${project}/conversions`);
+      await page.waitForSelector('[data-testid="conversions-empty"]');
+      expect(await page.textContent('h1')).toBe('Конверсии');
+      expect(await page.textContent('[data-testid="conversions-empty"]')).toBe('Нет данных для отображения');
+      expect(await page.textContent('[data-testid="conversions-page"]')).toContain('Показать публичные');
+
+      // The form refuses an empty conversion with the spec's texts, then a short title.
+      await page.click('[data-testid="conversion-new"]');
+      await page.waitForSelector('[data-testid="conversion-form"]');
+      await page.click('[data-testid="conversion-save"]');
+      const formText = await page.textContent('[data-testid="conversion-form"]');
+      expect(formText).toContain('Поле не заполнено');
+      expect(formText).toContain('Выберите цель');
+      await page.fill('[data-testid="conversion-title"]', 'ab');
+      expect(await page.textContent('[data-testid="conversion-form"]')).toContain('Минимум 3 символа');
+      await page.fill('[data-testid="conversion-title"]', 'Покупки');
+      await page.waitForSelector(`[data-testid="conversion-numerator"] option[value="${goalId}"]`, { state: 'attached' });
+      await page.selectOption('[data-testid="conversion-numerator"]', String(goalId));
+      expect(await page.$eval('[data-testid="conversion-denominator"]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Все визиты');
+      expect(await page.$$eval('[data-testid="conversion-attribution"] option', (os) => os.map((o) => o.textContent))).toEqual(['Last click', 'First click', 'Last valuable click', 'Last click from the ad network']);
+      expect(await page.$$eval('[data-testid="conversion-window"] option', (os) => os.map((o) => o.textContent))).toEqual(['7 дней', '14 дней', '21 день', '28 дней']);
+      await shot(page, 'form', false);
+      const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1.0/conversion'));
+      await page.click('[data-testid="conversion-save"]');
+      expect((await posted).postDataJSON()).toEqual({
+        project_id: Number(project),
+        title: 'Покупки',
+        description: '',
+        metric: 'visits',
+        numerator_goal_id: goalId,
+        denominator_goal_id: null,
+        access: 'own',
+        attribution: 'last_click',
+        attribution_window: 7,
+        is_favorite: false,
+      });
+      await page.getByRole('status').filter({ hasText: 'Конверсия создана' }).waitFor();
+      await page.waitForSelector('[data-testid="conversion-card"]');
+      expect(await page.textContent('[data-testid="conversion-card-title"]')).toBe('Покупки');
+
+      // 1 of 3 visits reached the cart: 33,33 %. The events may still be on their way: reload until they are in.
+      const card = async () => {
+        await page.reload();
+        await page.waitForSelector('[data-testid="conversion-value"]:not(:text("…"))');
+        return [await page.textContent('[data-testid="conversion-value"]'), await page.textContent('[data-testid="conversion-numerator-total"]'), await page.textContent('[data-testid="conversion-denominator-total"]')];
+      };
+      await expect.poll(card, { timeout: 60_000 }).toEqual(['33,33 %', '1', '3']);
+      expect(await page.textContent('[data-testid="conversion-card"]')).toContain('Личная');
+      expect(await page.isVisible('[data-testid="conversion-card"] [data-testid="conversion-card-graph"] canvas')).toBe(true);
+      await shot(page, 'list');
+
+      // The favourite star.
+      const starred = page.waitForRequest((r) => r.method() === 'PUT' && r.url().includes('/api/v1.0/conversion/'));
+      await page.click('[data-testid="conversion-star"]');
+      expect((await starred).postDataJSON()).toEqual({ is_favorite: true });
+      await expect.poll(() => page.getAttribute('[data-testid="conversion-star"]', 'aria-pressed')).toBe('true');
+
+      // The single page: the same figures, the table by source (last click: the search visit reached the cart).
+      await page.click('[data-testid="conversion-card-title"]');
+      await page.waitForSelector('[data-testid="conversion-page"]');
+      expect(await page.textContent('h1')).toBe('Конверсия: Покупки');
+      await expect.poll(() => page.textContent('[data-testid="conversion-page-value"]'), { timeout: 15_000 }).toBe('33,33 %');
+      expect(await page.textContent('[data-testid="conversion-page-numerator"]')).toBe('1');
+      expect(await page.textContent('[data-testid="conversion-page-denominator"]')).toBe('3');
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы | 1 | 1 | 100,00 %', 'Прямые заходы | 0 | 2 | 0,000000 %']);
+      expect(await page.textContent('[data-testid="conversion-table-total"]')).toBe('Итого1333,33 %');
+      expect(await page.isVisible('[data-testid="conversion-graph"]')).toBe(true);
+      await shot(page, 'single');
+
+      // Another model: in the URL and the table's request.
+      const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/conversion_table`));
+      await page.selectOption('[data-testid="conversion-page-attribution"]', 'first_click');
+      expect((await asked).postDataJSON()).toMatchObject({ attribution: 'first_click' });
+      expect(new URL(page.url()).searchParams.get('attribution')).toBe('first_click');
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы | 1 | 1 | 100,00 %', 'Прямые заходы | 0 | 2 | 0,000000 %']);
+      await page.reload();
+      await page.waitForSelector('[data-testid="conversion-page-attribution"]');
+      expect(await page.inputValue('[data-testid="conversion-page-attribution"]')).toBe('first_click');
+
+      // «Сделать публичной», then delete after a confirmation: the list is empty again.
+      await page.goto(`${base}/stat/projects/${project}/conversions`);
+      await page.waitForSelector('[data-testid="conversion-card"]');
+      await page.click('[data-testid="conversion-actions"]');
+      await page.click('[data-testid="conversion-make-public"]');
+      await page.getByRole('status').filter({ hasText: 'Конверсия стала публичной' }).waitFor();
+      await expect.poll(() => page.textContent('[data-testid="conversion-card"]')).toContain('Публичная');
+      await page.click('[data-testid="conversion-actions"]');
+      expect(await page.$$eval('[data-testid="conversion-make-public"]', (items) => items.length)).toBe(0);
+      await page.click('[data-testid="conversion-remove"]');
+      await page.waitForSelector('[data-testid="confirm-dialog"]');
+      expect(await page.textContent('[data-testid="confirm-dialog"]')).toContain('«Покупки»');
+      await page.click('[data-testid="confirm-button"]');
+      await page.getByRole('status').filter({ hasText: 'Конверсия удалена' }).waitFor();
+      await page.waitForSelector('[data-testid="conversions-empty"]');
+
+      // On the demo project this user may look, not create.
+      await page.goto(`${base}/stat/projects/7596044/conversions`);
+      await page.waitForSelector('[data-testid="conversions-page"]');
+      expect(await page.isDisabled('[data-testid="conversion-new"]')).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,262 @@
+import { useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { METRIC_INFO } from '@stat/schemas/catalogue';
+import { ATTRIBUTION_LABELS, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionModel, type AttributionWindow } from '@stat/schemas/conversions';
+import { TRAFFIC_TYPE_TITLES, type TrafficType } from '@stat/schemas/traffic';
+import { useProject } from '../../app/project';
+import { useUser } from '../../app/session';
+import { useSnackbar } from '../../app/Snackbar';
+import { Button, PageHeader, Spinner } from '../../components/ui';
+import { calls, type ConversionBody } from '../../data/calls';
+import { ApiError } from '../../lib/api';
+import { formatInteger } from '../../lib/format';
+import { useRequest } from '../../lib/hooks';
+import { useServerClock } from '../../reports/framework/hooks';
+import { TimeSeriesGraph, type TimePoint } from '../../reports/framework/TimeSeriesGraph';
+import type { ReportMetric } from '../../reports/view';
+import { ErrorPage } from '../ErrorPage';
+import { ConversionForm } from './ConversionForm';
+import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, windowText } from './conversionState';
+import { DateRange, lastWeek, type DateSpan } from './DateRange';
+import styles from './Conversions.module.css';
+
+const DAY_MS = 86_400_000;
+const ISO = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The graph's two lines: the goal's and the denominator's counts by day. */
+const LINES: readonly ReportMetric[] = [
+  { name: 'visits', title: T.numerator, unit: METRIC_INFO.visits.unit },
+  { name: 'visits', title: T.denominator, unit: METRIC_INFO.visits.unit },
+];
+
+/** Every day of the period, each with both sides' values (0 where the api has none). */
+function dailyPoints(span: DateSpan, numerator: readonly { date: string; value: number }[], denominator: readonly { date: string; value: number }[]): TimePoint[] {
+  const byDay = (side: readonly { date: string; value: number }[]) => new Map(side.map((p) => [p.date.slice(0, 10), p.value]));
+  const n = byDay(numerator);
+  const d = byDay(denominator);
+  const points: TimePoint[] = [];
+  for (let ms = Date.parse(`${span.start}T00:00:00Z`); ms <= Date.parse(`${span.end}T00:00:00Z`); ms += DAY_MS) {
+    const day = new Date(ms).toISOString().slice(0, 10);
+    // Moscow midnight, in seconds.
+    points.push({ ts: Date.parse(`${day}T00:00:00+03:00`) / 1000, date: `${day} 00:00:00`, metrics: [n.get(day) ?? 0, d.get(day) ?? 0] });
+  }
+  return points;
+}
+
+const trafficTitle = (type: string): string => (type in TRAFFIC_TYPE_TITLES ? TRAFFIC_TYPE_TITLES[type as TrafficType] : type || 'Не определено');
+
+/**
+ * A conversion's report (spec 002 §2 "Single-conversion report"): its title, the period, the
+ * attribution model and window (kept in the URL), the key figures with «Изменить», a graph of
+ * both goals by day, and «Детализация» by credited traffic source.
+ */
+export default function ConversionPage() {
+  const { project } = useProject();
+  const projectId = String(project.id);
+  const { conversionId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const user = useUser();
+  const snackbar = useSnackbar();
+  const clock = useServerClock();
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const id = /^\d{1,10}$/.test(conversionId) ? Number(conversionId) : null;
+
+  const conversion = useRequest(id === null ? null : `conversion:${id}`, (signal) => calls.conversion(id ?? 0, { signal }));
+  const start = params.get('dateStart');
+  const end = params.get('dateEnd');
+  const span: DateSpan | null = clock ? (start && end && ISO.test(start) && ISO.test(end) && start <= end ? { start, end } : lastWeek(clock.today)) : null;
+  const attributionParam = ATTRIBUTION_MODELS.find((m) => m === params.get('attribution'));
+  const windowParam = ATTRIBUTION_WINDOWS.find((w) => String(w) === params.get('attribution_window'));
+  const attribution: AttributionModel | undefined = attributionParam ?? conversion.data?.attribution;
+  const window: AttributionWindow | undefined = windowParam ?? conversion.data?.attribution_window;
+
+  const setParam = (changes: Record<string, string>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(changes)) next.set(key, value);
+      return next;
+    });
+
+  const ready = id !== null && span !== null && conversion.data !== undefined;
+  const figures = useRequest(ready ? `conversion-one:${projectId}:${id}:${span.start}:${span.end}` : null, (signal) =>
+    calls.conversionFigures(projectId, { date_start: span?.start ?? '', date_end: span?.end ?? '', conversion_ids: [id ?? 0] }, { signal }),
+  );
+  const table = useRequest(ready ? `conversion-table:${projectId}:${id}:${span.start}:${span.end}:${attributionParam ?? ''}:${windowParam ?? ''}` : null, (signal) =>
+    calls.conversionTable(
+      projectId,
+      {
+        conversion_id: id ?? 0,
+        date_start: span?.start ?? '',
+        date_end: span?.end ?? '',
+        ...(attributionParam ? { attribution: attributionParam } : {}),
+        ...(windowParam ? { attribution_window: windowParam } : {}),
+      },
+      { signal },
+    ),
+  );
+  const one = figures.data?.conversions.find((c) => c.id === id);
+  const points = useMemo(() => (one && span ? dailyPoints(span, one.numerator.data, one.denominator.data) : undefined), [one, span?.start, span?.end]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (id === null || (conversion.error instanceof ApiError && (conversion.error.status === 404 || conversion.error.status === 403))) return <ErrorPage status={404} />;
+  const current = conversion.data;
+  if (!current || !span || !clock) {
+    return (
+      <div className={styles.page} aria-busy="true">
+        <Spinner label="Загрузка" />
+      </div>
+    );
+  }
+  const rights = conversionRights(projectId, user !== null, project.permissions.can_edit_project);
+  const actions = cardActions(current, rights.write, project.permissions.can_edit_project);
+  const save = async (body: ConversionBody) => {
+    setSaving(true);
+    setFormError(null);
+    try {
+      await calls.updateConversion(current.id, body);
+      snackbar(T.updated);
+      setEditing(false);
+      conversion.reload();
+      figures.reload();
+      table.reload();
+    } catch (error) {
+      setFormError(conversionFailure(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const rows = table.data?.data ?? [];
+  const heading = `Конверсия: ${current.title}`;
+
+  return (
+    <div className={styles.page} data-testid="conversion-page">
+      <title>{`${heading} – Статистика`}</title>
+      <Link to={`/stat/projects/${projectId}/conversions`} className={styles.muted}>
+        ← {T.pageTitle}
+      </Link>
+      <PageHeader
+        title={heading}
+        actions={
+          actions.edit ? (
+            <Button onClick={() => setEditing(true)} data-testid="conversion-edit">
+              {T.edit}
+            </Button>
+          ) : undefined
+        }
+      />
+      <div className={styles.toolbar}>
+        <DateRange span={span} today={clock.today} onChange={(s) => setParam({ dateStart: s.start, dateEnd: s.end })} />
+        <label className={styles.dates}>
+          {T.fieldAttribution}:
+          <select
+            className={styles.toolbarSelect}
+            value={attribution}
+            onChange={(e) => setParam({ attribution: e.target.value })}
+            data-testid="conversion-page-attribution"
+          >
+            {ATTRIBUTION_MODELS.map((m) => (
+              <option key={m} value={m}>
+                {ATTRIBUTION_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.dates}>
+          {T.fieldWindow}:
+          <select className={styles.toolbarSelect} value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
+            {ATTRIBUTION_WINDOWS.map((w) => (
+              <option key={w} value={String(w)}>
+                {windowText(w)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {figures.loading || table.loading ? <Spinner size={16} label="Загрузка" /> : null}
+      </div>
+      {current.description ? <div className={styles.muted}>{current.description}</div> : null}
+      <div className={styles.figures} data-testid="conversion-figures">
+        <div className={styles.figure}>
+          <div className={styles.figureLabel}>{T.conversion}</div>
+          <div className={styles.figureValue} data-testid="conversion-page-value">
+            {one ? conversionText(one.conversion) : '…'}
+          </div>
+        </div>
+        <div className={styles.figure}>
+          <div className={styles.figureLabel}>{T.numerator}</div>
+          <div className={styles.figureValue} data-testid="conversion-page-numerator">
+            {one ? formatInteger(one.numerator.totals) : '…'}
+          </div>
+        </div>
+        <div className={styles.figure}>
+          <div className={styles.figureLabel}>{T.denominator}</div>
+          <div className={styles.figureValue} data-testid="conversion-page-denominator">
+            {one ? formatInteger(one.denominator.totals) : '…'}
+          </div>
+        </div>
+      </div>
+      <div className={styles.panel}>
+        <TimeSeriesGraph
+          points={points}
+          metrics={LINES}
+          totals={one ? [one.numerator.totals, one.denominator.totals] : undefined}
+          period={{ start: span.start, end: span.end, group: 'day' }}
+          loading={figures.loading}
+          height={260}
+          testId="conversion-graph"
+        />
+      </div>
+      <section className={styles.panel}>
+        <h2 className={styles.panelTitle}>{T.details}</h2>
+        <table className={styles.table} data-testid="conversion-table">
+          <thead>
+            <tr>
+              <th>{T.source}</th>
+              <th className={styles.num}>{T.numerator}</th>
+              <th className={styles.num}>{T.denominator}</th>
+              <th className={styles.num}>{T.conversion}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && !table.loading ? (
+              <tr>
+                <td colSpan={4} className={styles.muted} data-testid="conversion-table-empty">
+                  {T.empty}
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((row) => (
+              <tr key={row.traffic_type} data-testid="conversion-table-row">
+                <td>{trafficTitle(row.traffic_type)}</td>
+                <td className={styles.num}>{formatInteger(row.numerator)}</td>
+                <td className={styles.num}>{formatInteger(row.denominator)}</td>
+                <td className={styles.num}>{conversionText(row.conversion)}</td>
+              </tr>
+            ))}
+            {rows.length > 0 && table.data ? (
+              <tr className={styles.totalRow} data-testid="conversion-table-total">
+                <td>{T.total}</td>
+                <td className={styles.num}>{formatInteger(table.data.totals.numerator)}</td>
+                <td className={styles.num}>{formatInteger(table.data.totals.denominator)}</td>
+                <td className={styles.num}>{conversionText(table.data.totals.conversion)}</td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </section>
+      {editing ? (
+        <ConversionForm
+          projectId={projectId}
+          conversion={current}
+          busy={saving}
+          error={formError}
+          onSave={(body) => void save(body)}
+          onCancel={() => {
+            setEditing(false);
+            setFormError(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

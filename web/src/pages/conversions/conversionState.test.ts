@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Conversion } from '@stat/schemas/conversions';
+import { cardActions, conversionRights, conversionText, draftProblems, windowText } from './conversionState';
+
+const conversion = (over: Partial<Conversion>): Conversion => ({
+  id: 1,
+  project_id: 5,
+  title: 'Корзина',
+  description: '',
+  metric: 'visits',
+  numerator_goal_id: 2,
+  denominator_goal_id: null,
+  access: 'own',
+  is_favorite: false,
+  email: { email: 'a@example.com' },
+  is_owner: true,
+  attribution: 'last_click',
+  attribution_window: 7,
+  update_date: '2026-11-24',
+  ...over,
+});
+
+describe('the conversion form', () => {
+  it('asks for a title of 3 to 255 characters, a short description and a goal', () => {
+    expect(draftProblems({ title: '  ', description: '', numerator: '' })).toEqual({ title: 'Поле не заполнено', numerator: 'Выберите цель' });
+    expect(draftProblems({ title: ' ab ', description: '', numerator: '3' })).toEqual({ title: 'Минимум 3 символа' });
+    expect(draftProblems({ title: 'x'.repeat(256), description: 'y'.repeat(501), numerator: '3' })).toEqual({ title: 'Превышен лимит символов', description: 'Превышен лимит символов' });
+    expect(draftProblems({ title: 'abc', description: 'y'.repeat(500), numerator: '3' })).toEqual({});
+    expect(draftProblems({ title: 'x'.repeat(255), description: '', numerator: '3' })).toEqual({});
+  });
+});
+
+describe('the shown value', () => {
+  it('has 2 decimals from 1, 6 below, a comma and a percent sign; NA without a denominator', () => {
+    // 1 of 3 visits: 33,333…%
+    expect(conversionText((100 * 1) / 3)).toBe('33,33 %');
+    // 1 of 400 visits: 0,25%
+    expect(conversionText((100 * 1) / 400)).toBe('0,250000 %');
+    expect(conversionText(100)).toBe('100,00 %');
+    expect(conversionText(null)).toBe('NA');
+  });
+  it('names the attribution windows in days', () => {
+    expect([7, 14, 21, 28].map(windowText)).toEqual(['7 дней', '14 дней', '21 день', '28 дней']);
+  });
+});
+
+describe('who may do what', () => {
+  it('lets nobody but the project’s editors write on the demo project', () => {
+    expect(conversionRights('7596044', true, false)).toEqual({ write: false, demo: true });
+    expect(conversionRights('7596044', true, true)).toEqual({ write: true, demo: true });
+    expect(conversionRights('12', true, false)).toEqual({ write: true, demo: false });
+    expect(conversionRights('12', false, false)).toEqual({ write: false, demo: false });
+  });
+  it('offers «Сделать публичной» and delete on one’s own personal conversion only', () => {
+    expect(cardActions(conversion({}), true, false)).toEqual({ edit: true, makePublic: true, remove: true });
+    expect(cardActions(conversion({ access: 'common' }), true, false)).toEqual({ edit: true, makePublic: false, remove: true });
+    expect(cardActions(conversion({ access: 'common', is_owner: false }), true, true)).toEqual({ edit: true, makePublic: false, remove: false });
+    expect(cardActions(conversion({ access: 'common', is_owner: false }), true, false)).toEqual({ edit: false, makePublic: false, remove: false });
+    expect(cardActions(conversion({}), false, true)).toEqual({ edit: false, makePublic: false, remove: false });
+  });
+});

@@ -1,0 +1,133 @@
+/** The conversions pages' rules that need no DOM: the form's checks, the shown value, who may do what, the switch per user. */
+import {
+  CONVERSION_DESCRIPTION_MAX,
+  CONVERSION_TEXTS,
+  CONVERSION_TITLE_MAX,
+  CONVERSION_TITLE_MIN,
+  formatConversion,
+  type Conversion,
+  type ConversionMetric,
+} from '@stat/schemas/conversions';
+import { DEMO_PROJECT_ID } from '../../app/project';
+import { ApiError } from '../../lib/api';
+import { readStored, writeStored } from '../../lib/browser';
+
+/** Texts of the conversions pages that the schemas do not hold. */
+export const CONVERSION_PAGE_TEXTS = {
+  pageTitle: 'Конверсии',
+  create: 'Создать конверсию',
+  search: 'Поиск по названию',
+  showCommon: 'Показать публичные',
+  empty: 'Нет данных для отображения',
+  showMore: 'Показать ещё',
+  formAdd: 'Новая конверсия',
+  formEdit: 'Изменение конверсии',
+  fieldTitle: 'Название',
+  fieldDescription: 'Описание',
+  fieldMetric: 'Метрика',
+  fieldNumerator: 'Целевое событие',
+  fieldDenominator: 'Знаменатель',
+  allVisits: 'Все визиты',
+  fieldAttribution: 'Модель атрибуции',
+  fieldWindow: 'Окно атрибуции',
+  save: 'Сохранить',
+  cancel: 'Отменить',
+  created: 'Конверсия создана',
+  updated: 'Конверсия изменена',
+  deleted: 'Конверсия удалена',
+  madePublic: 'Конверсия стала публичной',
+  failed: 'Не удалось сохранить конверсию',
+  makePublic: 'Сделать публичной',
+  edit: 'Изменить',
+  remove: 'Удалить',
+  removeTitle: 'Удалить конверсию?',
+  accessCommon: 'Публичная',
+  accessOwn: 'Личная',
+  favorite: 'В избранное',
+  unfavorite: 'Убрать из избранного',
+  actions: 'Действия',
+  numerator: 'Целевые визиты',
+  denominator: 'Визиты',
+  conversion: 'Конверсия, %',
+  details: 'Детализация',
+  source: 'Источник',
+  total: 'Итого',
+} as const;
+
+/** What each metric counts, in words (spec 002 §3 lists visits, visitors, events_count). */
+export const METRIC_TITLES: Readonly<Record<ConversionMetric, string>> = {
+  visits: 'Визиты',
+  visitors: 'Посетители',
+  events_count: 'События',
+};
+
+/** An attribution window in words: «7 дней», «21 день». */
+export function windowText(days: number): string {
+  const form = new Intl.PluralRules('ru-RU').select(days);
+  return `${days} ${form === 'one' ? 'день' : form === 'few' ? 'дня' : 'дней'}`;
+}
+
+/** The value as shown: formatConversion and a percent sign («NA» stays as it is). */
+export function conversionText(value: number | null): string {
+  const text = formatConversion(value);
+  return text === 'NA' ? text : `${text} %`;
+}
+
+/** What the form holds while typed. */
+export interface ConversionDraft {
+  readonly title: string;
+  readonly description: string;
+  /** '' when none is chosen */
+  readonly numerator: string;
+}
+
+/** The problems of a draft by field (spec 002 §5): none means it may be sent. */
+export function draftProblems(draft: ConversionDraft): { title?: string; description?: string; numerator?: string } {
+  const title = [...draft.title.trim()].length;
+  const problems: { title?: string; description?: string; numerator?: string } = {};
+  if (title === 0) problems.title = CONVERSION_TEXTS.titleRequired;
+  else if (title < CONVERSION_TITLE_MIN) problems.title = CONVERSION_TEXTS.titleTooShort;
+  else if (title > CONVERSION_TITLE_MAX) problems.title = CONVERSION_TEXTS.titleTooLong;
+  if ([...draft.description.trim()].length > CONVERSION_DESCRIPTION_MAX) problems.description = CONVERSION_TEXTS.descriptionTooLong;
+  if (draft.numerator === '') problems.numerator = CONVERSION_TEXTS.numeratorRequired;
+  return problems;
+}
+
+/** What the caller may do with the project's conversions (spec 002 §5): on the demo project only its editors write. */
+export function conversionRights(projectId: string, loggedIn: boolean, canEditProject: boolean): { write: boolean; demo: boolean } {
+  const demo = projectId === String(DEMO_PROJECT_ID);
+  return { write: loggedIn && (!demo || canEditProject), demo };
+}
+
+/** A card's actions: change by the creator or, for a public one, the project's editors; public and delete for the creator's own. */
+export function cardActions(conversion: Conversion, write: boolean, canEditProject: boolean): { edit: boolean; makePublic: boolean; remove: boolean } {
+  const edit = write && (conversion.is_owner || (conversion.access === 'common' && canEditProject));
+  return { edit, makePublic: write && conversion.is_owner && conversion.access !== 'common', remove: write && conversion.is_owner };
+}
+
+const SHOW_COMMON_KEY = 'showCommonConversions';
+
+function storedSwitches(): Record<string, boolean> {
+  try {
+    const parsed: unknown = JSON.parse(readStored(SHOW_COMMON_KEY) ?? '{}');
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, boolean>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The switch «Показать публичные» of a user; unset, on for the demo project (spec 002 §2). */
+export function readShowCommon(userId: number, projectId: string): boolean {
+  const value = storedSwitches()[String(userId)];
+  return typeof value === 'boolean' ? value : projectId === String(DEMO_PROJECT_ID);
+}
+
+export function writeShowCommon(userId: number, value: boolean): void {
+  writeStored(SHOW_COMMON_KEY, JSON.stringify({ ...storedSwitches(), [String(userId)]: value }));
+}
+
+/** The text of a failed call: the api's message for a 4xx, else a general one. */
+export function conversionFailure(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return error.message;
+  return CONVERSION_PAGE_TEXTS.failed;
+}
