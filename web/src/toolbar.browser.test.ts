@@ -150,17 +150,17 @@ describe('report toolbar in a browser', () => {
 
       await page.click('[data-testid="graph-count"] [data-count="2"]');
       await page.waitForSelector('[data-testid="report-graph-2"] canvas');
-      expect(param('graphs')).toBe('visits:line,visitors:line');
+      await expect.poll(() => param('graphs')).toBe('visits:line,visitors:line');
       expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
       await screen(page, 'two-line');
 
       // The second graph takes the first graph's metric: they swap.
       await page.click('[data-graph="report-graph-2"] [data-metric="visits"]');
-      expect(param('graphs')).toBe('visitors:line,visits:line');
+      await expect.poll(() => param('graphs')).toBe('visitors:line,visits:line');
 
       await page.click('[data-testid="chart-type"] [data-type="bar"]');
       await page.waitForSelector('[data-graph="report-graph"] [data-chart-type="bar"]');
-      expect(param('graphs')).toBe('visitors:bar,visits:bar');
+      await expect.poll(() => param('graphs')).toBe('visitors:bar,visits:bar');
       expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
       expect(await paintedPixels(page, 'report-graph-2')).toBeGreaterThan(1000);
       await screen(page, 'two-bar');
@@ -178,8 +178,8 @@ describe('report toolbar in a browser', () => {
       await page.click('[data-testid="graph-count"] [data-count="1"]');
       await page.click('[data-testid="chart-type"] [data-type="area"]');
       await page.click('[data-testid="percent-toggle"]');
-      expect(param('graphs')).toBe('visitors:area');
-      expect(param('percent')).toBe('1');
+      await expect.poll(() => param('graphs')).toBe('visitors:area');
+      await expect.poll(() => param('percent')).toBe('1');
       await page.waitForSelector('[data-graph="report-graph"] [data-chart-type="area"]');
       expect(await page.locator('[data-testid="report-graph-2"]').count()).toBe(0);
       expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
@@ -190,17 +190,17 @@ describe('report toolbar in a browser', () => {
       // A reload draws the same.
       await page.reload();
       await page.waitForSelector('[data-graph="report-graph"] [data-chart-type="area"]');
-      expect(await page.getAttribute('[data-testid="percent-toggle"]', 'aria-pressed')).toBe('true');
-      expect(await page.getAttribute('[data-testid="chart-type"] [data-type="area"]', 'aria-pressed')).toBe('true');
+      await expect.poll(() => page.getAttribute('[data-testid="percent-toggle"]', 'aria-pressed')).toBe('true');
+      await expect.poll(() => page.getAttribute('[data-testid="chart-type"] [data-type="area"]', 'aria-pressed')).toBe('true');
 
       // A metric that is no count: no pie, no shares.
       await page.goto(`${REPORT}&metrics=visits,bounces&graphs=visits:pie&percent=1`);
       await page.waitForSelector('[data-testid="report-graph"] path[data-slice]');
       await page.click('[data-graph="report-graph"] [data-metric="bounces"]');
-      expect(param('graphs')).toBe('bounces:line');
-      expect(param('percent')).toBeNull();
-      expect(await page.isDisabled('[data-testid="chart-type"] [data-type="pie"]')).toBe(true);
-      expect(await page.isDisabled('[data-testid="percent-toggle"]')).toBe(true);
+      await expect.poll(() => param('graphs')).toBe('bounces:line');
+      await expect.poll(() => param('percent')).toBeNull();
+      await expect.poll(() => page.isDisabled('[data-testid="chart-type"] [data-type="pie"]')).toBe(true);
+      await expect.poll(() => page.isDisabled('[data-testid="percent-toggle"]')).toBe(true);
       expect(pageErrors).toEqual([]);
     } finally {
       await page.close();
