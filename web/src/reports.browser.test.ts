@@ -180,6 +180,7 @@ describe('dimension reports in a browser', () => {
 
       // «Закрыть»: this report's hint stays closed after a reload; «?» brings it back.
       await page.click('[data-testid="hint-close"]');
+      await page.waitForSelector('[data-testid="hint-reopen"]');
       await page.reload();
       await page.waitForSelector('[data-testid="hint-reopen"]');
       expect(await page.locator('[data-testid="report-hint"]').count()).toBe(0);
@@ -202,7 +203,10 @@ describe('dimension reports in a browser', () => {
         await fresh.waitForSelector('[data-testid="report-hint"]');
         const tip = fresh.locator('[data-testid="meta-tip"]');
         tips.push((await tip.count()) > 0 ? await tip.getAttribute('data-tip') : null);
-        if (tips.length === 1) await fresh.click('[data-testid="tip-close"]');
+        if (tips.length === 1) {
+          await fresh.click('[data-testid="tip-close"]');
+          await fresh.waitForSelector('[data-testid="meta-tip"][data-tip="reportGraph"]');
+        }
       }
       await other.close();
       // The first view's tip closed («Понятно»), the next one is offered; none from the fourth view.

@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
@@ -51,13 +51,16 @@ export function useHintState(report: string): Hints {
     // This page's tip is chosen by the views before it: the view is counted, the tip stays.
     setState({ ...counted, views: counted.views - 1 });
   }, [key, report]);
+  // Written in the click's own handler, not in a state updater (which React may run later, or twice).
+  const current = useRef(state);
+  current.current = state;
   const update = useCallback(
-    (edit: (s: HintState) => HintState) =>
-      setState((current) => {
-        const next = edit(current);
-        writeHints(key, { ...next, views: readHints(key).views });
-        return next;
-      }),
+    (edit: (s: HintState) => HintState) => {
+      const next = edit(current.current);
+      writeHints(key, { ...next, views: readHints(key).views });
+      current.current = next;
+      setState(next);
+    },
     [key],
   );
   return [state, update] as const;
