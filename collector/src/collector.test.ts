@@ -38,9 +38,9 @@ afterEach(() => {
 
 async function start(bus: HitPublisher, capacity = 100): Promise<{ url: string; buffer: HitBuffer }> {
   const buffer = new HitBuffer(bus, { capacity, maxBatch: 10, flushMs: 5, retryMs: 10 });
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  running = await startCollector({ host: '127.0.0.1', port, trustProxy: false }, buffer);
-  return { url: `http://127.0.0.1:${port}`, buffer };
+  // Port 0: the system picks a free one (a random choice could meet another test's port).
+  running = await startCollector({ host: '127.0.0.1', port: 0, trustProxy: false }, buffer);
+  return { url: `http://127.0.0.1:${running.port}`, buffer };
 }
 
 describe('collector', () => {
@@ -249,10 +249,8 @@ describe('collector: no hit it acknowledges can fail to be stored', () => {
 describe('collector: the HTTP/1.0 door for proxies (nginx’s default proxy_http_version)', () => {
   async function startWithCompat(bus: HitPublisher): Promise<{ url: string; compatUrl: string; buffer: HitBuffer }> {
     const buffer = new HitBuffer(bus, { capacity: 100, maxBatch: 10, flushMs: 5, retryMs: 10 });
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const compatPort = port + 1;
-    running = await startCollector({ host: '127.0.0.1', port, trustProxy: false, compatPort }, buffer);
-    return { url: `http://127.0.0.1:${port}`, compatUrl: `http://127.0.0.1:${compatPort}`, buffer };
+    running = await startCollector({ host: '127.0.0.1', port: 0, trustProxy: false, compatPort: 0 }, buffer);
+    return { url: `http://127.0.0.1:${running.port}`, compatUrl: `http://127.0.0.1:${running.compatPort ?? 0}`, buffer };
   }
 
   it('refuses HTTP/1.0 on the main port (uWebSockets.js) and takes it on the compat port', async () => {

@@ -1,4 +1,4 @@
-import { App, us_listen_socket_close, type HttpRequest, type HttpResponse, type us_listen_socket } from 'uws-pack';
+import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type us_listen_socket } from 'uws-pack';
 import { healthOf, MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
 import { createMetrics, opsAnswer, readinessFrom, type OpsEndpoints } from '@stat/telemetry';
 import type { RequestFacts } from './accept.js';
@@ -23,7 +23,10 @@ export interface CollectorConfig {
 }
 
 export interface RunningCollector {
+  /** The port it listens on: the configured one, or the one the system chose for port 0. */
   port: number;
+  /** The compat port it listens on, when one was asked for. */
+  compatPort: number | null;
   /** Stops listening; hits already accepted stay in the buffer for the caller to drain. */
   close(): void;
 }
@@ -87,7 +90,8 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
     throw error;
   });
   return {
-    port: config.port,
+    port: us_socket_local_port(token),
+    compatPort: compat?.port ?? null,
     close: () => {
       us_listen_socket_close(token);
       compat?.close();
