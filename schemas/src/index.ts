@@ -14,3 +14,4 @@ export * from './goals.js';
 export * from './links.js';
 export * from './funnels.js';
 export * from './conversions.js';
+export * from './hints.js';

@@ -215,4 +215,47 @@ describe('dimension reports in a browser', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('hints a logged-in user closed stay closed in another browser the user logs in with', async () => {
+    const email = `hints-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
+    const password = 'browser test password';
+    const report = (name: string) => `${base}/stat/projects/${PROJECT}/new/report/${name}?dateStart=7days&dateEnd=yesterday&groupBy=day`;
+    const loggedIn = async (register: boolean) => {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const answer = await context.request.post(`${base}/top100/api/v1.0/auth/${register ? 'register' : 'login'}`, {
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        data: JSON.stringify({ email, password }),
+      });
+      expect(answer.status()).toBe(200);
+      return context;
+    };
+    const first = await loggedIn(true);
+    const second = await loggedIn(false);
+    try {
+      const page = await first.newPage();
+      await page.goto(report('geo'));
+      await page.waitForSelector('[data-testid="report-hint"]');
+      expect(await page.getAttribute('[data-testid="meta-tip"]', 'data-tip')).toBe('reportFilter');
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/v1.0/user/current/hints') && r.request().method() === 'PUT' && r.request().postData()?.includes('"geo"') === true);
+      await page.click('[data-testid="hint-close"]');
+      expect((await saved).status()).toBe(200);
+      const tipSaved = page.waitForResponse((r) => r.url().endsWith('/api/v1.0/user/current/hints') && r.request().postData()?.includes('reportFilter') === true);
+      await page.click('[data-testid="tip-close"]');
+      expect((await tipSaved).status()).toBe(200);
+
+      // Another browser, nothing in its storage: the server's state.
+      const there = await second.newPage();
+      await there.goto(report('geo'));
+      await there.waitForSelector('[data-testid="hint-reopen"]');
+      expect(await there.locator('[data-testid="report-hint"]').count()).toBe(0);
+      // The tip closed in the first browser is not offered again; the next one is.
+      expect(await there.getAttribute('[data-testid="meta-tip"]', 'data-tip')).toBe('reportGraph');
+      await there.goto(report('traffic_sources'));
+      await there.waitForSelector('[data-testid="report-hint"]');
+      expect(await there.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('reportHints')))).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  }, 180_000);
 });

@@ -6,7 +6,7 @@ import { validated } from '../common/validated.js';
 import { SETTINGS, type ApiSettings } from '../tokens.js';
 import { userView, type UserView } from '../users/user-view.js';
 import { User } from './access.guard.js';
-import { ChangePasswordDto, LoginDto, ProfileDto, RegisterDto } from './auth.dto.js';
+import { ChangePasswordDto, HintsDto, LoginDto, ProfileDto, RegisterDto } from './auth.dto.js';
 import { AuthService } from './auth.service.js';
 import { parseCookies, REFRESH_COOKIE, serializeCookie, SESSION_COOKIE } from './cookies.js';
 import { LoggedIn, Public } from './policy.js';
@@ -76,6 +76,13 @@ export class AuthController {
   @LoggedIn()
   async rename(@User() user: Principal, @Body(validated(ProfileDto)) body: ProfileDto): Promise<Envelope<UserView>> {
     return ok(userView(await this.auth.rename(user, body.user_name)));
+  }
+
+  /** The report hints the user hid (spec 001 §2 "Hints"), kept for every browser the user logs in with. */
+  @Put('api/v1.0/user/current/hints')
+  @LoggedIn()
+  async setHints(@User() user: Principal, @Body(validated(HintsDto)) body: HintsDto): Promise<Envelope<UserView>> {
+    return ok(userView(await this.auth.setHints(user, body)));
   }
 
   /** A new password: every other device is logged out, this one gets new cookies. */

@@ -1,5 +1,6 @@
 import { ACCOUNT_LIMITS } from '@stat/schemas/site';
-import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { HINT_REPORT_NAME, HINT_REPORTS_MAX, META_TIP_VIEWS, META_TIPS, type HintState, type MetaTip } from '@stat/schemas/hints';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 
 const { passwordMin, passwordMax, userNameMax } = ACCOUNT_LIMITS;
 const PASSWORD_LENGTH = `Пароль должен быть от ${passwordMin} до ${passwordMax} символов`;
@@ -47,4 +48,25 @@ export class ChangePasswordDto {
   @IsString()
   @Length(passwordMin, passwordMax, { message: PASSWORD_LENGTH })
   new_password!: string;
+}
+
+/** `PUT /user/current/hints`: the user's whole hint state (spec 001 §2 "Hints"). */
+export class HintsDto implements HintState {
+  @IsBoolean()
+  all!: boolean;
+
+  @IsArray()
+  @ArrayMaxSize(HINT_REPORTS_MAX)
+  @Matches(HINT_REPORT_NAME, { each: true, message: 'reports: каждый элемент — имя отчёта' })
+  reports!: string[];
+
+  @IsArray()
+  @ArrayMaxSize(META_TIPS.length)
+  @IsIn(META_TIPS, { each: true })
+  tips!: MetaTip[];
+
+  @IsInt()
+  @Min(0)
+  @Max(META_TIP_VIEWS)
+  views!: number;
 }

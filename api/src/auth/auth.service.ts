@@ -1,4 +1,5 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { hintStateOf, storedHints, type HintState } from '@stat/schemas/hints';
 import { normalizeEmail, UsersRepository } from '../users/users.repository.js';
 import { SETTINGS, type ApiSettings } from '../tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -56,6 +57,11 @@ export class AuthService {
     }
     await this.limiter.reset(`login:fail:${email}`);
     return this.startSession(account.id);
+  }
+
+  async setHints(user: Principal, hints: HintState): Promise<Principal> {
+    await this.users.setMetaTips(user.id, storedHints(hintStateOf(hints)));
+    return (await this.users.principal(user.id)) ?? user;
   }
 
   async rename(user: Principal, userName: string): Promise<Principal> {

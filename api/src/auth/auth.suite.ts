@@ -42,6 +42,7 @@ export function authSuite(env: () => TestApi): void {
             reportSettings: false,
             reportViews: false,
           },
+          hints: { all: false, reports: [], tips: [], views: 0 },
         },
       });
       const cookies = answer.headers.getSetCookie();
@@ -108,6 +109,37 @@ export function authSuite(env: () => TestApi): void {
       expect(long.status).toBe(400);
       expect(long.json.errors.message).toContain('не более 100 символов');
       expect((await client().put('/api/v1.0/user/current', { user_name: 'x' })).status).toBe(401);
+    });
+
+    it('keeps the report hints a user hid for every browser the user logs in with; a bad state is a 400 and changes nothing', async () => {
+      const email = uniqueEmail('hints');
+      const here = client();
+      await here.register(email);
+      const fresh = (await here.get('/api/v1.0/user/current')).json.result;
+      expect(fresh.hints).toEqual({ all: false, reports: [], tips: [], views: 0 });
+      const hidden = { all: false, reports: ['geo', 'summary'], tips: ['reportGraph'], views: 2 };
+      const saved = await here.put('/api/v1.0/user/current/hints', hidden);
+      expect(saved.status).toBe(200);
+      expect(saved.json.result.hints).toEqual(hidden);
+      // Another browser: a new login of the same user reads the same state; the spec's metaTips flags follow it.
+      const there = client();
+      await there.login(email);
+      const read = (await there.get('/api/v1.0/user/current')).json.result;
+      expect(read.hints).toEqual(hidden);
+      expect(read.metaTips).toMatchObject({ reportGraph: true, reportCsv: false });
+      for (const bad of [
+        { ...hidden, views: 4 },
+        { ...hidden, tips: ['reportNothing'] },
+        { ...hidden, reports: ['geo; DROP TABLE users'] },
+        { ...hidden, all: 'yes' },
+        { all: true },
+      ]) {
+        const refused = await there.put('/api/v1.0/user/current/hints', bad);
+        expect(refused.status).toBe(400);
+        expect(typeof refused.json.errors.message).toBe('string');
+      }
+      expect((await here.get('/api/v1.0/user/current')).json.result.hints).toEqual(hidden);
+      expect((await client().put('/api/v1.0/user/current/hints', hidden)).status).toBe(401);
     });
 
     it('changes the password with the current one; other devices are logged out, this one stays', async () => {

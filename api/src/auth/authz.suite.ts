@@ -220,6 +220,7 @@ const TABLE: Entry[] = [
   { route: 'POST /api/v1.0/auth/login', call: () => ({ path: '/api/v1.0/auth/login', body: { email: 'nobody@example.com', password: 'wrong password' } }), global: '401 401 401 401 401 401 401' },
   { route: 'POST /api/v1.0/auth/register', call: () => ({ path: '/api/v1.0/auth/register', body: { email: 'not an e-mail', password: 'long enough' } }), global: '400 400 400 400 400 400 400' },
   { route: 'PUT /api/v1.0/user/current', call: () => ({ path: '/api/v1.0/user/current', body: { user_name: 'Проверка доступа' } }), global: '401 200 200 200 200 200 200' },
+  { route: 'PUT /api/v1.0/user/current/hints', call: () => ({ path: '/api/v1.0/user/current/hints', body: { all: false, reports: ['geo'], tips: ['reportCsv'], views: 1 } }), global: '401 200 200 200 200 200 200' },
   // A wrong current password: the answer says so to whoever is logged in, and nothing changes.
   { route: 'POST /api/v1.0/user/current/password', call: () => ({ path: '/api/v1.0/user/current/password', body: { current_password: 'not the password', new_password: 'a new password' } }),
     global: '401 400 400 400 400 400 400' },

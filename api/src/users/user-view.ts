@@ -1,7 +1,5 @@
+import { hintStateOf, META_TIPS, type HintState } from '@stat/schemas/hints';
 import type { Principal } from '../auth/principal.js';
-
-/** The hints the web app shows once per user; false until the user dismissed one. */
-const META_TIPS = ['reportAdditional', 'reportCsv', 'reportFilter', 'reportGraph', 'reportSettings', 'reportViews'] as const;
 
 /** `GET /user/current`: the user as specification 000, §3 names the fields. */
 export interface UserView {
@@ -14,7 +12,10 @@ export interface UserView {
   role_permissions: string[];
   role_id: number;
   snackbars: Record<string, unknown>;
+  /** The meta tips the user closed (true), as spec 000 §3 names them. */
   metaTips: Record<string, boolean>;
+  /** What of the report hints the user hid, and the report views counted for the meta tips. */
+  hints: HintState;
 }
 
 export function userView(user: Principal): UserView {
@@ -29,5 +30,6 @@ export function userView(user: Principal): UserView {
     role_id: user.roleId,
     snackbars: user.snackbars,
     metaTips: Object.fromEntries(META_TIPS.map((tip) => [tip, user.metaTips[tip] === true])),
+    hints: hintStateOf(user.metaTips),
   };
 }

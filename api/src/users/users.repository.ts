@@ -53,6 +53,11 @@ export class UsersRepository {
     await this.db.query('UPDATE users SET user_name = $2 WHERE id = $1', [id, userName]);
   }
 
+  /** The user's hints, in the server's form (`storedHints`): written whole, the last write wins. */
+  async setMetaTips(id: number, stored: Record<string, unknown>): Promise<void> {
+    await this.db.query('UPDATE users SET meta_tips = $2::jsonb WHERE id = $1', [id, JSON.stringify(stored)]);
+  }
+
   /** Creates a user; null when the e-mail is taken. */
   async create(user: { email: string; passwordHash: string; userName: string; roleId: number }, sql: Sql = this.db): Promise<number | null> {
     const [row] = await sql.query<{ id: number }>(

@@ -4,6 +4,7 @@
  */
 import type { CounterCheck } from '@stat/schemas/site';
 import type { ExportLink, ExportLinkRequest } from '@stat/schemas/export';
+import type { HintState } from '@stat/schemas/hints';
 import type { AttributionModel, AttributionWindow, Conversion, ConversionAccess, ConversionFigures, ConversionList, ConversionMetric, ConversionTableRow } from '@stat/schemas/conversions';
 import { apiDelete, apiGet, apiPatch, apiPost, apiPut, query, type RequestOptions } from '../lib/api';
 
@@ -22,6 +23,8 @@ export interface CurrentUser {
   readonly role_id: number;
   readonly snackbars: Readonly<Record<string, unknown>>;
   readonly metaTips: Readonly<Record<string, boolean>>;
+  /** The report hints the user hid (spec 001 §2), kept on the server. */
+  readonly hints: HintState;
 }
 
 /** A metric of a list row: today so far against the same hours of yesterday. */
@@ -201,6 +204,7 @@ export const calls = {
     apiPost<CurrentUser>('/api/v1.0/auth/register', userName ? { email, password, user_name: userName } : { email, password }, { noRefresh: true }),
   logout: () => apiPost<void>('/logout', undefined, { noRefresh: true }),
   updateProfile: (userName: string) => apiPut<CurrentUser>('/api/v1.0/user/current', { user_name: userName }),
+  saveHints: (hints: HintState) => apiPut<CurrentUser>('/api/v1.0/user/current/hints', hints),
   changePassword: (current: string, next: string) =>
     apiPost<CurrentUser>('/api/v1.0/user/current/password', { current_password: current, new_password: next }),
   logoutAll: () => apiPost<void>('/api/v1.0/user/current/logout_all', undefined),

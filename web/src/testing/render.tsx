@@ -85,6 +85,7 @@ export function testUser(over: Partial<CurrentUser> = {}): CurrentUser {
     role_id: 7,
     snackbars: {},
     metaTips: {},
+    hints: { all: false, reports: [], tips: [], views: 0 },
     ...over,
   };
 }

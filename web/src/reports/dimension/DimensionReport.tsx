@@ -12,7 +12,7 @@ import { useReportFilters } from '../filters/useReportFilters';
 import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
-import type { MetaTip } from '../framework/hints';
+import type { MetaTip } from '@stat/schemas/hints';
 import { CsvDownload } from '../framework/CsvDownload';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';

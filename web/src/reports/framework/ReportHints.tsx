@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
@@ -11,16 +11,14 @@ import {
   closeMetaTip,
   closeReportHint,
   countView,
-  hintKey,
-  META_TIP_TEXTS,
   metaTipOf,
   openReportHint,
-  readHints,
   reportHintShown,
-  writeHints,
   type HintState,
   type MetaTip,
-} from './hints';
+} from '@stat/schemas/hints';
+import { calls, type CurrentUser } from '../../data/calls';
+import { GUEST_HINTS_KEY, META_TIP_TEXTS, readHints, writeHints } from './hints';
 import styles from './ReportHints.module.css';
 
 /** What the report header knows of its report, for the hints. */
@@ -41,27 +39,53 @@ function docsOf(report: string): string {
 /** A user's hint state and how to change it. */
 export type Hints = readonly [HintState, (edit: (s: HintState) => HintState) => void];
 
-/** The user's hint state in this browser; a report page counts as one view when it opens. */
+/**
+ * Where a user's hint state lives: a logged-in user's on the server (read with the session, kept
+ * here for the page's life so every report sees the latest without asking again), a visitor's in
+ * this browser.
+ */
+interface HintStore {
+  read(): HintState;
+  write(state: HintState): void;
+}
+
+const serverHints = new Map<number, HintState>();
+
+function hintStoreOf(user: CurrentUser | null): HintStore {
+  if (!user) return { read: () => readHints(GUEST_HINTS_KEY), write: (state) => writeHints(GUEST_HINTS_KEY, state) };
+  return {
+    read: () => serverHints.get(user.id) ?? user.hints,
+    write: (state) => {
+      serverHints.set(user.id, state);
+      // A lost write only shows a hint again: the page goes on.
+      calls.saveHints(state).catch((error: unknown) => console.warn('hints not saved:', error));
+    },
+  };
+}
+
+/** The user's hint state; a report page counts as one view when it opens. */
 export function useHintState(report: string): Hints {
-  const key = hintKey(useUser()?.id ?? null);
-  const [state, setState] = useState<HintState>(() => readHints(key));
+  const user = useUser();
+  const store = useMemo(() => hintStoreOf(user), [user?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [state, setState] = useState<HintState>(() => store.read());
   useEffect(() => {
-    const counted = countView(readHints(key));
-    writeHints(key, counted);
+    const before = store.read();
+    const counted = countView(before);
+    if (counted !== before) store.write(counted);
     // This page's tip is chosen by the views before it: the view is counted, the tip stays.
-    setState({ ...counted, views: counted.views - 1 });
-  }, [key, report]);
+    setState({ ...counted, views: before.views });
+  }, [store, report]);
   // Written in the click's own handler, not in a state updater (which React may run later, or twice).
   const current = useRef(state);
   current.current = state;
   const update = useCallback(
     (edit: (s: HintState) => HintState) => {
       const next = edit(current.current);
-      writeHints(key, { ...next, views: readHints(key).views });
+      store.write({ ...next, views: store.read().views });
       current.current = next;
       setState(next);
     },
-    [key],
+    [store],
   );
   return [state, update] as const;
 }
