@@ -187,8 +187,13 @@ export interface Goal {
   conversions: GoalConversionRef[];
   /** the owner's e-mail (null when the account is gone) */
   email: string | null;
-  /** whether the caller created it: only they may delete it (§5) */
+  /** whether the caller created it (§5) */
   is_owner: boolean;
+  /**
+   * whether the caller may delete it: its creator; on the demo project an administrator; a goal
+   * whose creator's account is gone, those who may edit the project (the api decides)
+   */
+  can_delete: boolean;
   is_deleted: boolean;
   goal_template_id: number | null;
   /** the ad-service integration's fields (not built: always null, null, false) */
