@@ -39,7 +39,7 @@ import { ExportService } from './export/export.service.js';
 import { SavedFiltersController } from './saved-filters/saved-filters.controller.js';
 import { SavedFiltersRepository } from './saved-filters/saved-filters.repository.js';
 import { SavedFiltersService } from './saved-filters/saved-filters.service.js';
-import { GoalsController } from './goals/goals.controller.js';
+import { GoalCountsController, GoalsController } from './goals/goals.controller.js';
 import { GoalsRepository } from './goals/goals.repository.js';
 import { GoalsService } from './goals/goals.service.js';
 import { FunnelReportController, FunnelsController } from './funnels/funnels.controller.js';
@@ -88,6 +88,7 @@ export const CONTROLLERS: Type[] = [
   ConversionsController,
   ConversionReportController,
   GoalsController,
+  GoalCountsController,
   FunnelsController,
   FunnelReportController,
   ConstructorController,

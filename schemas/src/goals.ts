@@ -96,6 +96,11 @@ export const GOAL_TEXTS = {
   autogoalsTitle: 'Автоцели',
   choose: 'Выбрать',
   alreadyCreated: 'Уже создано',
+  // The counts of the table over a period.
+  columnReaches: 'Достижения',
+  columnVisitors: 'Посетители',
+  period: 'Период',
+  pageViewsNote: 'Если условия не выбирают событие (тип, название, класс, параметр, внешнюю ссылку, блок), целевое событие считает просмотры страниц',
 } as const;
 
 /**
@@ -105,6 +110,28 @@ export const GOAL_TEXTS = {
 export const GOAL_CONDITION_KEYS: readonly string[] = Object.entries(DIMENSIONS)
   .filter(([name, storage]) => storage.table === 'events' && name !== 'date' && name !== 'project_id')
   .map(([name]) => name);
+
+/**
+ * The condition keys that choose which events of a page reach a goal (their kind, name, class,
+ * parameters, the link clicked, the block). A goal whose conditions name none of them (a page
+ * address alone, a title, a country) means the page views that meet them: every event of a
+ * page shares its address, and a visitor who opened /cart once has not reached «cart» once for
+ * every click and scroll on it.
+ */
+export const GOAL_EVENT_KEYS: readonly string[] = ['event_type', 'event_class', 'event_name', 'customer_params_key', 'customer_params_value', 'user_cv_key', 'external_url', 'ub_block_list'];
+
+/** The implied condition of a goal that chooses no event: page views. */
+export const GOAL_PAGE_VIEW_RULE: DimensionFilterRule = { key: 'event_type', op: '=', value: 'pageview' };
+
+/**
+ * The rules a goal is counted by: its own, and page views first when none of them chooses an
+ * event ({@link GOAL_EVENT_KEYS}). Applied when a goal is compiled, not when it is stored, so the
+ * goals saved before keep their conditions and count the same way as new ones.
+ */
+export function goalCountedRules(body: GoalBody): DimensionFilterRule[] {
+  const choosesEvent = body.dimension_filters.some((r) => GOAL_EVENT_KEYS.includes(r.key));
+  return choosesEvent ? [...body.dimension_filters] : [GOAL_PAGE_VIEW_RULE, ...body.dimension_filters];
+}
 
 /** The flags of a goal that force each other (§4). */
 export interface GoalFlags {
@@ -160,8 +187,13 @@ export interface Goal {
   conversions: GoalConversionRef[];
   /** the owner's e-mail (null when the account is gone) */
   email: string | null;
-  /** whether the caller created it: only they may delete it (§5) */
+  /** whether the caller created it (§5) */
   is_owner: boolean;
+  /**
+   * whether the caller may delete it: its creator; on the demo project an administrator; a goal
+   * whose creator's account is gone, those who may edit the project (the api decides)
+   */
+  can_delete: boolean;
   is_deleted: boolean;
   goal_template_id: number | null;
   /** the ad-service integration's fields (not built: always null, null, false) */
@@ -170,6 +202,22 @@ export interface Goal {
   is_yandex_sending: boolean;
   /** ISO 8601 time of the last change */
   update_date: string;
+}
+
+/** What one goal counted over a period: its events (reaches), and the visits and visitors that reached it. */
+export interface GoalCount {
+  goal_id: number;
+  reaches: number;
+  visits: number;
+  visitors: number;
+}
+
+/** POST /api/report/v1.0/eventbase/{projectId}/goals: the counts of the goals asked for, in their order. */
+export interface GoalCountsReport {
+  /** the period counted, Moscow days (YYYY-MM-DD) */
+  date_start: string;
+  date_end: string;
+  goals: GoalCount[];
 }
 
 /** GET /api/v1.0/user/goals: one page of goals and how many there are. */

@@ -11,9 +11,11 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
+const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
 const DEMO = '7596044';
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
 const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -26,8 +28,25 @@ async function shot(page: Page, name: string): Promise<void> {
 /** The rows of the table as «title | conditions | access». */
 const rows = (page: Page) =>
   page.$$eval('[data-testid="goal-row"]', (trs) =>
-    trs.map((tr) => [tr.querySelector('[data-testid="goal-row-title"]'), ...Array.from(tr.querySelectorAll('td')).slice(1, 3)].map((el) => (el?.textContent ?? '').trim()).join(' | ')),
+    trs.map((tr) => {
+      const cells = Array.from(tr.querySelectorAll('td'));
+      return [tr.querySelector('[data-testid="goal-row-title"]'), cells[1], cells[4]].map((el) => (el?.textContent ?? '').trim()).join(' | ');
+    }),
   );
+
+/** The rows of the table as «title | reaches | visitors». */
+const counts = (page: Page) =>
+  page.$$eval('[data-testid="goal-row"]', (trs) =>
+    trs.map((tr) =>
+      ['goal-row-title', 'goal-reaches', 'goal-visitors'].map((id) => (tr.querySelector(`[data-testid="${id}"]`)?.textContent ?? '').trim()).join(' | '),
+    ),
+  );
+
+/** One hit to the collector, as the counter would send it. */
+async function hit(projectId: string, fields: Record<string, unknown>): Promise<void> {
+  const sent = await fetch(`${collectorUrl}/hit`, { method: 'POST', headers: { 'user-agent': VISITOR_USER_AGENT }, body: JSON.stringify({ p: Number(projectId), ...fields }) });
+  expect(sent.status).toBe(204);
+}
 
 describe('the goals page', () => {
   let browser: Browser;
@@ -104,6 +123,8 @@ describe('the goals page', () => {
       await page.click('[data-testid="filter-apply"]');
       await page.waitForSelector('[data-testid="goal-condition"]');
       expect(await page.textContent('[data-testid="goal-condition"]')).toBe('Адрес страницы: равно */cart*');
+      // A page address alone counts the page's views, and the form says so.
+      expect(await page.textContent('[data-testid="goal-page-views-note"]')).toContain('целевое событие считает просмотры страниц');
       await shot(page, 'form-custom');
       const saved = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1.0/goal'));
       await page.click('[data-testid="goal-save"]');
@@ -118,12 +139,15 @@ describe('the goals page', () => {
       });
       await expect
         .poll(() => rows(page), { timeout: 15_000 })
-        .toEqual(['Корзина | Адрес страницы: равно */cart* | Личное', 'Скачивание файла | Тип события: равно клик по ссылке; Название события: равно download | ПубличноеЗащищённое']);
+        .toEqual([
+          'Корзина | Тип события: равно просмотр страницы; Адрес страницы: равно */cart* | Личное',
+          'Скачивание файла | Тип события: равно клик по ссылке; Название события: равно download | ПубличноеЗащищённое',
+        ]);
       await shot(page, 'list');
 
       // The search by title.
       await page.fill('[data-testid="goal-search"]', 'корз');
-      await expect.poll(() => rows(page), { timeout: 15_000 }).toEqual(['Корзина | Адрес страницы: равно */cart* | Личное']);
+      await expect.poll(() => rows(page), { timeout: 15_000 }).toEqual(['Корзина | Тип события: равно просмотр страницы; Адрес страницы: равно */cart* | Личное']);
 
       // On the demo project this user may look, not create.
       await page.goto(`${base}/stat/projects/${DEMO}/goals`);
@@ -136,4 +160,114 @@ describe('the goals page', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('shows how many times each goal was reached and by how many visitors, as counted by hand; the row actions work', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    try {
+      await page.goto(`${base}/stat/projects?register`);
+      await page.fill('input[name=email]', `goal-counts-${stamp}@example.com`);
+      await page.fill('input[name=password]', 'browser test password');
+      await page.click('[data-testid=register-form] button[type=submit]');
+      await page.waitForSelector('[data-testid=projects]');
+      const created = await context.request.post(`${base}/top100/api/v1.0/project`, {
+        headers: JSON_HEADERS,
+        data: JSON.stringify({ url: `https://counts-${stamp}.example`, title: 'Сайт со счётом целей', agree: true }),
+      });
+      expect(created.status()).toBe(200);
+      const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+      const site = `https://counts-${stamp}.example`;
+      // Visitor A: views /cart, stays on it (an engagement hit), buys there. Visitor B: views /cart
+      // twice and buys. Visitor C: views the home page. By hand: «Корзина» (the address alone) is
+      // reached 3 times by 2 visitors (its views, not the purchases nor the time on it); «Покупка» 2 times by 2.
+      await hit(project, { u: `${site}/cart`, v: 'countsvisitora' });
+      await hit(project, { t: 'engagement', u: `${site}/cart`, v: 'countsvisitora', d: 4000 });
+      await hit(project, { t: 'event', u: `${site}/cart`, v: 'countsvisitora', en: 'buy', ec: 'cv' });
+      await hit(project, { u: `${site}/cart`, v: 'countsvisitorb' });
+      await hit(project, { u: `${site}/cart?step=2`, v: 'countsvisitorb' });
+      await hit(project, { t: 'event', u: `${site}/cart?step=2`, v: 'countsvisitorb', en: 'buy', ec: 'cv' });
+      await hit(project, { u: `${site}/`, v: 'countsvisitorc' });
+      for (const [title, body] of [
+        ['Корзина', { dimension_filters: [{ key: 'url', op: 'like', value: '*/cart*' }] }],
+        ['Покупка', { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }] }],
+      ] as const) {
+        const goal = await context.request.post(`${base}/top100/api/v1.0/goal`, { headers: JSON_HEADERS, data: JSON.stringify({ project_id: Number(project), title, body }) });
+        expect(goal.status()).toBe(200);
+      }
+
+      await page.goto(`${base}/stat/projects/${project}/goals`);
+      await page.waitForSelector('[data-testid="goal-row"]');
+      // The last 7 days by default; the hits are written a moment after they are sent.
+      expect(await page.$eval('[data-testid="goals-period"]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('7 дней');
+      expect(await page.$$eval('[data-testid="goals-table"] th', (ths) => ths.map((th) => th.textContent))).toEqual(['Название', 'Условия', 'Достижения', 'Посетители', 'Доступ', 'Автор', '']);
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await page.waitForSelector('[data-testid="goal-row"]');
+            await page.waitForFunction(() => !document.querySelector('[data-testid="goal-reaches"]')?.textContent?.includes('…'));
+            return counts(page);
+          },
+          { timeout: 60_000, interval: 1_000 },
+        )
+        .toEqual(['Покупка | 2 | 2', 'Корзина | 3 | 2']);
+      await shot(page, 'counts');
+
+      // Another period asks again, for its dates.
+      const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/goals`));
+      await page.selectOption('[data-testid="goals-period"]', '30days');
+      expect((await asked).postDataJSON()).toMatchObject({ date_start: '30days', date_end: 'today' });
+      await expect.poll(() => counts(page), { timeout: 15_000 }).toEqual(['Покупка | 2 | 2', 'Корзина | 3 | 2']);
+
+      // The row actions of one's own personal goal: all five.
+      const cart = '[data-testid="goal-row"]:has-text("Корзина")';
+      await page.click(`${cart} [data-testid="goal-actions"]`);
+      expect(await page.$$eval('[role="menuitem"]', (items) => items.map((i) => i.textContent))).toEqual(['Добавить конверсию', 'Сделать публичным', 'Редактировать', 'Копировать', 'Удалить']);
+      await shot(page, 'row-actions');
+      // Add conversion: the conversion form, here; saved, the conversion is there.
+      await page.click('[data-testid="goal-add-conversion"]');
+      await page.waitForSelector('[data-testid="conversion-form"]');
+      await page.fill('[data-testid="conversion-title"]', 'Покупки из корзины');
+      await page.waitForSelector('[data-testid="conversion-numerator"] option:has-text("Покупка")', { state: 'attached' });
+      await page.selectOption('[data-testid="conversion-numerator"]', { label: 'Покупка' });
+      await page.click('[data-testid="conversion-save"]');
+      await page.getByRole('status').filter({ hasText: 'Конверсия создана' }).waitFor();
+      const conversions = await context.request.get(`${base}/top100/api/v1.0/user/conversions?project_id=${project}`, { headers: JSON_HEADERS });
+      expect(((await conversions.json()) as { result: { conversions: { title: string }[] } }).result.conversions.map((c) => c.title)).toEqual(['Покупки из корзины']);
+      // Make public.
+      await page.click(`${cart} [data-testid="goal-actions"]`);
+      await page.click('[data-testid="goal-make-public"]');
+      await page.getByRole('status').filter({ hasText: 'Целевое событие стало публичным' }).waitFor();
+      await expect.poll(() => page.textContent(cart), { timeout: 15_000 }).toContain('Публичное');
+      await page.click(`${cart} [data-testid="goal-actions"]`);
+      expect(await page.$$eval('[role="menuitem"]', (items) => items.map((i) => i.textContent))).toEqual(['Добавить конверсию', 'Редактировать', 'Копировать', 'Удалить']);
+      // Copy: the form with «Копия_ » and the same conditions; saved, a new personal goal counted the same.
+      await page.click('[data-testid="goal-copy"]');
+      await page.waitForSelector('[data-testid="goal-form"]');
+      expect(await page.inputValue('[data-testid="goal-title"]')).toBe('Копия_ Корзина');
+      expect(await page.textContent('[data-testid="goal-condition"]')).toBe('Адрес страницы: равно */cart*');
+      await page.click('[data-testid="goal-save"]');
+      await page.getByRole('status').filter({ hasText: 'Целевое событие создано' }).waitFor();
+      await expect.poll(() => counts(page), { timeout: 15_000 }).toEqual(['Копия_ Корзина | 3 | 2', 'Покупка | 2 | 2', 'Корзина | 3 | 2']);
+      // Edit, then delete the copy.
+      const copy = '[data-testid="goal-row"]:has-text("Копия_ Корзина")';
+      await page.click(`${copy} [data-testid="goal-actions"]`);
+      await page.click('[data-testid="goal-edit"]');
+      await page.fill('[data-testid="goal-title"]', 'Корзина, копия');
+      await page.click('[data-testid="goal-save"]');
+      await page.getByRole('status').filter({ hasText: 'Целевое событие изменено' }).waitFor();
+      await expect.poll(() => counts(page), { timeout: 15_000 }).toEqual(['Корзина, копия | 3 | 2', 'Покупка | 2 | 2', 'Корзина | 3 | 2']);
+      await page.click('[data-testid="goal-row"]:has-text("Корзина, копия") [data-testid="goal-actions"]');
+      await page.click('[data-testid="goal-remove"]');
+      await page.click('[data-testid="confirm-button"]');
+      await page.getByRole('status').filter({ hasText: 'Целевое событие удалено' }).waitFor();
+      await expect.poll(() => counts(page), { timeout: 15_000 }).toEqual(['Покупка | 2 | 2', 'Корзина | 3 | 2']);
+      await shot(page, 'counts-after');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
 });

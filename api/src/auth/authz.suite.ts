@@ -143,7 +143,7 @@ const TABLE: Entry[] = [
   // Goals: the project is named in the query or the body, or is the goal's. Lists for whoever
   // views the project (the demo's for anyone); creating for a login that views it, on the demo
   // project for administrators; a public goal is changed by its creator and the project's
-  // editors, deleted by its creator only (specification 002, §5).
+  // editors (specification 002, §5).
   { route: 'GET /api/v1.0/user/goals', call: (t) => ({ path: `/api/v1.0/user/goals?project_id=${t?.id}&show_common=true` }), forged: /project_id/,
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'POST /api/v1.0/goals', call: (t) => ({ path: '/api/v1.0/goals', body: { project_id: t?.id, ids: [t?.goalId] } }), forged: /project_id/,
@@ -152,8 +152,12 @@ const TABLE: Entry[] = [
     project: '401 403 200 200 200 200 200', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
   { route: 'PUT /api/v1.0/goal/:id', call: (t) => ({ path: `/api/v1.0/goal/${t?.goalId}`, body: { title: `Переименована ${t?.goalId}` } }), forged: null,
     project: '401 403 403 200 200 403 200', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
+  // Deleted by its creator (here: the owner); on the demo project by an administrator, whoever made it.
   { route: 'DELETE /api/v1.0/goal/:id', call: (t) => ({ path: `/api/v1.0/goal/${t?.goalId}` }), forged: null,
-    project: '401 403 403 403 200 403 403', demo: '401 403 403 403 403 403 403', unknown: '401 404 404 404 404 404 404' },
+    project: '401 403 403 403 200 403 403', demo: '401 403 403 403 403 403 200', unknown: '401 404 404 404 404 404 404' },
+  // The goals' counts: a report call for whoever views the project and sees the goals (the demo's for anyone).
+  { route: 'POST /api/report/v1.0/eventbase/:projectId/goals', call: (t) => ({ path: `/api/report/v1.0/eventbase/${t?.id}/goals`, body: { goal_ids: [t?.goalId], date_start: TODAY, date_end: TODAY } }),
+    project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   { route: 'GET /api/v1.0/autogoals', call: (t) => ({ path: `/api/v1.0/autogoals?project_id=${t?.id}` }), forged: /project_id/,
     project: '401 403 200 200 200 200 200', demo: '200 200 200 200 200 200 200' },
   // Funnels: public on their project; created by a login that views it, changed and deleted by

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { AUTOGOAL_TEMPLATES, eventKeyOf, type DimensionFilterRule, type GoalBody } from '@stat/schemas';
-import { compileGoalCounts, goalCondition, type GoalCounts } from './goal-sql.js';
+import { compileGoalCounts, goalCondition, goalCountsOf, type GoalCounts } from './goal-sql.js';
 import { Params, ReportQueryError } from '../reports/compile.js';
 
 // Needs: chDB (in-process). Goals counted over stored events, each number below counted by hand.
@@ -87,11 +87,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function counts(rules: DimensionFilterRule[], dateEnd = DAY): Promise<GoalCounts> {
-  const { query, params } = compileGoalCounts(PROJECT, { dimension_filters: rules }, DAY, dateEnd);
+async function countsOf(bodies: GoalBody[], dateEnd = DAY): Promise<GoalCounts[]> {
+  const { query, params } = compileGoalCounts(PROJECT, bodies, DAY, dateEnd);
   const answer = await clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
-  const [r] = await answer.json<{ reaches: string; visits: string; visitors: string }>();
-  return { reaches: Number(r!.reaches), visits: Number(r!.visits), visitors: Number(r!.visitors) };
+  const [r] = await answer.json<Record<string, unknown>>();
+  return goalCountsOf(r, bodies.length);
+}
+
+async function counts(rules: DimensionFilterRule[], dateEnd = DAY): Promise<GoalCounts> {
+  const [one] = await countsOf([{ dimension_filters: rules }], dateEnd);
+  return one!;
 }
 
 const template = (title: string): GoalBody => {
@@ -114,8 +119,38 @@ describe('a goal counts the stored events that meet all its conditions', () => {
     expect(await counts(CATALOG_VIEWS, LATER)).toEqual({ reaches: 3, visits: 3, visitors: 2 });
   });
 
-  it('a url alone is met by every event of the page: the view of visit 1, and the view and four events of visit 3', async () => {
-    expect(await counts([{ key: 'url', op: 'like', value: '*/catalog' }])).toEqual({ reaches: 6, visits: 2, visitors: 1 });
+  it('a url alone means the page views of that url: visits 1 and 3 viewed the catalogue once each, its four events of visit 3 do not count', async () => {
+    expect(await counts([{ key: 'url', op: 'like', value: '*/catalog' }])).toEqual({ reaches: 2, visits: 2, visitors: 1 });
+  });
+
+  it('a url with an event: the sign-up made on the catalogue (visit 3) and not the page view', async () => {
+    expect(
+      await counts([
+        { key: 'url', op: 'like', value: '*/catalog' },
+        { key: 'event_name', op: '=', value: 'signup' },
+      ]),
+    ).toEqual({ reaches: 1, visits: 1, visitors: 1 });
+  });
+
+  it('any condition that does not choose an event means page views: the pages of visitor b are one view of the home page', async () => {
+    expect(await counts([{ key: 'url_no_args', op: '=', value: 'https://site.example/' }])).toEqual({ reaches: 1, visits: 1, visitors: 1 });
+  });
+
+  it('several goals are counted by one query, each as when counted alone, and a goal nothing met counts zeros', async () => {
+    const bodies: GoalBody[] = [
+      { dimension_filters: CATALOG_VIEWS },
+      { dimension_filters: [{ key: 'event_name', op: '=', value: 'signup', extra: { eventClass: 'cv' } }] },
+      { dimension_filters: [{ key: 'url', op: 'like', value: '*/nowhere' }] },
+      { dimension_filters: [{ key: 'event_type', op: '=', value: 'outbound' }] },
+    ];
+    expect(await countsOf(bodies, LATER)).toEqual([
+      { reaches: 3, visits: 3, visitors: 2 },
+      { reaches: 2, visits: 2, visitors: 2 },
+      { reaches: 0, visits: 0, visitors: 0 },
+      { reaches: 5, visits: 3, visitors: 2 },
+    ]);
+    const { query } = compileGoalCounts(PROJECT, bodies, DAY, LATER);
+    expect(query.match(/FROM events/g)).toHaveLength(1);
   });
 
   it('an event class and name: the sign-ups of visits 2 and 3', async () => {
@@ -159,7 +194,7 @@ describe('a goal counts the stored events that meet all its conditions', () => {
   it('a value travels as a parameter, never in the SQL text', () => {
     const p = new Params();
     const sql = goalCondition({ dimension_filters: [{ key: 'url', op: '=', value: "x' OR 1=1 --" }] }, p);
-    expect(sql).toBe('url = {p0:String}');
-    expect(p.values).toEqual({ p0: "x' OR 1=1 --" });
+    expect(sql).toBe('event_type = {p0:String} AND url = {p1:String}');
+    expect(p.values).toEqual({ p0: 'pageview', p1: "x' OR 1=1 --" });
   });
 });

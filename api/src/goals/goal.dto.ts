@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
+  ArrayUnique,
   IsArray,
   IsBoolean,
   IsIn,
@@ -33,6 +34,7 @@ import { IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
 import { Given, QueryId, Trimmed } from '../http/dto-helpers.js';
+import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
 
 
 /** One text per title: required, at least 3, at most 255 characters (§5). */
@@ -186,4 +188,25 @@ export class AutogoalListQueryDto {
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(GOALS_LIST_PAGE) limit?: number;
   @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;
+}
+
+/**
+ * POST /api/report/v1.0/eventbase/{projectId}/goals: how many times each of these goals was
+ * reached, in how many visits and by how many visitors, over the period (the goals page's table).
+ */
+export class GoalCountsDto {
+  /** the project's goals the caller sees, at most a list page of them, each once */
+  @IsRowId({ each: true })
+  @ArrayUnique()
+  @ArrayMaxSize(GOALS_LIST_PAGE)
+  @ArrayMinSize(1)
+  @IsArray()
+  goal_ids!: number[];
+
+  @IsReportDate()
+  date_start!: string;
+
+  @IsReportDate()
+  @IsNotBefore('date_start')
+  date_end!: string;
 }

@@ -1,13 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import type { AutogoalList, Goal, GoalList } from '@stat/schemas';
+import type { AutogoalList, Goal, GoalCountsReport, GoalList } from '@stat/schemas';
 import { ok, type Envelope } from '../common/envelope.js';
-import { CurrentUser, User } from '../auth/access.guard.js';
-import { LoggedIn, Public, ReadOnlyPost } from '../auth/policy.js';
+import { CurrentUser, Project, User } from '../auth/access.guard.js';
+import { LoggedIn, ProjectView, Public, ReadOnlyPost } from '../auth/policy.js';
+import type { ProjectRights } from '../auth/project-access.js';
+import { ApiReportLimit } from '../openapi/answers.js';
 import type { Principal } from '../auth/principal.js';
 import { validated } from '../common/validated.js';
 import { joinedTexts, validatedFields } from '../http/field-errors.js';
 import { IdPipe } from '../http/id.pipe.js';
-import { AutogoalListQueryDto, CreateGoalDto, GoalListQueryDto, GoalsByIdsDto, UpdateGoalDto } from './goal.dto.js';
+import { AutogoalListQueryDto, CreateGoalDto, GoalCountsDto, GoalListQueryDto, GoalsByIdsDto, UpdateGoalDto } from './goal.dto.js';
 import { GoalsService } from './goals.service.js';
 
 /** A field's first failing check is its one text. */
@@ -60,5 +62,23 @@ export class GoalsController {
   @Public()
   async autogoals(@CurrentUser() user: Principal | null, @Query(validated(AutogoalListQueryDto)) query: AutogoalListQueryDto): Promise<Envelope<AutogoalList>> {
     return ok(await this.goals.autogoals(user, query));
+  }
+}
+
+/**
+ * The goals' counts over a period (the goals page's table): one of the report calls, with their
+ * limit, for whoever views the project (the demo project's for anyone); the service checks each goal.
+ */
+@Controller('api/report/v1.0/eventbase/:projectId/goals')
+@ProjectView()
+@ReadOnlyPost()
+@ApiReportLimit()
+export class GoalCountsController {
+  constructor(@Inject(GoalsService) private readonly goals: GoalsService) {}
+
+  @Post()
+  @HttpCode(200)
+  async counts(@Project() project: ProjectRights, @CurrentUser() user: Principal | null, @Body(validated(GoalCountsDto)) body: GoalCountsDto): Promise<Envelope<GoalCountsReport>> {
+    return ok(await this.goals.counts(project, user, body));
   }
 }

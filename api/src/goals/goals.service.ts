@@ -9,14 +9,19 @@ import {
   type DimensionFilterRule,
   type Goal,
   type GoalBody,
+  type GoalCountsReport,
   type GoalList,
+  moscowDate,
 } from '@stat/schemas';
 import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
 import { DEMO_PROJECT_ID, ProjectAccess, type ProjectRights } from '../auth/project-access.js';
 import type { Kv } from '../kv/kv.js';
-import { LIMIT_KV, SETTINGS, type ApiSettings } from '../tokens.js';
-import type { AutogoalListQueryDto, CreateGoalDto, GoalBodyDto, GoalListQueryDto, GoalsByIdsDto, UpdateGoalDto } from './goal.dto.js';
+import { ReportEngine } from '../reports/engine.js';
+import { datesOf } from '../reports/plan.js';
+import { CLOCK, LIMIT_KV, SETTINGS, type ApiSettings, type Clock } from '../tokens.js';
+import type { AutogoalListQueryDto, CreateGoalDto, GoalBodyDto, GoalCountsDto, GoalListQueryDto, GoalsByIdsDto, UpdateGoalDto } from './goal.dto.js';
+import { compileGoalCounts, goalCountsOf } from './goal-sql.js';
 import { GoalsRepository, type GoalFields, type GoalRow } from './goals.repository.js';
 
 export const NOTHING_TO_CHANGE = 'Nothing to change: send title, description, access, is_protected, is_td_sending or body';
@@ -31,6 +36,18 @@ export function forcedFlags<T extends Pick<GoalFields, 'access' | 'is_protected'
   return fields.is_td_sending ? { ...fields, access: 'common', is_protected: true } : fields;
 }
 
+/**
+ * Whether `user` may delete a goal (§5 "goal delete only for the owner"): its creator; on the
+ * demo project, which is read-only except for administrators (§5), an administrator, whoever
+ * made it (its seeded goals have no creator); and a goal whose creator's account is gone, those
+ * who may edit the project, so that no goal is left that nobody can delete.
+ */
+export function goalDeletable(row: Pick<GoalRow, 'owner_id'>, user: Principal | null, project: ProjectRights): boolean {
+  if (user === null || !goalsWritable(project)) return false;
+  if (row.owner_id !== null && Number(row.owner_id) === user.id) return true;
+  return project.edit && (project.id === DEMO_PROJECT_ID || row.owner_id === null);
+}
+
 /** Whether a caller may change a project's goals at all: on the demo project only an administrator (§5). */
 export function goalsWritable(project: ProjectRights): boolean {
   return project.id !== DEMO_PROJECT_ID || project.edit;
@@ -43,10 +60,12 @@ export class GoalsService {
     @Inject(ProjectAccess) private readonly access: ProjectAccess,
     @Inject(LIMIT_KV) private readonly limits: Kv,
     @Inject(SETTINGS) private readonly settings: ApiSettings,
+    @Inject(ReportEngine) private readonly engine: ReportEngine,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async list(user: Principal | null, q: GoalListQueryDto): Promise<GoalList> {
-    await this.viewable(user, q.project_id);
+    const project = await this.viewable(user, q.project_id);
     const { rows, total } = await this.goals.list({
       projectId: q.project_id,
       userId: user?.id ?? 0,
@@ -57,13 +76,31 @@ export class GoalsService {
       limit: q.limit ?? GOALS_LIST_PAGE,
       offset: q.offset ?? 0,
     });
-    return { goals: rows.map((row) => view(row, user)), totals: total };
+    return { goals: rows.map((row) => view(row, user, project)), totals: total };
   }
 
   async byIds(user: Principal, dto: GoalsByIdsDto): Promise<GoalList> {
-    await this.viewable(user, dto.project_id);
+    const project = await this.viewable(user, dto.project_id);
     const rows = dto.ids.length === 0 ? [] : await this.goals.visibleByIds(dto.project_id, user.id, dto.ids);
-    return { goals: rows.map((row) => view(row, user)), totals: rows.length };
+    return { goals: rows.map((row) => view(row, user, project)), totals: rows.length };
+  }
+
+  /**
+   * The goals' counts over the period, in the order asked, by one ClickHouse query. The caller
+   * views the project (the guard's check) and sees each goal (a public one of the project, or
+   * their own; a deleted one too, as the list shows them); any other id (another user's personal
+   * goal, another project's, none) is a 404 and nothing is read.
+   */
+  async counts(project: ProjectRights, user: Principal | null, dto: GoalCountsDto): Promise<GoalCountsReport> {
+    const { dateStart, dateEnd } = datesOf(dto, moscowDate(this.clock()));
+    const rows = await this.goals.visibleByIds(project.id, user?.id ?? 0, dto.goal_ids);
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const goals = dto.goal_ids.map((id) => byId.get(id));
+    if (goals.some((g) => g === undefined)) throw new NotFoundException(GOAL_TEXTS.notFound);
+    const seen = goals as GoalRow[];
+    const [row] = await this.engine.rows(compileGoalCounts(project.id, seen.map((g) => g.body), dateStart, dateEnd), 'goals');
+    const figures = goalCountsOf(row, seen.length);
+    return { date_start: dateStart, date_end: dateEnd, goals: dto.goal_ids.map((goal_id, i) => ({ goal_id, ...figures[i]! })) };
   }
 
   async create(user: Principal, dto: CreateGoalDto): Promise<Goal> {
@@ -90,7 +127,7 @@ export class GoalsService {
     await this.countCreation(user);
     const row = await this.goals.insert(project.id, user.id, fields, templateId);
     if (!row) throw new BadRequestException(GOAL_TEXTS.templateCreated);
-    return view(row, user);
+    return view(row, user, project);
   }
 
   async update(user: Principal, id: number, dto: UpdateGoalDto): Promise<Goal> {
@@ -100,7 +137,8 @@ export class GoalsService {
     const project = await this.viewable(user, current.project_id);
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     if (!ownedBy(current, user) && !(current.access === 'common' && project.edit)) throw new ForbiddenException(FORBIDDEN);
-    if (current.is_protected) throw new BadRequestException(GOAL_TEXTS.protected);
+    // A protected goal is not changed (§4), but it may be made public: sharing it changes nothing of what it counts.
+    if (current.is_protected && !onlyMakesPublic(dto, current)) throw new BadRequestException(GOAL_TEXTS.protected);
     // Public to personal: the creator's choice, and not for a goal in a funnel (funnels are public, §4).
     if (dto.access === 'own' && current.access === 'common') {
       if (!ownedBy(current, user)) throw new ForbiddenException(GOAL_TEXTS.ownerOnlyPersonal);
@@ -118,14 +156,14 @@ export class GoalsService {
     if (dto.is_td_sending === undefined && (fields.access === 'own' || !fields.is_protected)) fields.is_td_sending = false;
     await this.goals.update(id, fields);
     const row = await this.goals.byId(id);
-    return view(row as GoalRow, user);
+    return view(row as GoalRow, user, project);
   }
 
   async remove(user: Principal, id: number): Promise<Record<string, never>> {
     const current = await this.visibleGoal(user, id);
     const project = await this.viewable(user, current.project_id);
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
-    if (!ownedBy(current, user)) throw new ForbiddenException(GOAL_TEXTS.ownerOnly);
+    if (!goalDeletable(current, user, project)) throw new ForbiddenException(GOAL_TEXTS.ownerOnly);
     await this.goals.markDeleted(id);
     return {};
   }
@@ -164,8 +202,21 @@ export class GoalsService {
 /** Whether `user` created the goal. */
 const ownedBy = (row: GoalRow, user: Principal | null): boolean => user !== null && row.owner_id !== null && Number(row.owner_id) === user.id;
 
-/** A goal as the api answers it. */
-export function view(row: GoalRow, user: Principal | null): Goal {
+/** Whether a change asks for nothing but making a personal goal public (the rest, if sent, as it is). */
+function onlyMakesPublic(dto: UpdateGoalDto, current: GoalRow): boolean {
+  if (dto.access !== 'common' || current.access !== 'own') return false;
+  const same = <T>(sent: T | undefined, now: T): boolean => sent === undefined || sent === now;
+  return (
+    same(dto.title, current.title) &&
+    same(dto.description, current.description) &&
+    same(dto.is_protected, current.is_protected) &&
+    same(dto.is_td_sending, current.is_td_sending) &&
+    (dto.body === undefined || JSON.stringify(plainBody(dto.body)) === JSON.stringify(current.body))
+  );
+}
+
+/** A goal as the api answers it to `user` on `project`. */
+export function view(row: GoalRow, user: Principal | null, project: ProjectRights): Goal {
   const conditions = row.body.dimension_filters;
   return {
     id: Number(row.id),
@@ -180,6 +231,7 @@ export function view(row: GoalRow, user: Principal | null): Goal {
     conversions: [],
     email: row.email,
     is_owner: ownedBy(row, user),
+    can_delete: !row.is_deleted && goalDeletable(row, user, project),
     is_deleted: row.is_deleted,
     goal_template_id: row.goal_template_id === null ? null : Number(row.goal_template_id),
     yandex_id: null,

@@ -1,4 +1,4 @@
-import { AUTOGOAL_TEMPLATES, type Goal, type GoalBody } from '@stat/schemas';
+import { AUTOGOAL_TEMPLATES, eventKeyOf, type Goal, type GoalBody } from '@stat/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import { ROLE } from '../auth/principal.js';
@@ -73,6 +73,7 @@ describe('goals: create, list, change, delete', () => {
       conversions: [],
       email: owner.email,
       is_owner: true,
+      can_delete: true,
       is_deleted: false,
       goal_template_id: null,
       yandex_id: null,
@@ -130,6 +131,32 @@ describe('goals: create, list, change, delete', () => {
     const deleted = await list(owner.client, owner.projectId, '&show_deleted=true');
     expect(deleted.goals.map((g) => [g.title, g.is_deleted])).toEqual([['Защищённая', true]]);
     expect((await owner.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual(NOT_FOUND);
+  });
+
+  it('a protected personal goal may be made public, and nothing else of it changed', async () => {
+    const { owner, viewer, projectId } = await team();
+    const goal = await create(owner.client, { project_id: projectId, title: 'Защищённая личная', is_protected: true });
+    expect((await owner.client.put(`/api/v1.0/goal/${goal.id}`, { access: 'common', title: 'Другое название' })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'Защищённое целевое событие нельзя изменить, только удалить' },
+    });
+    const shared = (await owner.client.put(`/api/v1.0/goal/${goal.id}`, { access: 'common' })).json.result as Goal;
+    expect([shared.title, shared.access, shared.is_protected, shared.body]).toEqual(['Защищённая личная', 'common', true, SIGNUP]);
+    expect(titles(await list(viewer.client, projectId, '&common_only=true'))).toEqual(['Защищённая личная']);
+    // Public now, it is protected again against every change.
+    expect((await owner.client.put(`/api/v1.0/goal/${goal.id}`, { access: 'common' })).status).toBe(400);
+  });
+
+  it('a goal whose creator’s account is gone is deleted by those who may edit the project, not by a viewer', async () => {
+    const { owner, viewer, editor, projectId } = await team();
+    const goal = await create(viewer.client, { project_id: projectId, title: 'Ушедшего автора', access: 'common' });
+    await api.db.query('UPDATE goals SET owner_id = NULL WHERE id = $1', [goal.id]);
+    const seen = (await list(editor.client, projectId, '&common_only=true')).goals;
+    expect(seen.map((g) => [g.title, g.email, g.is_owner, g.can_delete])).toEqual([['Ушедшего автора', null, false, true]]);
+    expect((await list(viewer.client, projectId, '&common_only=true')).goals.map((g) => g.can_delete)).toEqual([false]);
+    expect((await viewer.client.delete(`/api/v1.0/goal/${goal.id}`)).json).toEqual({ responseStatus: 403, errors: { message: 'Удалить целевое событие может только его автор' } });
+    expect((await editor.client.delete(`/api/v1.0/goal/${goal.id}`)).status).toBe(200);
+    expect(titles(await list(owner.client, projectId, '&common_only=true'))).toEqual([]);
   });
 
   it('only the creator deletes a goal, even a public one that an editor may change', async () => {
@@ -261,5 +288,107 @@ describe('goals of the demo project', () => {
     expect((await nobody.get(`/api/v1.0/user/goals?project_id=${DEMO_PROJECT_ID}&show_common=true`)).status).toBe(200);
     expect((await nobody.post('/api/v1.0/goal', { project_id: DEMO_PROJECT_ID, title: 'Аноним', body: SIGNUP })).status).toBe(401);
     expect((await admin.client.delete(`/api/v1.0/goal/${goal.id}`)).status).toBe(200);
+  });
+
+  it('its seeded goals have no creator: a user may not delete them, an administrator may (the demo project is theirs to manage)', async () => {
+    const admin = await newUser(api, ROLE.ADMIN);
+    const user = await newUser(api);
+    const seeded = (await list(admin.client, DEMO_PROJECT_ID, '&common_only=true&search=' + encodeURIComponent('Поделиться'))).goals;
+    expect(seeded.map((g) => [g.title, g.email, g.is_owner, g.can_delete])).toEqual([['Поделиться', null, false, true]]);
+    expect((await list(user.client, DEMO_PROJECT_ID, '&common_only=true&search=' + encodeURIComponent('Поделиться'))).goals.map((g) => g.can_delete)).toEqual([false]);
+    expect((await user.client.delete(`/api/v1.0/goal/${seeded[0]!.id}`)).json).toEqual(FORBIDDEN);
+    expect((await admin.client.delete(`/api/v1.0/goal/${seeded[0]!.id}`)).json).toEqual({ responseStatus: 200, result: {} });
+    expect(titles(await list(user.client, DEMO_PROJECT_ID, '&common_only=true'))).not.toContain('Поделиться');
+  });
+});
+
+describe('the goals’ counts over a period', () => {
+  const DAY = '2025-03-10';
+  const NEXT = '2025-03-11';
+  interface Hit { visit: number; visitor: string; day?: string; type: string; path: string; eventClass?: string; name?: string }
+  /**
+   * Visit 1 (x): views /cart, clicks a block, reads to the end and buys there.
+   * Visit 2 (y): views /cart and /cart?step=2, buys. Visit 3 (x): views the home page.
+   * Visit 4 (z, the next day): views /cart.
+   */
+  const HITS: Hit[] = [
+    { visit: 1, visitor: 'x', type: 'pageview', path: '/cart' },
+    { visit: 1, visitor: 'x', type: 'click', path: '/cart', name: 'banner' },
+    { visit: 1, visitor: 'x', type: 'event', path: '/cart', eventClass: 'base', name: 'scroll' },
+    { visit: 1, visitor: 'x', type: 'event', path: '/cart', eventClass: 'cv', name: 'buy' },
+    { visit: 2, visitor: 'y', type: 'pageview', path: '/cart' },
+    { visit: 2, visitor: 'y', type: 'pageview', path: '/cart?step=2' },
+    { visit: 2, visitor: 'y', type: 'event', path: '/cart?step=2', eventClass: 'cv', name: 'buy' },
+    { visit: 3, visitor: 'x', type: 'pageview', path: '/' },
+    { visit: 4, visitor: 'z', day: NEXT, type: 'pageview', path: '/cart' },
+  ];
+  const BUY: GoalBody = { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }] };
+  const CART: GoalBody = { dimension_filters: [{ key: 'url', op: 'like', value: '*/cart*' }] };
+
+  async function store(projectId: number): Promise<void> {
+    await api.clickhouse.insert({
+      table: 'events',
+      format: 'JSONEachRow',
+      values: HITS.map((h, i) => {
+        const day = h.day ?? DAY;
+        const url = `https://shop.example${h.path}`;
+        return {
+          event_key: eventKeyOf(crypto.randomUUID()),
+          project_id: projectId,
+          event_type: h.type,
+          event_class: h.eventClass ?? 'base',
+          event_name: h.name ?? h.type,
+          ts: `${day} 10:00:${String(i).padStart(2, '0')}`,
+          event_date: day,
+          visitor_id: h.visitor,
+          session_id: projectId * 10 + h.visit,
+          session_start: `${day} 10:00:00`,
+          event_number: i + 1,
+          url,
+          url_no_args: url.split('?')[0],
+        };
+      }),
+    });
+  }
+  const counts = (client: ApiClient, projectId: number, body: Record<string, unknown>) => client.post(`/api/report/v1.0/eventbase/${projectId}/goals`, body);
+
+  it('counts each goal’s events, visits and visitors, counted by hand, in the order asked; a page address alone counts its views', async () => {
+    const { owner, viewer, projectId } = await team();
+    await store(projectId);
+    const buy = await create(owner.client, { project_id: projectId, title: 'Покупка', body: BUY });
+    const cart = await create(owner.client, { project_id: projectId, title: 'Корзина', body: CART, access: 'common' });
+    expect((await counts(owner.client, projectId, { goal_ids: [buy.id, cart.id], date_start: DAY, date_end: DAY })).json).toEqual({
+      responseStatus: 200,
+      result: {
+        date_start: DAY,
+        date_end: DAY,
+        goals: [
+          { goal_id: buy.id, reaches: 2, visits: 2, visitors: 2 },
+          // The three views of /cart (visits 1 and 2); not the click, the read or the purchase made there.
+          { goal_id: cart.id, reaches: 3, visits: 2, visitors: 2 },
+        ],
+      },
+    });
+    expect((await counts(viewer.client, projectId, { goal_ids: [cart.id], date_start: DAY, date_end: NEXT })).json.result.goals).toEqual([
+      { goal_id: cart.id, reaches: 4, visits: 3, visitors: 3 },
+    ]);
+  });
+
+  it('refuses a goal the caller does not see, a stranger, and a bad period', async () => {
+    const { owner, viewer, projectId } = await team();
+    const other = await userWithProject(api);
+    const mine = await create(owner.client, { project_id: projectId, title: 'Личная владельца' });
+    const foreign = await create(other.client, { project_id: other.projectId, title: 'Чужого счётчика', access: 'common' });
+    const period = { date_start: DAY, date_end: DAY };
+    expect((await counts(viewer.client, projectId, { goal_ids: [mine.id], ...period })).json).toEqual(NOT_FOUND);
+    expect((await counts(owner.client, projectId, { goal_ids: [foreign.id], ...period })).json).toEqual(NOT_FOUND);
+    expect((await counts(other.client, projectId, { goal_ids: [mine.id], ...period })).json).toEqual(FORBIDDEN);
+    expect((await counts(owner.client, projectId, { goal_ids: [], ...period })).status).toBe(400);
+    expect((await counts(owner.client, projectId, { goal_ids: [mine.id, mine.id], ...period })).status).toBe(400);
+    expect((await counts(owner.client, projectId, { goal_ids: [mine.id], date_start: NEXT, date_end: DAY })).json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'date_end must not be before date_start' },
+    });
+    expect((await counts(owner.client, projectId, { goal_ids: [mine.id], date_start: '2999-01-01', date_end: '2999-01-02' })).status).toBe(400);
   });
 });

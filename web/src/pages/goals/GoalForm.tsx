@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import {
   GOAL_CONDITION_KEYS,
   GOAL_DESCRIPTION_MAX,
+  GOAL_EVENT_KEYS,
   GOAL_TEXTS,
   GOAL_TITLE_MAX,
   goalConditionFilled,
@@ -127,6 +128,11 @@ export function GoalForm({ projectId, mode, busy, error, onSave, onCancel }: Goa
                 </Button>
               )}
             </div>
+            {rules.length > 0 && !rules.some((r) => GOAL_EVENT_KEYS.includes(r.key)) ? (
+              <div className={styles.muted} data-testid="goal-page-views-note">
+                {GOAL_TEXTS.pageViewsNote}
+              </div>
+            ) : null}
           </Field>
           <div className={styles.flags}>
             <Switch checked={flags.access === 'common'} disabled={auto} onChange={(on) => flag('access', on ? 'common' : 'own')} data-testid="goal-public">

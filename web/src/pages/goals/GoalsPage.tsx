@@ -1,19 +1,25 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { AUTOGOALS_PAGE, GOAL_TEXTS, GOALS_TABLE_PAGE, type AutogoalEntry, type Goal } from '@stat/schemas/goals';
+import { AUTOGOALS_PAGE, GOAL_TEXTS, GOALS_TABLE_PAGE, goalCountedRules, type AutogoalEntry, type Goal, type GoalCount } from '@stat/schemas/goals';
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Dropdown } from '../../components/Dropdown';
 import { ConfirmDialog, Modal } from '../../components/Modal';
 import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
+import type { ConversionBody } from '../../data/calls';
+import { calls } from '../../data/calls';
+import { moscowToday } from '../../lib/dates';
+import { formatInteger } from '../../lib/format';
 import { DELAYS, useDebounced, useRequest } from '../../lib/hooks';
+import { quickRanges, type QuickRange } from '../../lib/period';
+import { ConversionForm } from '../conversions/ConversionForm';
+import { CONVERSION_PAGE_TEXTS, conversionFailure } from '../conversions/conversionState';
 import { dimensionChips } from '../../reports/filters/chips';
 import { apiToForm } from '../../reports/filters/form';
 import { rememberTitle, useValueTitles } from '../../reports/filters/useReportFilters';
 import { GoalForm, type GoalFormMode } from './GoalForm';
-import { createGoal, deleteGoal, listAutogoals, listGoals, updateGoal, type GoalFormValues } from './goalsApi';
-import { goalFailure, goalRights, readShowCommon, rowActions, writeShowCommon } from './goalState';
+import { createGoal, deleteGoal, goalCounts, listAutogoals, listGoals, updateGoal, type GoalFormValues } from './goalsApi';
+import { copyTitle, goalFailure, goalRights, readShowCommon, rowActions, writeShowCommon } from './goalState';
 import styles from './Goals.module.css';
 
 /** The kinds of hit (schemas HIT_TYPES) in words, for the conditions of autogoals. */
@@ -31,29 +37,42 @@ for (const [value, title] of Object.entries(HIT_TYPE_TITLES)) rememberTitle('eve
 /** Conditions longer than this are cut in the table (spec 002 §9). */
 const CONDITION_TEXT_MAX = 300;
 
-/** The conditions of a goal in words, as the filter chips say them. */
+/** The conditions of a goal in words, as the filter chips say them: what it counts (page views, when no condition chooses an event). */
 function ConditionsText({ goal }: { readonly goal: Goal }) {
-  const titleOf = useValueTitles(goal.conditions);
+  const rules = useMemo(() => goalCountedRules(goal.body), [goal.body]);
+  const titleOf = useValueTitles(rules);
   const text = useMemo(
     () =>
-      dimensionChips(apiToForm(goal.conditions, titleOf))
+      dimensionChips(apiToForm(rules, titleOf))
         .map((c) => `${c.label}: ${c.text}`)
         .join('; '),
-    [goal.conditions, titleOf],
+    [rules, titleOf],
   );
   return <span title={text.length > CONDITION_TEXT_MAX ? text : undefined}>{text.length > CONDITION_TEXT_MAX ? `${text.slice(0, CONDITION_TEXT_MAX)}…` : text}</span>;
+}
+
+/** The period of the counts when none is chosen: the last 7 days, today included (Moscow). */
+const DEFAULT_RANGE: QuickRange['id'] = '7days';
+
+/** A goal's count in the table: the number, or an ellipsis while it is counted. */
+function Count({ value, testId }: { readonly value: number | undefined; readonly testId: string }) {
+  return (
+    <td className={styles.count} data-testid={testId}>
+      {value === undefined ? '…' : formatInteger(value)}
+    </td>
+  );
 }
 
 /**
  * «Целевые события» (spec 002 §2 "Goals page"): search by title, «Новое целевое событие»,
  * «Выбрать из автоцелей», the switch «Показать публичные целевые события» kept per user, the
- * table of goals with its row actions, GoalForm (add, edit, auto), snackbars of 3 s.
+ * table of goals with how many times each was reached and by how many visitors over a period
+ * (the last 7 days unless chosen), its row actions, GoalForm (add, edit, auto), snackbars of 3 s.
  */
 export default function GoalsPage() {
   const { project } = useProject();
   const projectId = String(project.id);
   const user = useUser();
-  const navigate = useNavigate();
   const snackbar = useSnackbar();
   const canEdit = project.permissions.can_edit_project;
   const rights = goalRights(projectId, user !== null, canEdit);
@@ -66,12 +85,26 @@ export default function GoalsPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<{ goal: Goal; busy: boolean } | null>(null);
   const [choosing, setChoosing] = useState(false);
+  const [converting, setConverting] = useState<{ busy: boolean; error: string | null } | null>(null);
+  const [rangeId, setRangeId] = useState<QuickRange['id']>(DEFAULT_RANGE);
+  const ranges = quickRanges(moscowToday());
+  const range = ranges.find((r) => r.id === rangeId) ?? ranges[2]!;
 
   useEffect(() => setShowCommon(readShowCommon(user?.id ?? 0, projectId)), [user?.id, projectId]);
   useEffect(() => setLimit(GOALS_TABLE_PAGE), [settled, showCommon, projectId]);
   const list = useRequest(`goals:${projectId}:${settled}:${showCommon}:${limit}`, (signal) => listGoals(projectId, { search: settled, showCommon, limit, offset: 0 }, { signal }));
   const goals = list.data?.goals ?? [];
   const total = list.data?.totals ?? 0;
+  // The counts of the goals shown, all in one call (one query); asked again when the rows or the period change.
+  const ids = goals.map((g) => g.id);
+  const counted = useRequest(ids.length === 0 ? null : `goal-counts:${projectId}:${ids.join(',')}:${range.dateStart}:${range.dateEnd}`, (signal) =>
+    goalCounts(projectId, ids, range.dateStart, range.dateEnd, { signal }),
+  );
+  const countOf = useMemo(() => {
+    const byId = new Map<number, GoalCount>((counted.data?.goals ?? []).map((c) => [c.goal_id, c]));
+    // Counts of another period are not shown while this one is counted.
+    return (id: number): GoalCount | undefined => (counted.loading ? undefined : byId.get(id));
+  }, [counted.data, counted.loading]);
 
   const toggleCommon = (on: boolean) => {
     setShowCommon(on);
@@ -114,6 +147,16 @@ export default function GoalsPage() {
       list.reload();
     } catch (error) {
       snackbar(goalFailure(error));
+    }
+  };
+  const addConversion = async (body: ConversionBody) => {
+    setConverting({ busy: true, error: null });
+    try {
+      await calls.createConversion({ project_id: Number(projectId), ...body });
+      snackbar(CONVERSION_PAGE_TEXTS.created);
+      setConverting(null);
+    } catch (error) {
+      setConverting({ busy: false, error: conversionFailure(error) });
     }
   };
   const remove = async () => {
@@ -159,7 +202,20 @@ export default function GoalsPage() {
         <Switch checked={showCommon} onChange={toggleCommon} data-testid="goal-show-common">
           {GOAL_TEXTS.showCommon}
         </Switch>
-        {list.loading ? <Spinner size={16} label="Загрузка" /> : null}
+        <select
+          className={styles.period}
+          value={range.id}
+          onChange={(e) => setRangeId(ranges.find((r) => r.id === e.target.value)?.id ?? DEFAULT_RANGE)}
+          aria-label={GOAL_TEXTS.period}
+          data-testid="goals-period"
+        >
+          {ranges.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+        {list.loading || counted.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>
       <div className={styles.tableWrap}>
         <table className={styles.table} data-testid="goals-table">
@@ -167,6 +223,8 @@ export default function GoalsPage() {
             <tr>
               <th className={styles.colTitle}>{GOAL_TEXTS.columnTitle}</th>
               <th>{GOAL_TEXTS.columnConditions}</th>
+              <th className={styles.colCount}>{GOAL_TEXTS.columnReaches}</th>
+              <th className={styles.colCount}>{GOAL_TEXTS.columnVisitors}</th>
               <th className={styles.colAccess}>{GOAL_TEXTS.columnAccess}</th>
               <th className={styles.colOwner}>{GOAL_TEXTS.columnOwner}</th>
               <th className={styles.colActions} aria-label={GOAL_TEXTS.actions} />
@@ -175,7 +233,7 @@ export default function GoalsPage() {
           <tbody>
             {goals.length === 0 && !list.loading ? (
               <tr>
-                <td colSpan={5} className={styles.empty} data-testid="goals-empty">
+                <td colSpan={7} className={styles.empty} data-testid="goals-empty">
                   {GOAL_TEXTS.empty}
                 </td>
               </tr>
@@ -193,6 +251,8 @@ export default function GoalsPage() {
                   <td className={styles.conditionsCell}>
                     <ConditionsText goal={goal} />
                   </td>
+                  <Count value={countOf(goal.id)?.reaches} testId="goal-reaches" />
+                  <Count value={countOf(goal.id)?.visitors} testId="goal-visitors" />
                   <td>
                     <div className={styles.badges}>
                       <Badge tone={goal.access === 'common' ? 'accent' : 'neutral'}>{goal.access === 'common' ? GOAL_TEXTS.accessCommon : GOAL_TEXTS.accessOwn}</Badge>
@@ -206,10 +266,10 @@ export default function GoalsPage() {
                       label={GOAL_TEXTS.actions}
                       data-testid="goal-actions"
                       items={[
-                        { label: GOAL_TEXTS.addConversion, onSelect: () => navigate(`/stat/projects/${projectId}/conversions`) },
+                        ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
                         ...(can.makePublic ? [{ label: GOAL_TEXTS.makePublic, onSelect: () => void makePublic(goal), 'data-testid': 'goal-make-public' }] : []),
                         ...(can.edit ? [{ label: GOAL_TEXTS.edit, onSelect: () => setForm({ kind: 'edit', goal }), 'data-testid': 'goal-edit' }] : []),
-                        ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: goal }), 'data-testid': 'goal-copy' }] : []),
+                        ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: { ...goal, title: copyTitle(goal.title) } }), 'data-testid': 'goal-copy' }] : []),
                         ...(can.remove ? [{ label: GOAL_TEXTS.remove, danger: true, onSelect: () => setRemoving({ goal, busy: false }), 'data-testid': 'goal-remove' }] : []),
                       ]}
                     />
@@ -226,6 +286,16 @@ export default function GoalsPage() {
         </Button>
       ) : null}
       {form ? <GoalForm projectId={projectId} mode={form} busy={saving} error={formError} onSave={(v) => void save(v)} onCancel={closeForm} /> : null}
+      {converting ? (
+        <ConversionForm
+          projectId={projectId}
+          conversion={null}
+          busy={converting.busy}
+          error={converting.error}
+          onSave={(body) => void addConversion(body)}
+          onCancel={() => setConverting(null)}
+        />
+      ) : null}
       {choosing ? (
         <AutogoalsModal
           projectId={projectId}

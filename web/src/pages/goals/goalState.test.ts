@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Goal } from '@stat/schemas/goals';
 import { ApiError } from '../../lib/api';
-import { goalFailure, goalRights, rowActions } from './goalState';
+import { copyTitle, goalFailure, goalRights, rowActions } from './goalState';
 
 const goal = (more: Partial<Goal>): Goal => ({
   id: 1,
@@ -16,6 +16,7 @@ const goal = (more: Partial<Goal>): Goal => ({
   conversions: [],
   email: 'a@example.com',
   is_owner: true,
+  can_delete: true,
   is_deleted: false,
   goal_template_id: null,
   yandex_id: null,
@@ -33,22 +34,34 @@ describe('who may do what on the goals page (spec 002 §5)', () => {
     expect(goalRights('7596044', true, true)).toEqual({ write: true, demo: true });
   });
 
-  it('an own personal goal: edit, make public, copy, delete', () => {
-    expect(rowActions(goal({}), goalRights('5', true, true), true)).toEqual({ edit: true, makePublic: true, copy: true, remove: true });
+  it('an own personal goal: add conversion, make public, edit, copy, delete', () => {
+    expect(rowActions(goal({}), goalRights('5', true, true), true)).toEqual({ addConversion: true, makePublic: true, edit: true, copy: true, remove: true });
   });
 
-  it('a protected goal is not edited, only deleted', () => {
-    expect(rowActions(goal({ is_protected: true, access: 'common' }), goalRights('5', true, true), true)).toEqual({ edit: false, makePublic: false, copy: true, remove: true });
+  it('a protected goal is not edited; a personal one may still be made public', () => {
+    expect(rowActions(goal({ is_protected: true, access: 'common' }), goalRights('5', true, true), true)).toEqual({ addConversion: true, makePublic: false, edit: false, copy: true, remove: true });
+    expect(rowActions(goal({ is_protected: true }), goalRights('5', true, true), true)).toEqual({ addConversion: true, makePublic: true, edit: false, copy: true, remove: true });
   });
 
-  it('another user’s public goal: an editor edits it, a viewer only copies it; neither deletes it', () => {
-    const theirs = goal({ access: 'common', is_owner: false });
-    expect(rowActions(theirs, goalRights('5', true, true), true)).toEqual({ edit: true, makePublic: false, copy: true, remove: false });
-    expect(rowActions(theirs, goalRights('5', true, false), false)).toEqual({ edit: false, makePublic: false, copy: true, remove: false });
+  it('another user’s public goal: an editor edits it, a viewer only copies it; delete as the api says', () => {
+    const theirs = goal({ access: 'common', is_owner: false, can_delete: false });
+    expect(rowActions(theirs, goalRights('5', true, true), true)).toEqual({ addConversion: true, makePublic: false, edit: true, copy: true, remove: false });
+    expect(rowActions(theirs, goalRights('5', true, false), false)).toEqual({ addConversion: true, makePublic: false, edit: false, copy: true, remove: false });
   });
 
-  it('on the demo project edit and «make public» are hidden, even for an administrator', () => {
-    expect(rowActions(goal({}), goalRights('7596044', true, true), true)).toEqual({ edit: false, makePublic: false, copy: true, remove: true });
+  it('on the demo project edit and «make public» are hidden, even for an administrator, who may delete its goals; a user only looks', () => {
+    const seeded = goal({ access: 'common', is_owner: false, email: null });
+    expect(rowActions({ ...seeded, can_delete: true }, goalRights('7596044', true, true), true)).toEqual({ addConversion: true, makePublic: false, edit: false, copy: true, remove: true });
+    expect(rowActions({ ...seeded, can_delete: false }, goalRights('7596044', true, false), false)).toEqual({ addConversion: false, makePublic: false, edit: false, copy: false, remove: false });
+  });
+
+  it('nobody logged in does nothing but look', () => {
+    expect(rowActions(goal({ access: 'common', is_owner: false, can_delete: false }), goalRights('5', false, false), false)).toEqual({ addConversion: false, makePublic: false, edit: false, copy: false, remove: false });
+  });
+
+  it('a copy is titled «Копия_ …», within 255 characters', () => {
+    expect(copyTitle('Корзина')).toBe('Копия_ Корзина');
+    expect([...copyTitle('я'.repeat(255))]).toHaveLength(255);
   });
 
   it('the rate limit reads as the specification’s text; other refusals as the api says', () => {

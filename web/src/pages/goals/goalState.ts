@@ -1,6 +1,7 @@
 /** The goals page's rules that need no DOM: the switch remembered per user, who may do what. */
 import { DEMO_PROJECT_ID } from '../../app/project';
-import { GOAL_RATE_LIMIT_MESSAGE, GOAL_TEXTS, SHOW_COMMON_GOALS_KEY, type Goal } from '@stat/schemas/goals';
+import { FUNNEL_TEXTS } from '@stat/schemas/funnels';
+import { GOAL_RATE_LIMIT_MESSAGE, GOAL_TEXTS, GOAL_TITLE_MAX, SHOW_COMMON_GOALS_KEY, type Goal } from '@stat/schemas/goals';
 import { ApiError } from '../../lib/api';
 import { readStored, writeStored } from '../../lib/browser';
 
@@ -36,15 +37,36 @@ export function goalRights(projectId: string, loggedIn: boolean, canEditProject:
   return { write: loggedIn && (!demo || canEditProject), demo };
 }
 
-/** The row actions a goal offers (§2, §5): edit hidden on the demo project, public only for personal ones, delete for the owner. */
-export function rowActions(goal: Goal, rights: GoalRights, canEditProject: boolean): { edit: boolean; makePublic: boolean; copy: boolean; remove: boolean } {
-  const editable = rights.write && !rights.demo && !goal.is_protected && (goal.is_owner || (goal.access === 'common' && canEditProject));
+/** What a goal's row offers. */
+export interface RowActions {
+  readonly addConversion: boolean;
+  readonly makePublic: boolean;
+  readonly edit: boolean;
+  readonly copy: boolean;
+  readonly remove: boolean;
+}
+
+/**
+ * The row actions a goal offers (§2: add conversion, make public, edit, copy, delete; §5):
+ * adding a conversion and copying create, so they need the right to write; edit is hidden on
+ * the demo project and for a protected goal; «make public» is the creator's, hidden on the demo
+ * project and for a goal already public (a protected one may be shared: nothing it counts
+ * changes); delete as the api says (its creator; on the demo project an administrator).
+ */
+export function rowActions(goal: Goal, rights: GoalRights, canEditProject: boolean): RowActions {
+  const live = !goal.is_deleted;
   return {
-    edit: editable,
-    makePublic: editable && goal.access !== 'common',
+    addConversion: rights.write && live,
+    makePublic: rights.write && live && !rights.demo && goal.is_owner && goal.access !== 'common',
+    edit: rights.write && live && !rights.demo && !goal.is_protected && (goal.is_owner || (goal.access === 'common' && canEditProject)),
     copy: rights.write,
-    remove: rights.write && goal.is_owner,
+    remove: rights.write && goal.can_delete,
   };
+}
+
+/** The title of a copy: prefixed «Копия_ » as a funnel's copy (§4), within the title's limit. */
+export function copyTitle(title: string): string {
+  return [...`${FUNNEL_TEXTS.copyPrefix}${title}`].slice(0, GOAL_TITLE_MAX).join('');
 }
 
 /** The text of a failed create or change: the rate limit's own, the api's message for a 4xx, else a general one. */

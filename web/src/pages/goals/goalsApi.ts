@@ -1,5 +1,5 @@
 /** The calls of the goals page (spec 002 §7): the list, create, change, delete, and the autogoals. */
-import type { AutogoalList, Goal, GoalAccess, GoalBody, GoalList } from '@stat/schemas/goals';
+import type { AutogoalList, Goal, GoalAccess, GoalBody, GoalCountsReport, GoalList } from '@stat/schemas/goals';
 import { apiDelete, apiGet, apiPost, apiPut, query, type RequestOptions } from '../../lib/api';
 
 /** What the list asks for. */
@@ -39,4 +39,9 @@ export function deleteGoal(id: number): Promise<Record<string, never>> {
 
 export function listAutogoals(projectId: string, offset: number, limit: number, options?: RequestOptions): Promise<AutogoalList> {
   return apiGet(`/api/v1.0/autogoals${query({ project_id: projectId, offset, limit })}`, options);
+}
+
+/** The goals' counts over a period (dates as the report calls take them: YYYY-MM-DD, today, 7days…). */
+export function goalCounts(projectId: string, goalIds: readonly number[], dateStart: string, dateEnd: string, options?: RequestOptions): Promise<GoalCountsReport> {
+  return apiPost(`/api/report/v1.0/eventbase/${projectId}/goals`, { goal_ids: goalIds, date_start: dateStart, date_end: dateEnd }, options);
 }
