@@ -134,6 +134,14 @@ export const CONVERSION_DIMENSION_TITLES: Readonly<Record<ConversionTableDimensi
 /** The table's metric columns, as the body's `sort.name` names them (with a dimension of the table). */
 export const CONVERSION_TABLE_METRICS = ['numerator', 'denominator', 'conversion'] as const;
 export type ConversionTableMetric = (typeof CONVERSION_TABLE_METRICS)[number];
+/** The metric columns' titles, as the table and its CSV head them. */
+export const CONVERSION_METRIC_TITLES: Readonly<Record<ConversionTableMetric, string>> = {
+  numerator: 'Целевые визиты',
+  denominator: 'Визиты',
+  conversion: 'Конверсия, %',
+};
+/** The totals row's title. */
+export const CONVERSION_TOTAL_TITLE = 'Итого';
 /** §2 "Настройка сводной таблицы": how many dimensions the table takes at most. */
 export const CONVERSION_TABLE_MAX_DIMENSIONS = CONVERSION_TABLE_DIMENSIONS.length;
 
