@@ -252,8 +252,8 @@ export class ConversionsService {
     const data = await this.titled(dimensions, rows);
     const lines = [
       csvLine([...dimensions.map((d) => CONVERSION_DIMENSION_TITLES[d]), ...CONVERSION_TABLE_METRICS.map((m) => CONVERSION_METRIC_TITLES[m])]),
-      csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), numeratorSide.totals, denominatorSide.totals, conversionValue(numeratorSide.totals, denominatorSide.totals)]),
-      ...data.map((row) => csvLine([...dimensions.map((d) => row.titles[d] ?? EMPTY_TITLE), row.numerator, row.denominator, row.conversion])),
+      csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), numeratorSide.totals, denominatorSide.totals, shownConversion(conversionValue(numeratorSide.totals, denominatorSide.totals))]),
+      ...data.map((row) => csvLine([...dimensions.map((d) => row.titles[d] ?? EMPTY_TITLE), row.numerator, row.denominator, shownConversion(row.conversion)])),
     ];
     return { disposition: csvDisposition('conversion', `Конверсия ${title}`, period.dateStart, period.dateEnd), text: BOM + lines.join('') };
   }
@@ -387,6 +387,9 @@ export class ConversionsService {
     return rights;
   }
 }
+
+/** §3: a conversion as the table shows it, 6 decimals below 1, else 2 (null stays: «NA»). */
+const shownConversion = (value: number | null): number | null => (value === null ? null : Number(value.toFixed(value < 1 ? 6 : 2)));
 
 const ownedBy = (row: ConversionRow, user: Principal | null): boolean => user !== null && row.owner_id !== null && Number(row.owner_id) === user.id;
 

@@ -140,9 +140,9 @@ describe('conversions', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toContain(encodeURIComponent(`Конверсия Покупки ${D}.csv`));
-    // Last click: visits 3 and 6 (no tag) of the three untagged visits of D (3, 6, 7): 66,67 %; visit 5 («=cmd») 1 of 1.
+    // Last click: visits 3 and 6 (no tag) of the three untagged visits of D (3, 6, 7): 66,67 % (two decimals, as the table shows it); visit 5 («=cmd») 1 of 1.
     expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(await csv.arrayBuffer())).toBe(
-      '\uFEFFutm_source;Целевые визиты;Визиты;Конверсия, %\r\nИтого;3;4;75\r\nНе определено;2;3;66,66666666666667\r\n\'=cmd;1;1;100\r\n',
+      '\uFEFFutm_source;Целевые визиты;Визиты;Конверсия, %\r\nИтого;3;4;75\r\nНе определено;2;3;66,67\r\n\'=cmd;1;1;100\r\n',
     );
   });
 
