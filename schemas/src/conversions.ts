@@ -1,3 +1,5 @@
+import type { Dimension } from './dimensions.js';
+
 /**
  * Conversions (spec 002, §3 "Conversion", §4, §5, §9): the share of visits, visitors or events
  * that reached a goal, of those that reached another one (or of all visits), with the traffic
@@ -85,10 +87,106 @@ export interface ConversionFigures {
   conversion: number | null;
 }
 
-/** A row of the conversion table: a traffic source credited by the attribution model. */
+/**
+ * The dimensions the table «Детализация» may be broken down by (§2 "Column names"), with their
+ * column titles; the first is the default.
+ */
+export const CONVERSION_TABLE_DIMENSIONS = ['traffic_type', 'traffic_system', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const satisfies readonly Dimension[];
+export type ConversionTableDimension = (typeof CONVERSION_TABLE_DIMENSIONS)[number];
+
+/** The three widgets of the single-conversion report (§2), as the call's `{widget}` names them. */
+export const CONVERSION_WIDGETS = ['traffic_sources', 'audience', 'technology'] as const;
+export type ConversionWidget = (typeof CONVERSION_WIDGETS)[number];
+
+/** What each widget shows: its title, its tabs (the first the default), the graph it opens with. */
+export const CONVERSION_WIDGET_INFO = {
+  traffic_sources: { title: 'Источники трафика', dimensions: ['traffic_type'], chart: 'bar' },
+  audience: { title: 'Аудитория', dimensions: ['gender', 'age_tns', 'geo_country', 'category_1'], chart: 'line' },
+  technology: { title: 'Технологии', dimensions: ['counter_type_eventbase', 'device_type', 'os_family'], chart: 'line' },
+} as const satisfies Record<ConversionWidget, { title: string; dimensions: readonly Dimension[]; chart: 'line' | 'bar' }>;
+
+/** Every dimension of a widget's tabs. */
+export type ConversionWidgetDimension = (typeof CONVERSION_WIDGET_INFO)[ConversionWidget]['dimensions'][number];
+
+/** §2: the widgets' graph types; pie and area are disabled. */
+export const CONVERSION_WIDGET_CHARTS = ['line', 'bar'] as const;
+/** Categories (lines) a widget shows at most: the ones with the most converted units. */
+export const CONVERSION_WIDGET_LINES = 5;
+
+/** Column and tab titles of the conversion's dimensions (§2 gives the first two exactly). */
+export const CONVERSION_DIMENSION_TITLES: Readonly<Record<ConversionTableDimension | ConversionWidgetDimension, string>> = {
+  traffic_system: 'Источники трафика детально',
+  traffic_type: 'Источники трафика',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  utm_content: 'utm_content',
+  utm_term: 'utm_term',
+  gender: 'Пол',
+  age_tns: 'Возраст',
+  geo_country: 'Страны',
+  category_1: 'Интересы',
+  counter_type_eventbase: 'Тип счётчика',
+  device_type: 'Тип устройства',
+  os_family: 'ОС',
+};
+
+/** The table's metric columns, as the body's `sort.name` names them (with a dimension of the table). */
+export const CONVERSION_TABLE_METRICS = ['numerator', 'denominator', 'conversion'] as const;
+export type ConversionTableMetric = (typeof CONVERSION_TABLE_METRICS)[number];
+/** The metric columns' titles, as the table and its CSV head them. */
+export const CONVERSION_METRIC_TITLES: Readonly<Record<ConversionTableMetric, string>> = {
+  numerator: 'Целевые визиты',
+  denominator: 'Визиты',
+  conversion: 'Конверсия, %',
+};
+/** The totals row's title. */
+export const CONVERSION_TOTAL_TITLE = 'Итого';
+/** §2 "Настройка сводной таблицы": how many dimensions the table takes at most. */
+export const CONVERSION_TABLE_MAX_DIMENSIONS = CONVERSION_TABLE_DIMENSIONS.length;
+
+/**
+ * A row of the conversion table: a combination of the asked dimensions' values (each under the
+ * dimension's name, e.g. `traffic_type: 'search'`), credited by the attribution model, with the
+ * values' titles («Поисковые системы», «Не определено» for an empty one).
+ */
 export interface ConversionTableRow {
-  traffic_type: string;
+  [dimension: string]: string | number | null | Record<string, string>;
+  titles: Record<string, string>;
   numerator: number;
   denominator: number;
   conversion: number | null;
+}
+
+/** The answer of `…/conversion_table` (§7). */
+export interface ConversionTable {
+  dimensions: ConversionTableDimension[];
+  available_dimensions: ConversionTableDimension[];
+  available_metrics: ConversionTableMetric[];
+  data: ConversionTableRow[];
+  totals: { numerator: number; denominator: number; conversion: number | null };
+  meta: { total: number; offset: number; limit: number; sort: { name: string; order: 'asc' | 'desc' }; attribution: AttributionModel; attribution_window: AttributionWindow };
+}
+
+/** One category of a widget: its title, the period's figures, and a point per day. */
+export interface ConversionWidgetCategory {
+  title: string;
+  numerator: number;
+  denominator: number;
+  conversion: number | null;
+  points: { date: string; numerator: number; denominator: number; conversion: number | null }[];
+}
+
+/** The answer of `…/conversion_widget/eventbase_conversion_{widget}` (§7): keyed by category. */
+export interface ConversionWidgetResult {
+  data: Record<string, ConversionWidgetCategory>;
+  meta: {
+    dimensions: ConversionWidgetDimension[];
+    /** the keys of `data`, most converted first */
+    order: string[];
+    attribution: AttributionModel;
+    attribution_window: AttributionWindow;
+    /** the dimension is not collected by this service: every unit is «Не определено» */
+    not_collected?: string;
+  };
 }

@@ -6,11 +6,12 @@
  * address, the user creates a conversion in the page (the form first refuses an empty one); its
  * card shows 1 of 3 visits, 33,33 %, as the api's report does. The single page shows the same
  * figures and «Детализация» by source; switching the attribution model puts it in the URL and in
- * the table's request.
+ * the table's request. The widgets show the hand-counted percents, the first column's sort flips
+ * each click, «Скачать в CSV» downloads the rows shown, the settings add a dimension.
  *
  * Screenshots go to test-output/screens/conversions-*.png.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -32,9 +33,15 @@ async function hit(projectId: string, fields: { u: string; v: string; r?: string
   expect(sent.status).toBe(204);
 }
 
-/** The detail table's rows as «source | goal visits | visits | conversion», sorted. */
+/** The detail table's rows as «source | goal visits | visits | conversion», in the table's order. */
 const tableRows = (page: Page) =>
-  page.$$eval('[data-testid="conversion-table-row"]', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim()).join(' | ')).sort());
+  page.$$eval('[data-testid="conversion-table"] tbody tr', (trs) =>
+    trs.map((tr) => Array.from(tr.querySelectorAll('th, td')).map((cell) => (cell.textContent ?? '').trim()).join(' | ')).filter((row) => row !== ''),
+  );
+
+/** A widget's legend as «category: percent». */
+const legend = (page: Page, widget: string) =>
+  page.$$eval(`[data-testid="conversion-widget-${widget}-legend"] li`, (items) => items.map((li) => Array.from(li.querySelectorAll('span')).map((s) => (s.textContent ?? '').trim()).filter(Boolean).join(': ')));
 
 describe('the conversions pages', () => {
   let browser: Browser;
@@ -47,7 +54,7 @@ describe('the conversions pages', () => {
   });
 
   it('creates a conversion, shows its value on the card and its report by source; the attribution model goes into the request', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -145,15 +152,69 @@ describe('the conversions pages', () => {
       expect(await page.textContent('[data-testid="conversion-page-denominator"]')).toBe('3');
       await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы | 1 | 1 | 100,00 %', 'Прямые заходы | 0 | 2 | 0,000000 %']);
       expect(await page.textContent('[data-testid="conversion-table-total"]')).toBe('Итого1333,33 %');
+      expect(await page.textContent('[data-testid="conversion-table-count"]')).toBe('итого: 2');
+      expect(await page.isVisible('[data-testid="table-pager"]')).toBe(false);
       expect(await page.isVisible('[data-testid="conversion-graph"]')).toBe(true);
+
+      // The widgets, in percent: the search visit 1 of 1, the direct ones 0 of 2; gender and the counter type are not collected (all 1 of 3).
+      await expect.poll(() => legend(page, 'traffic_sources'), { timeout: 15_000 }).toEqual(['Поисковые системы: 100,00 %', 'Прямые заходы: 0,000000 %']);
+      await expect.poll(() => legend(page, 'audience'), { timeout: 15_000 }).toEqual(['Не определено: 33,33 %']);
+      await expect.poll(() => legend(page, 'technology'), { timeout: 15_000 }).toEqual(['Не определено: 33,33 %']);
+      await page.click('[data-testid="conversion-widget-technology"] [data-tab="device_type"]');
+      await expect.poll(() => legend(page, 'technology'), { timeout: 15_000 }).toEqual(['Компьютеры: 33,33 %']);
+      expect(await page.$$eval('[data-testid="conversion-widget-audience"] [data-tab]', (tabs) => tabs.map((t) => t.textContent))).toEqual(['Пол', 'Возраст', 'Страны', 'Интересы']);
+      // Pie and area are disabled; sources open as bars.
+      const types = (widget: string) =>
+        page.$$eval(`[data-testid="conversion-widget-${widget}"] [data-testid="chart-type"] button`, (bs) => bs.map((b) => `${b.getAttribute('data-type')}${(b as HTMLButtonElement).disabled ? ' off' : ''}${b.getAttribute('aria-pressed') === 'true' ? ' on' : ''}`));
+      expect(await types('traffic_sources')).toEqual(['line', 'bar on', 'pie off', 'area off']);
+      expect(await types('audience')).toEqual(['line on', 'bar', 'pie off', 'area off']);
+      expect(await page.isVisible('[data-testid="conversion-widget-traffic_sources-graph"] canvas')).toBe(true);
       await shot(page, 'single');
+
+      // The first column sorts, each click the other way; the request says so.
+      const sorted = (order: string) => page.waitForRequest((r) => r.url().endsWith('/conversion_table') && (r.postDataJSON() as { sort?: { order?: string } }).sort?.order === order);
+      const firstAsc = sorted('asc');
+      await page.click('[data-testid="conversion-table"] button[data-column="traffic_type"]');
+      expect((await firstAsc).postDataJSON()).toMatchObject({ sort: { name: 'traffic_type', order: 'asc' }, dimensions: ['traffic_type'] });
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Прямые заходы | 0 | 2 | 0,000000 %', 'Поисковые системы | 1 | 1 | 100,00 %']);
+      const firstDesc = sorted('desc');
+      await page.click('[data-testid="conversion-table"] button[data-column="traffic_type"]');
+      expect((await firstDesc).postDataJSON()).toMatchObject({ sort: { name: 'traffic_type', order: 'desc' } });
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы | 1 | 1 | 100,00 %', 'Прямые заходы | 0 | 2 | 0,000000 %']);
+
+      // «Скачать в CSV»: the dialog names the user's e-mail; the file is the table in its order, totals first.
+      await page.click('[data-testid="csv-button"]');
+      await page.waitForSelector('[data-testid="csv-dialog"]');
+      expect(await page.textContent('[data-testid="csv-button"]')).toContain('Скачать в CSV');
+      expect(await page.textContent('[data-testid="csv-email"]')).toBe(`conversions-${stamp}@example.com`);
+      await shot(page, 'csv', false);
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="csv-download"]')]);
+      expect(csv.suggestedFilename()).toMatch(/^Конверсия Покупки .*\.csv$/);
+      const csvText = readFileSync((await csv.path())!, 'utf8');
+      expect(csvText).toBe('\uFEFFИсточники трафика;Целевые визиты;Визиты;Конверсия, %\r\nИтого;1;3;33,33\r\nПоисковые системы;1;1;100\r\nПрямые заходы;0;2;0\r\n');
+
+      // «Настройка сводной таблицы»: a second dimension; «Отменить» changes nothing, «Сохранить» asks for both.
+      await page.click('[data-testid="conversion-table-settings"]');
+      await page.waitForSelector('[data-testid="conversion-table-dialog"]');
+      expect(await page.textContent('[data-testid="conversion-table-dialog"]')).toContain('Настройка сводной таблицы');
+      expect(await page.textContent('[data-testid="conversion-table-dialog"]')).toContain('Источники трафика детально');
+      await page.click('[data-testid="conversion-dimension-utm_source"]');
+      await page.getByRole('button', { name: 'Отменить' }).click();
+      await page.waitForSelector('[data-testid="conversion-table-dialog"]', { state: 'detached' });
+      await page.click('[data-testid="conversion-table-settings"]');
+      await page.click('[data-testid="conversion-dimension-utm_source"]');
+      const both = page.waitForRequest((r) => r.url().endsWith('/conversion_table') && (r.postDataJSON() as { dimensions?: string[] }).dimensions?.length === 2);
+      await page.click('[data-testid="conversion-table-save"]');
+      expect((await both).postDataJSON()).toMatchObject({ dimensions: ['traffic_type', 'utm_source'] });
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы / Не определено | 1 | 1 | 100,00 %', 'Прямые заходы / Не определено | 0 | 2 | 0,000000 %']);
+      await shot(page, 'single-two-dimensions');
 
       // Another model: in the URL and the table's request.
       const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/conversion_table`));
       await page.selectOption('[data-testid="conversion-page-attribution"]', 'first_click');
       expect((await asked).postDataJSON()).toMatchObject({ attribution: 'first_click' });
       expect(new URL(page.url()).searchParams.get('attribution')).toBe('first_click');
-      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы | 1 | 1 | 100,00 %', 'Прямые заходы | 0 | 2 | 0,000000 %']);
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы / Не определено | 1 | 1 | 100,00 %', 'Прямые заходы / Не определено | 0 | 2 | 0,000000 %']);
       await page.reload();
       await page.waitForSelector('[data-testid="conversion-page-attribution"]');
       expect(await page.inputValue('[data-testid="conversion-page-attribution"]')).toBe('first_click');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { eventKeyOf, type AttributionModel, type ConversionMetric, type GoalBody } from '@stat/schemas';
 import type { Sql } from '../reports/compile.js';
-import { compileAttributed, compileConversionSide, compileDenominatorBySource } from './conversion-sql.js';
+import { compileAttributed, compileConversionBreakdown, compileConversionSide, compileConversionTable, compileDenominatorBySource, type ConversionBreakdown, type ConversionTableQuery } from './conversion-sql.js';
 
 // Needs: chDB (in-process). A conversion's sides and its attribution, each number counted by hand.
 const PROJECT = 78;
@@ -20,6 +20,7 @@ interface Visit {
   back: number;
   source: string;
   buys: number;
+  device: string;
 }
 
 /**
@@ -27,20 +28,21 @@ interface Visit {
  * on D with a purchase. Visitor b: visit 4 from a social network 2 days before, visit 5 from search
  * on D with two purchases. Visitor c: visit 6 direct on D with a purchase. Visitor d: visit 7 from a
  * link on D, no purchase. Each visit is a page view at 12:00 Moscow time, then its purchases.
+ * Devices: visits 1, 3 and 6 from a desktop, 2, 4 and 5 from a phone, 7 from a tablet.
  */
 const VISITS: Visit[] = [
-  { session: 1, visitor: 'a', back: 10, source: 'search', buys: 0 },
-  { session: 2, visitor: 'a', back: 3, source: 'ad', buys: 0 },
-  { session: 3, visitor: 'a', back: 0, source: 'direct', buys: 1 },
-  { session: 4, visitor: 'b', back: 2, source: 'social', buys: 0 },
-  { session: 5, visitor: 'b', back: 0, source: 'search', buys: 2 },
-  { session: 6, visitor: 'c', back: 0, source: 'direct', buys: 1 },
-  { session: 7, visitor: 'd', back: 0, source: 'links', buys: 0 },
+  { session: 1, visitor: 'a', back: 10, source: 'search', buys: 0, device: 'desktop' },
+  { session: 2, visitor: 'a', back: 3, source: 'ad', buys: 0, device: 'mobile' },
+  { session: 3, visitor: 'a', back: 0, source: 'direct', buys: 1, device: 'desktop' },
+  { session: 4, visitor: 'b', back: 2, source: 'social', buys: 0, device: 'mobile' },
+  { session: 5, visitor: 'b', back: 0, source: 'search', buys: 2, device: 'mobile' },
+  { session: 6, visitor: 'c', back: 0, source: 'direct', buys: 1, device: 'desktop' },
+  { session: 7, visitor: 'd', back: 0, source: 'links', buys: 0, device: 'tablet' },
 ];
 
 function rows(v: Visit): Record<string, unknown>[] {
   const date = day(v.back);
-  const base = { project_id: PROJECT, event_date: date, visitor_id: v.visitor, session_id: v.session, traffic_type: v.source, url: 'https://shop.example/' };
+  const base = { project_id: PROJECT, event_date: date, visitor_id: v.visitor, session_id: v.session, traffic_type: v.source, device_type: v.device, url: 'https://shop.example/' };
   return [
     { ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'pageview', ts: `${date} 09:00:00`, event_number: 1 },
     ...Array.from({ length: v.buys }, (_, i) => ({
@@ -110,5 +112,53 @@ describe('a conversion in ClickHouse', () => {
   it('counts the denominator by each visit’s own source', async () => {
     expect(await read(compileDenominatorBySource(PERIOD, 'visits', null), 'traffic_type', 'denominator')).toEqual({ direct: 2, search: 1, links: 1 });
     expect(await read(compileDenominatorBySource(PERIOD, 'events_count', BUY), 'traffic_type', 'denominator')).toEqual({ direct: 2, search: 2 });
+  });
+
+  it('breaks a conversion down by a widget’s dimension: the numerator by the credited visit’s value, the denominator by each visit’s own', async () => {
+    const read = async (b: Partial<ConversionBreakdown>, period = PERIOD) => {
+      const sql = compileConversionBreakdown(period, { metric: 'visits', numerator: BUY, denominator: null, model: 'last_click', windowDays: 7, dimensions: ['device_type'], ...b });
+      const answer = await clickhouse.query({ query: sql.query, query_params: sql.params, format: 'JSONEachRow' });
+      const rows = await answer.json<Record<string, string>>();
+      return rows.map((r) => `${r.date === '1970-01-01' ? '' : `${r.date} `}${r.value}: ${r.numerator}/${r.denominator}`).sort();
+    };
+    // Last click: visits 3 and 6 (desktop) and 5 (phone) bought; D's visits 3, 6 desktop, 5 phone, 7 tablet.
+    expect(await read({})).toEqual(['desktop: 2/2', 'mobile: 1/1', 'tablet: 0/1']);
+    // First click in 7 days: a's visit 2 and b's visit 4 came from a phone: 2 of the one phone visit of D (200 %).
+    expect(await read({ model: 'first_click' })).toEqual(['desktop: 1/2', 'mobile: 2/1', 'tablet: 0/1']);
+    // Gender is not collected: every visit is the empty value, the whole conversion.
+    expect(await read({ dimensions: ['gender'] })).toEqual([': 3/4']);
+    // By day over three days: visit 4 (social, two days before) counts in its day's denominator only.
+    expect(await read({ dimensions: ['traffic_type'], model: 'first_click', byDay: true }, { ...PERIOD, dateStart: day(2) })).toEqual(
+      [`${day(2)} social: 0/1`, `${D} ad: 1/0`, `${D} direct: 1/2`, `${D} links: 0/1`, `${D} search: 0/1`, `${D} social: 1/0`].sort(),
+    );
+  });
+
+  it('sorts, pages and counts the table in ClickHouse, by a dimension or a metric, ties by the values', async () => {
+    const table = async (dimensions: ConversionBreakdown['dimensions'], t: ConversionTableQuery) => {
+      const sql = compileConversionTable(PERIOD, { metric: 'visits', numerator: BUY, denominator: null, model: 'last_click', windowDays: 7, dimensions }, t);
+      const answer = await clickhouse.query({ query: sql.query, query_params: sql.params, format: 'JSONEachRow' });
+      return (await answer.json<Record<string, string | number | null>>()).map((r) => [...dimensions.map((d) => r[d]), Number(r.numerator), Number(r.denominator), r.conversion, Number(r.total_rows ?? -1)]);
+    };
+    // Last click: direct 2 of 2, search 1 of 1, links 0 of 1.
+    expect(await table(['traffic_type'], { sortBy: 'conversion', order: 'desc', limit: 10, offset: 0 })).toEqual([
+      ['direct', 2, 2, 100, 3],
+      ['search', 1, 1, 100, 3],
+      ['links', 0, 1, 0, 3],
+    ]);
+    expect((await table(['traffic_type'], { sortBy: 'traffic_type', order: 'desc', limit: 10, offset: 0 })).map((r) => r[0])).toEqual(['search', 'links', 'direct']);
+    expect((await table(['traffic_type'], { sortBy: 'traffic_type', order: 'asc', limit: 10, offset: 0 })).map((r) => r[0])).toEqual(['direct', 'links', 'search']);
+    // The second row of three; the whole table without a limit (the CSV), without a count.
+    expect(await table(['traffic_type'], { sortBy: 'numerator', order: 'desc', limit: 1, offset: 1 })).toEqual([['search', 1, 1, 100, 3]]);
+    expect(await table(['traffic_type'], { sortBy: 'denominator', order: 'asc', offset: 0 })).toEqual([
+      ['links', 0, 1, 0, -1],
+      ['search', 1, 1, 100, -1],
+      ['direct', 2, 2, 100, -1],
+    ]);
+    // Two dimensions: the credited visit's pair.
+    expect(await table(['traffic_type', 'device_type'], { sortBy: 'numerator', order: 'desc', limit: 10, offset: 0 })).toEqual([
+      ['direct', 'desktop', 2, 2, 100, 3],
+      ['search', 'mobile', 1, 1, 100, 3],
+      ['links', 'tablet', 0, 1, 0, 3],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
-import type { AttributionModel, ConversionMetric, GoalBody } from '@stat/schemas';
-import { Params, type Sql } from '../reports/compile.js';
+import { DIMENSIONS, type AttributionModel, type ConversionMetric, type ConversionTableDimension, type ConversionWidgetDimension, type GoalBody } from '@stat/schemas';
+import { Params, ReportQueryError, type Sql } from '../reports/compile.js';
 import { goalCondition } from '../goals/goal-sql.js';
 
 /** What a conversion query reads: a project's Moscow days [dateStart, dateEnd]. */
@@ -44,52 +44,144 @@ export function compileConversionSide(q: ConversionPeriod, metric: ConversionMet
   return { query, params: p.values, table: 'events' };
 }
 
-/** The source credited among a unit's visits in the window, by model (s: the visits, tt their traffic type). */
-const CREDIT: Record<AttributionModel, string> = {
-  last_click: 'argMax(s.tt, s.start)',
-  first_click: 'argMin(s.tt, s.start)',
-  // The last visit that did not come directly; direct only when every visit did.
-  last_valuable: "if(countIf(s.tt != 'direct') > 0, argMaxIf(s.tt, s.start, s.tt != 'direct'), 'direct')",
-  // The last visit from an ad system; without one, the last click.
-  sberads: "if(countIf(s.tt = 'ad') > 0, argMaxIf(s.tt, s.start, s.tt = 'ad'), argMax(s.tt, s.start))",
-};
+/** A dimension the conversion is broken down by: the table's or a widget's tab. */
+export type ConversionDimension = ConversionTableDimension | ConversionWidgetDimension;
+
+/** A dimension's value on an event, as text (a column of the allow-list); '' for one the service does not collect. */
+function valueSql(d: ConversionDimension): string {
+  const storage = DIMENSIONS[d];
+  if (storage.table === null) return "''";
+  if (storage.table !== 'events') throw new ReportQueryError(`${d} cannot be read from events`);
+  return `toString(${storage.column})`;
+}
+
+/** The values of the dimensions on an event, as one Array(String). */
+const valuesSql = (dimensions: readonly ConversionDimension[]): string => `[${dimensions.map(valueSql).join(', ')}]`;
 
 /**
- * The conversion's units that reached the goal in the period, each credited to a traffic type by
- * the model: among the visits of its visitor that started within `windowDays` days before it
- * reached the goal (its own visit included), computed in ClickHouse. Rows: `traffic_type`, `numerator`.
+ * The values credited among a unit's visits in the window, by model (s: the visits; s.tt their
+ * traffic type, which the models read; s.vals the values of the asked dimensions on each).
  */
-export function compileAttributed(q: ConversionPeriod, metric: ConversionMetric, goal: GoalBody, model: AttributionModel, windowDays: number): Sql {
-  const p = new Params();
-  const project = p.add(q.projectId, 'UInt32');
-  const from = p.add(q.dateStart, 'Date');
-  const to = p.add(q.dateEnd, 'Date');
-  const days = p.add(windowDays, 'UInt16');
-  const condition = goalCondition(goal, p);
-  const unit = UNIT[metric];
-  const query = `SELECT source AS traffic_type, toString(count()) AS numerator FROM (
-      SELECT ${CREDIT[model]} AS source
-      FROM (SELECT visitor_hash, ${unit} AS unit, min(ts) AS at FROM events
-            WHERE project_id = ${project} AND event_date BETWEEN ${from} AND ${to} AND ${condition}
-            GROUP BY visitor_hash, unit) AS c
-      INNER JOIN (SELECT visitor_hash, session_id, min(ts) AS start, argMin(traffic_type, ts) AS tt FROM events
-                  WHERE project_id = ${project} AND event_date BETWEEN ${from} - ${days} AND ${to}
-                  GROUP BY visitor_hash, session_id) AS s ON c.visitor_hash = s.visitor_hash
-      WHERE s.start <= c.at AND s.start >= c.at - toIntervalDay(${days})
-      GROUP BY c.visitor_hash, c.unit)
-    GROUP BY traffic_type`;
-  return { query, params: p.values, table: 'events' };
+const CREDIT: Record<AttributionModel, string> = {
+  last_click: 'argMax(s.vals, s.start)',
+  first_click: 'argMin(s.vals, s.start)',
+  // The last visit that did not come directly; the last one (a direct one) when every visit did.
+  last_valuable: "if(countIf(s.tt != 'direct') > 0, argMaxIf(s.vals, s.start, s.tt != 'direct'), argMax(s.vals, s.start))",
+  // The last visit from an ad system; without one, the last click.
+  sberads: "if(countIf(s.tt = 'ad') > 0, argMaxIf(s.vals, s.start, s.tt = 'ad'), argMax(s.vals, s.start))",
+};
+
+/** What a breakdown of a conversion reads beside the period: its metric, goals, attribution and dimensions. */
+export interface ConversionBreakdown {
+  metric: ConversionMetric;
+  numerator: GoalBody;
+  /** null: all visits */
+  denominator: GoalBody | null;
+  model: AttributionModel;
+  windowDays: number;
+  dimensions: readonly ConversionDimension[];
+  /** a row per Moscow day (`day`) as well as per values */
+  byDay?: boolean;
 }
 
 /**
- * The denominator by traffic type, without attribution: the metric over the events that reach the
- * goal (all the period's visits without one), by their visit's own traffic type.
+ * One row per converted unit (`unit_day`: the Moscow day it first reached the goal; `v`: the values
+ * credited to it): the unit's visitor's visits that started within `windowDays` days before it
+ * reached the goal (its own visit included), the credited one chosen by the model.
  */
-export function compileDenominatorBySource(q: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null): Sql {
-  const p = new Params();
+function creditedUnitsSql(q: ConversionPeriod, b: Pick<ConversionBreakdown, 'metric' | 'numerator' | 'model' | 'windowDays' | 'dimensions'>, p: Params): string {
+  const project = p.add(q.projectId, 'UInt32');
+  const from = p.add(q.dateStart, 'Date');
+  const to = p.add(q.dateEnd, 'Date');
+  const days = p.add(b.windowDays, 'UInt16');
+  const condition = goalCondition(b.numerator, p);
+  const unit = UNIT[b.metric];
+  return `SELECT c.day AS unit_day, ${CREDIT[b.model]} AS v
+      FROM (SELECT visitor_hash, ${unit} AS unit, min(ts) AS at, min(event_date) AS day FROM events
+            WHERE project_id = ${project} AND event_date BETWEEN ${from} AND ${to} AND ${condition}
+            GROUP BY visitor_hash, unit) AS c
+      INNER JOIN (SELECT visitor_hash, session_id, min(ts) AS start, argMin(traffic_type, ts) AS tt, argMin(${valuesSql(b.dimensions)}, ts) AS vals FROM events
+                  WHERE project_id = ${project} AND event_date BETWEEN ${from} - ${days} AND ${to}
+                  GROUP BY visitor_hash, session_id) AS s ON c.visitor_hash = s.visitor_hash
+      WHERE s.start <= c.at AND s.start >= c.at - toIntervalDay(${days})
+      GROUP BY c.visitor_hash, c.unit, c.day`;
+}
+
+/** The denominator by the values of each unit's own visit (all the period's visits without a goal): rows `day`, `v`, `denominator`. */
+function denominatorSql(q: ConversionPeriod, b: Pick<ConversionBreakdown, 'metric' | 'denominator' | 'dimensions'>, p: Params, byDay: boolean): string {
   const where = periodWhere(q, p);
-  const count = goal === null ? COUNT.visits : COUNT[metric];
-  const condition = goal === null ? '1' : goalCondition(goal, p);
-  const query = `SELECT traffic_type, toString(${count}) AS denominator FROM events WHERE ${where} AND ${condition} GROUP BY traffic_type`;
+  const count = b.denominator === null ? COUNT.visits : COUNT[b.metric];
+  const condition = b.denominator === null ? '1' : goalCondition(b.denominator, p);
+  return `SELECT ${byDay ? 'event_date' : "toDate('1970-01-01')"} AS day, ${valuesSql(b.dimensions)} AS v, ${count} AS denominator
+    FROM events WHERE ${where} AND ${condition} GROUP BY day, v`;
+}
+
+/** The dimensions' values of a row as named columns (names from the allow-list, never a request's text). */
+const namedValues = (dimensions: readonly ConversionDimension[]): string => dimensions.map((d, i) => `v[${i + 1}] AS ${d}`).join(', ');
+
+/**
+ * The conversion's units that reached the goal in the period, each credited to the values of
+ * `dimensions` (the traffic type by default) by the model, computed in ClickHouse. Rows: a
+ * column per dimension, `numerator`.
+ */
+export function compileAttributed(q: ConversionPeriod, metric: ConversionMetric, goal: GoalBody, model: AttributionModel, windowDays: number, dimensions: readonly ConversionDimension[] = ['traffic_type']): Sql {
+  const p = new Params();
+  const units = creditedUnitsSql(q, { metric, numerator: goal, model, windowDays, dimensions }, p);
+  return { query: `SELECT ${namedValues(dimensions)}, toString(count()) AS numerator FROM (${units}) GROUP BY v`, params: p.values, table: 'events' };
+}
+
+/**
+ * The denominator by `dimensions` (the traffic type by default), without attribution: the metric
+ * over the events that reach the goal (all the period's visits without one), by their visit's own values.
+ */
+export function compileDenominatorBySource(q: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null, dimensions: readonly ConversionDimension[] = ['traffic_type']): Sql {
+  const p = new Params();
+  const rows = denominatorSql(q, { metric, denominator: goal, dimensions }, p, false);
+  return { query: `SELECT ${namedValues(dimensions)}, denominator FROM (${rows})`, params: p.values, table: 'events' };
+}
+
+/** Both sides by the values (and the day), joined: numerator credited by the model, denominator by each unit's own visit. */
+function joinedSql(q: ConversionPeriod, b: ConversionBreakdown, p: Params): string {
+  const byDay = b.byDay === true;
+  const units = creditedUnitsSql(q, b, p);
+  const numerator = `SELECT ${byDay ? 'unit_day' : "toDate('1970-01-01')"} AS day, v, count() AS numerator FROM (${units}) GROUP BY day, v`;
+  return `SELECT day, v, numerator, denominator, if(denominator > 0, 100 * numerator / denominator, NULL) AS conversion
+    FROM (${numerator}) AS n FULL OUTER JOIN (${denominatorSql(q, b, p, byDay)}) AS d USING (day, v)`;
+}
+
+/**
+ * A widget's figures: both sides and the conversion by the values of its dimension, in the
+ * period (and by day with `byDay`). Rows: `date` (1970-01-01 without `byDay`), `value`, `numerator`, `denominator`.
+ */
+export function compileConversionBreakdown(q: ConversionPeriod, b: ConversionBreakdown): Sql {
+  const p = new Params();
+  const query = `SELECT toString(day) AS date, v[1] AS value, numerator, denominator FROM (${joinedSql(q, b, p)})`;
+  return { query, params: p.values, table: 'events' };
+}
+
+/** What orders the table: one of its dimensions or its metrics. */
+export interface ConversionTableQuery {
+  sortBy: ConversionDimension | 'numerator' | 'denominator' | 'conversion';
+  order: 'asc' | 'desc';
+  /** rows of the page; undefined: every row (the CSV), without the row count */
+  limit?: number;
+  offset: number;
+}
+
+/**
+ * One page of the conversion table: a row per combination of the dimensions' values, with both
+ * sides and the conversion, sorted, paged and counted (`total_rows`) in ClickHouse. Ties go by
+ * the values, so pages never overlap.
+ */
+export function compileConversionTable(q: ConversionPeriod, b: ConversionBreakdown, t: ConversionTableQuery): Sql {
+  const p = new Params();
+  const direction = t.order === 'asc' ? 'ASC' : 'DESC';
+  const byValues = b.dimensions.map((d) => `${d} ASC`).join(', ');
+  const order = (b.dimensions as readonly string[]).includes(t.sortBy) ? `${t.sortBy} ${direction}, ${byValues}` : `${t.sortBy} ${direction} NULLS LAST, ${byValues}`;
+  const paged = t.limit !== undefined;
+  const query = `SELECT ${namedValues(b.dimensions)}, numerator, denominator, conversion${paged ? ', count() OVER () AS total_rows' : ''}
+    FROM (${joinedSql(q, { ...b, byDay: false }, p)})
+    ORDER BY ${order}${paged ? `
+    LIMIT ${p.add(t.limit, 'UInt32')} OFFSET ${p.add(t.offset, 'UInt32')}` : ''}`;
   return { query, params: p.values, table: 'events' };
 }

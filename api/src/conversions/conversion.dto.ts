@@ -1,11 +1,16 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import {
   ATTRIBUTION_MODELS,
   ATTRIBUTION_WINDOWS,
   CONVERSION_ACCESS,
   CONVERSION_DESCRIPTION_MAX,
   CONVERSION_METRICS,
+  CONVERSION_TABLE_DIMENSIONS,
+  CONVERSION_TABLE_MAX_DIMENSIONS,
+  CONVERSION_TABLE_METRICS,
   CONVERSION_TABLE_PAGE,
+  CONVERSION_WIDGET_INFO,
   CONVERSION_TEXTS,
   CONVERSION_TITLE_MAX,
   CONVERSION_TITLE_MIN,
@@ -13,6 +18,9 @@ import {
   type AttributionWindow,
   type ConversionAccess,
   type ConversionMetric,
+  type ConversionTableDimension,
+  type ConversionTableMetric,
+  type ConversionWidgetDimension,
 } from '@stat/schemas';
 import { IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
@@ -78,16 +86,43 @@ export class ConversionsReportDto {
   @IsOptional() @IsRowId({ each: true }) @ArrayMaxSize(CONVERSIONS_A_CALL) @IsArray() conversion_ids?: number[];
 }
 
-/** POST …/eventbase/{projectId}/conversion_table: one conversion by credited source. */
-export class ConversionTableDto {
+/** What the table's and the widgets' calls share: the conversion, the period, the attribution. */
+class ConversionBreakdownDto {
   @IsRowId() conversion_id!: number;
   @IsReportDate() date_start!: string;
   @IsReportDate() @IsNotBefore('date_start') date_end!: string;
   /** missing: the conversion's own */
   @IsOptional() @IsIn(ATTRIBUTION_MODELS) attribution?: AttributionModel;
   @IsOptional() @IsIn(ATTRIBUTION_WINDOWS) attribution_window?: AttributionWindow;
+}
+
+/** The table's sort: one of its dimensions (the first column) or its metrics. */
+export class ConversionTableSortDto {
+  @IsIn([...CONVERSION_TABLE_DIMENSIONS, ...CONVERSION_TABLE_METRICS]) name!: ConversionTableDimension | ConversionTableMetric;
+  /** missing: ascending for a dimension, descending for a metric */
+  @IsOptional() @IsIn(['asc', 'desc']) order?: 'asc' | 'desc';
+}
+
+/** POST …/eventbase/{projectId}/conversion_table (and …/csv): one conversion by the credited values of the dimensions. */
+export class ConversionTableDto extends ConversionBreakdownDto {
+  /** missing: the traffic type */
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(CONVERSION_TABLE_MAX_DIMENSIONS)
+  @ArrayUnique()
+  @IsIn(CONVERSION_TABLE_DIMENSIONS, { each: true })
+  dimensions?: ConversionTableDimension[];
+  /** missing: converted units, most first */
+  @IsOptional() @ValidateNested() @Type(() => ConversionTableSortDto) sort?: ConversionTableSortDto;
   @IsOptional() @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @IsInt() @Min(0) offset?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+}
+
+/** POST …/eventbase/{projectId}/conversion_widget/eventbase_conversion_{widget}: one conversion by a widget's dimension. */
+export class ConversionWidgetDto extends ConversionBreakdownDto {
+  /** one of the widget's tabs; missing: its first */
+  @IsOptional() @IsIn(Object.values(CONVERSION_WIDGET_INFO).flatMap((w) => [...w.dimensions])) dimension?: ConversionWidgetDimension;
 }
 
 export const CONVERSION_TABLE_DEFAULT_LIMIT = CONVERSION_TABLE_PAGE;

@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import type { Conversion, ConversionList } from '@stat/schemas';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { Conversion, ConversionList, ConversionTable, ConversionWidgetResult } from '@stat/schemas';
 import { CurrentUser, User } from '../auth/access.guard.js';
 import { LoggedIn, ProjectView, Public, ReadOnlyPost } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
@@ -7,7 +9,7 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { validated } from '../common/validated.js';
 import { IdPipe } from '../http/id.pipe.js';
-import { ConversionListQueryDto, ConversionsReportDto, ConversionTableDto, CreateConversionDto, UpdateConversionDto } from './conversion.dto.js';
+import { ConversionListQueryDto, ConversionsReportDto, ConversionTableDto, ConversionWidgetDto, CreateConversionDto, UpdateConversionDto } from './conversion.dto.js';
 import { ConversionsService } from './conversions.service.js';
 
 // The project is named in the query or the body (or is the conversion's): the service checks the
@@ -63,7 +65,34 @@ export class ConversionReportController {
 
   @Post('conversion_table')
   @HttpCode(200)
-  async table(@Param('projectId', ProjectIdPipe) projectId: number, @CurrentUser() user: Principal | null, @Body(validated(ConversionTableDto)) body: ConversionTableDto) {
+  async table(@Param('projectId', ProjectIdPipe) projectId: number, @CurrentUser() user: Principal | null, @Body(validated(ConversionTableDto)) body: ConversionTableDto): Promise<Envelope<ConversionTable>> {
     return ok(await this.conversions.table(user, projectId, body));
+  }
+
+  /** §7 "Conversion CSV": the whole table as a file; for a logged-in user (the dialog shows the user's e-mail). */
+  @Post('conversion_table/csv')
+  @HttpCode(200)
+  @ApiOkResponse({ description: 'The conversion table as CSV (BOM, semicolons, comma decimals).', content: { 'text/csv': { schema: { type: 'string' } } } })
+  async csv(
+    @Param('projectId', ProjectIdPipe) projectId: number,
+    @User() user: Principal,
+    @Body(validated(ConversionTableDto)) body: ConversionTableDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const { disposition, text } = await this.conversions.csv(user, projectId, body);
+    void reply.header('content-disposition', disposition).header('content-type', 'text/csv; charset=utf-8');
+    return text;
+  }
+
+  /** §7: `{widget}` is `eventbase_conversion_` and one of traffic_sources, audience, technology (another: 404). */
+  @Post('conversion_widget/:widget')
+  @HttpCode(200)
+  async widget(
+    @Param('projectId', ProjectIdPipe) projectId: number,
+    @Param('widget') widget: string,
+    @CurrentUser() user: Principal | null,
+    @Body(validated(ConversionWidgetDto)) body: ConversionWidgetDto,
+  ): Promise<Envelope<ConversionWidgetResult>> {
+    return ok(await this.conversions.widget(user, projectId, widget, body));
   }
 }

@@ -1,7 +1,17 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import {
+  CONVERSION_DIMENSION_TITLES,
+  CONVERSION_METRIC_TITLES,
+  CONVERSION_TABLE_DIMENSIONS,
+  CONVERSION_TABLE_METRICS,
   CONVERSION_TEXTS,
+  CONVERSION_TOTAL_TITLE,
+  CONVERSION_WIDGET_INFO,
+  CONVERSION_WIDGET_LINES,
+  CONVERSION_WIDGETS,
   conversionValue,
+  DIMENSIONS,
+  EMPTY_TITLE,
   moscowDate,
   type AttributionModel,
   type AttributionWindow,
@@ -10,7 +20,13 @@ import {
   type ConversionFigures,
   type ConversionList,
   type ConversionMetric,
+  type ConversionTable,
+  type ConversionTableDimension,
+  type ConversionTableMetric,
   type ConversionTableRow,
+  type ConversionWidgetCategory,
+  type ConversionWidgetDimension,
+  type ConversionWidgetResult,
   type GoalBody,
 } from '@stat/schemas';
 import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
@@ -19,11 +35,28 @@ import { ProjectAccess, type ProjectRights } from '../auth/project-access.js';
 import type { Db } from '../db/db.js';
 import { GoalsRepository } from '../goals/goals.repository.js';
 import { goalsWritable } from '../goals/goals.service.js';
-import { ReportEngine } from '../reports/engine.js';
+import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
+import { ReportEngine, type ResultRow } from '../reports/engine.js';
+import { normalValue, ReportService } from '../reports/report.service.js';
 import { datesOf } from '../reports/plan.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
-import { compileAttributed, compileConversionSide, compileDenominatorBySource, type ConversionPeriod } from './conversion-sql.js';
-import { CONVERSION_TABLE_DEFAULT_LIMIT, CONVERSIONS_A_CALL, type ConversionListQueryDto, type ConversionsReportDto, type ConversionTableDto, type CreateConversionDto, type UpdateConversionDto } from './conversion.dto.js';
+import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod } from './conversion-sql.js';
+import {
+  CONVERSION_TABLE_DEFAULT_LIMIT,
+  CONVERSIONS_A_CALL,
+  type ConversionListQueryDto,
+  type ConversionsReportDto,
+  type ConversionTableDto,
+  type ConversionWidgetDto,
+  type CreateConversionDto,
+  type UpdateConversionDto,
+} from './conversion.dto.js';
+
+/** `eventbase_conversion_{widget}` of the widget call's path. */
+const WIDGET_PATH = /^eventbase_conversion_(\w+)$/;
+
+/** What the table's and the widgets' bodies share. */
+type ConversionBreakdownRequest = Pick<ConversionTableDto, 'conversion_id' | 'date_start' | 'date_end' | 'attribution' | 'attribution_window'>;
 
 /** A conversion's row with its owner's e-mail and whether the caller marked it. */
 interface ConversionRow {
@@ -63,6 +96,7 @@ export class ConversionsService {
     @Inject(ProjectAccess) private readonly access: ProjectAccess,
     @Inject(GoalsRepository) private readonly goals: GoalsRepository,
     @Inject(ReportEngine) private readonly engine: ReportEngine,
+    @Inject(ReportService) private readonly reports: ReportService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -178,8 +212,96 @@ export class ConversionsService {
     return { conversions };
   }
 
-  /** One conversion by the source its converted units are credited to (the model and window of the request, else the conversion's own). */
-  async table(user: Principal | null, projectId: number, body: ConversionTableDto): Promise<{ data: ConversionTableRow[]; totals: ConversionTableRow; meta: { total: number; attribution: AttributionModel; attribution_window: AttributionWindow } }> {
+  /**
+   * One conversion by the values of the asked dimensions its converted units are credited to (the
+   * model and window of the request, else the conversion's own), beside the denominator by each
+   * unit's own values; sorted, paged and counted in ClickHouse.
+   */
+  async table(user: Principal | null, projectId: number, body: ConversionTableDto): Promise<ConversionTable> {
+    const { breakdown, period, attribution, window } = await this.breakdownOf(user, projectId, body, body.dimensions ?? [CONVERSION_TABLE_DIMENSIONS[0]]);
+    const dimensions = breakdown.dimensions as ConversionTableDimension[];
+    const sort = this.sortOf(body, dimensions);
+    const limit = body.limit ?? CONVERSION_TABLE_DEFAULT_LIMIT;
+    const offset = body.offset ?? 0;
+    const [rows, numeratorSide, denominatorSide] = await Promise.all([
+      this.engine.rows(compileConversionTable(period, breakdown, { sortBy: sort.name, order: sort.order, limit, offset }), 'conversion'),
+      this.side(period, breakdown.metric, breakdown.numerator),
+      this.side(period, breakdown.metric, breakdown.denominator),
+    ]);
+    const totals = { numerator: numeratorSide.totals, denominator: denominatorSide.totals, conversion: conversionValue(numeratorSide.totals, denominatorSide.totals) };
+    return {
+      dimensions,
+      available_dimensions: [...CONVERSION_TABLE_DIMENSIONS],
+      available_metrics: [...CONVERSION_TABLE_METRICS],
+      data: await this.titled(dimensions, rows),
+      totals,
+      meta: { total: Number(rows[0]?.total_rows ?? (offset === 0 ? 0 : await this.countOf(period, breakdown))), offset, limit, sort, attribution, attribution_window: window },
+    };
+  }
+
+  /** The whole table as CSV (the reports' writer: BOM, semicolons, comma decimals, formulas kept as text), named by the conversion and the period. */
+  async csv(user: Principal, projectId: number, body: ConversionTableDto): Promise<{ disposition: string; text: string }> {
+    const { breakdown, period, title } = await this.breakdownOf(user, projectId, body, body.dimensions ?? [CONVERSION_TABLE_DIMENSIONS[0]]);
+    const dimensions = breakdown.dimensions as ConversionTableDimension[];
+    const sort = this.sortOf(body, dimensions);
+    const [rows, numeratorSide, denominatorSide] = await Promise.all([
+      this.engine.rows(compileConversionTable(period, breakdown, { sortBy: sort.name, order: sort.order, offset: 0 }), 'conversion'),
+      this.side(period, breakdown.metric, breakdown.numerator),
+      this.side(period, breakdown.metric, breakdown.denominator),
+    ]);
+    const data = await this.titled(dimensions, rows);
+    const lines = [
+      csvLine([...dimensions.map((d) => CONVERSION_DIMENSION_TITLES[d]), ...CONVERSION_TABLE_METRICS.map((m) => CONVERSION_METRIC_TITLES[m])]),
+      csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), numeratorSide.totals, denominatorSide.totals, shownConversion(conversionValue(numeratorSide.totals, denominatorSide.totals))]),
+      ...data.map((row) => csvLine([...dimensions.map((d) => row.titles[d] ?? EMPTY_TITLE), row.numerator, row.denominator, shownConversion(row.conversion)])),
+    ];
+    return { disposition: csvDisposition('conversion', `Конверсия ${title}`, period.dateStart, period.dateEnd), text: BOM + lines.join('') };
+  }
+
+  /**
+   * A widget (§2): the conversion by one of its tabs' dimension, the categories with the most
+   * converted units first (at most CONVERSION_WIDGET_LINES), each with its figures for the period
+   * and by day. A dimension the service does not collect is one category, «Не определено».
+   */
+  async widget(user: Principal | null, projectId: number, widgetName: string, body: ConversionWidgetDto): Promise<ConversionWidgetResult> {
+    const name = WIDGET_PATH.exec(widgetName)?.[1];
+    const widget = CONVERSION_WIDGETS.find((w) => w === name);
+    if (widget === undefined) throw new NotFoundException(`Нет такого виджета: ${widgetName}`);
+    const tabs: readonly ConversionWidgetDimension[] = CONVERSION_WIDGET_INFO[widget].dimensions;
+    const dimension = body.dimension ?? tabs[0]!;
+    if (!tabs.includes(dimension)) throw new BadRequestException(`dimension must be one of ${tabs.join(', ')}`);
+    const { breakdown, period, attribution, window } = await this.breakdownOf(user, projectId, body, [dimension]);
+    const [whole, byDay] = await Promise.all([
+      this.engine.rows(compileConversionBreakdown(period, breakdown), 'conversion'),
+      this.engine.rows(compileConversionBreakdown(period, { ...breakdown, byDay: true }), 'conversion'),
+    ]);
+    const top = whole
+      .map((r) => ({ value: String(r.value), numerator: Number(r.numerator), denominator: Number(r.denominator) }))
+      .sort((a, b) => b.numerator - a.numerator || b.denominator - a.denominator || a.value.localeCompare(b.value))
+      .slice(0, CONVERSION_WIDGET_LINES);
+    const titles = await this.reports.titles(dimension, top.map((c) => normalValue(c.value, dimension)));
+    const data: Record<string, ConversionWidgetCategory> = {};
+    for (const c of top) {
+      const points = byDay
+        .filter((r) => String(r.value) === c.value)
+        .map((r) => ({ date: String(r.date), numerator: Number(r.numerator), denominator: Number(r.denominator), conversion: conversionValue(Number(r.numerator), Number(r.denominator)) }))
+        .sort((a, b) => a.date.localeCompare(b.date));
+      data[c.value] = { title: titles.get(String(normalValue(c.value, dimension))) ?? EMPTY_TITLE, numerator: c.numerator, denominator: c.denominator, conversion: conversionValue(c.numerator, c.denominator), points };
+    }
+    const storage = DIMENSIONS[dimension];
+    return {
+      data,
+      meta: { dimensions: [dimension], order: top.map((c) => c.value), attribution, attribution_window: window, ...(storage.table === null ? { not_collected: storage.reason } : {}) },
+    };
+  }
+
+  /** The conversion the caller sees on the project, its goals' conditions, the period and the attribution asked (else the conversion's own). */
+  private async breakdownOf(
+    user: Principal | null,
+    projectId: number,
+    body: ConversionBreakdownRequest,
+    dimensions: readonly ConversionDimension[],
+  ): Promise<{ breakdown: ConversionBreakdown; period: ConversionPeriod; attribution: AttributionModel; window: AttributionWindow; title: string }> {
     const period = this.periodOf(projectId, body);
     const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1 AND c.project_id = $3 AND (c.access = 'common' OR c.owner_id = $2)`, [
       body.conversion_id,
@@ -189,27 +311,37 @@ export class ConversionsService {
     if (!row) throw new NotFoundException(CONVERSION_TEXTS.notFound);
     const attribution = body.attribution ?? row.attribution;
     const window = (body.attribution_window ?? row.attribution_window) as AttributionWindow;
-    const numeratorGoal = await this.bodyOf(Number(row.numerator_goal_id));
-    const denominatorGoal = row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id));
-    const [credited, bySource, numeratorSide, denominatorSide] = await Promise.all([
-      this.engine.rows(compileAttributed(period, row.metric, numeratorGoal, attribution, window), 'conversion'),
-      this.engine.rows(compileDenominatorBySource(period, row.metric, denominatorGoal), 'conversion'),
-      this.side(period, row.metric, numeratorGoal),
-      this.side(period, row.metric, denominatorGoal),
-    ]);
-    const numerators = new Map(credited.map((r) => [String(r.traffic_type), Number(r.numerator)]));
-    const denominators = new Map(bySource.map((r) => [String(r.traffic_type), Number(r.denominator)]));
-    const sources = [...new Set([...numerators.keys(), ...denominators.keys()])];
-    const rows = sources
-      .map((traffic_type) => {
-        const numerator = numerators.get(traffic_type) ?? 0;
-        const denominator = denominators.get(traffic_type) ?? 0;
-        return { traffic_type, numerator, denominator, conversion: conversionValue(numerator, denominator) };
-      })
-      .sort((a, b) => b.numerator - a.numerator || b.denominator - a.denominator || a.traffic_type.localeCompare(b.traffic_type));
-    const offset = body.offset ?? 0;
-    const totals = { traffic_type: '', numerator: numeratorSide.totals, denominator: denominatorSide.totals, conversion: conversionValue(numeratorSide.totals, denominatorSide.totals) };
-    return { data: rows.slice(offset, offset + (body.limit ?? CONVERSION_TABLE_DEFAULT_LIMIT)), totals, meta: { total: rows.length, attribution, attribution_window: window } };
+    const numerator = await this.bodyOf(Number(row.numerator_goal_id));
+    const denominator = row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id));
+    return { breakdown: { metric: row.metric, numerator, denominator, model: attribution, windowDays: window, dimensions }, period, attribution, window, title: row.title };
+  }
+
+  /** The sort asked, a dimension of the table or a metric (default: converted units, most first). */
+  private sortOf(body: ConversionTableDto, dimensions: readonly ConversionTableDimension[]): { name: ConversionTableDimension | ConversionTableMetric; order: 'asc' | 'desc' } {
+    const name = body.sort?.name ?? 'numerator';
+    const isDimension = (CONVERSION_TABLE_DIMENSIONS as readonly string[]).includes(name);
+    if (isDimension && !dimensions.includes(name as ConversionTableDimension)) throw new BadRequestException(`sort.name: ${name} is not among the dimensions`);
+    return { name, order: body.sort?.order ?? (isDimension ? 'asc' : 'desc') };
+  }
+
+  /** Rows of a page past the last one: how many the table has (the page itself has none to say it). */
+  private async countOf(period: ConversionPeriod, breakdown: ConversionBreakdown): Promise<number> {
+    const rows = await this.engine.rows(compileConversionTable(period, breakdown, { sortBy: 'numerator', order: 'desc', limit: 1, offset: 0 }), 'conversion');
+    return Number(rows[0]?.total_rows ?? 0);
+  }
+
+  /** The table's rows with the values' titles (traffic types and systems in Russian, «Не определено» for an empty value). */
+  private async titled(dimensions: readonly ConversionTableDimension[], rows: readonly ResultRow[]): Promise<ConversionTableRow[]> {
+    const titles = await Promise.all(dimensions.map((d) => this.reports.titles(d, rows.map((r) => normalValue(r[d], d)))));
+    return rows.map((r) => {
+      const row: ConversionTableRow = { titles: {}, numerator: Number(r.numerator), denominator: Number(r.denominator), conversion: r.conversion === null ? null : Number(r.conversion) };
+      dimensions.forEach((d, i) => {
+        const value = String(r[d] ?? '');
+        row[d] = value;
+        row.titles[d] = titles[i]!.get(String(normalValue(value, d))) ?? EMPTY_TITLE;
+      });
+      return row;
+    });
   }
 
   private periodOf(projectId: number, body: { date_start: string; date_end: string }): ConversionPeriod {
@@ -255,6 +387,9 @@ export class ConversionsService {
     return rights;
   }
 }
+
+/** §3: a conversion as the table shows it, 6 decimals below 1, else 2 (null stays: «NA»). */
+const shownConversion = (value: number | null): number | null => (value === null ? null : Number(value.toFixed(value < 1 ? 6 : 2)));
 
 const ownedBy = (row: ConversionRow, user: Principal | null): boolean => user !== null && row.owner_id !== null && Number(row.owner_id) === user.id;
 

@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@stat/schemas';
+import { eventKeyOf, type ConversionWidgetResult } from '@stat/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, userWithProject } from '../testing/fixtures.js';
 import { startTestApi, type TestApi } from '../testing/harness.js';
@@ -19,27 +19,37 @@ const HOUR = 3_600_000;
 const day = (back: number) => new Date(Date.now() + 3 * HOUR - (back + 1) * 24 * HOUR).toISOString().slice(0, 10);
 const D = day(0);
 
-/** The visits of conversion-sql.test.ts: a (search −10 d, ad −3 d, direct with a purchase), b (social −2 d, search with two), c (direct with one), d (links, none). */
+/**
+ * The visits of conversion-sql.test.ts: a (search −10 d, ad −3 d, direct with a purchase), b (social −2 d, search with two), c (direct with one), d (a link, none).
+ * Devices: visits 1, 3, 6 a desktop, 2, 4, 5 a phone, 7 a tablet; visit 5 came with utm_source «=cmd» (a spreadsheet would take it for a formula).
+ */
 const VISITS = [
-  { session: 1, visitor: 'a', back: 10, source: 'search', buys: 0 },
-  { session: 2, visitor: 'a', back: 3, source: 'ad', buys: 0 },
-  { session: 3, visitor: 'a', back: 0, source: 'direct', buys: 1 },
-  { session: 4, visitor: 'b', back: 2, source: 'social', buys: 0 },
-  { session: 5, visitor: 'b', back: 0, source: 'search', buys: 2 },
-  { session: 6, visitor: 'c', back: 0, source: 'direct', buys: 1 },
-  { session: 7, visitor: 'd', back: 0, source: 'links', buys: 0 },
+  { session: 1, visitor: 'a', back: 10, source: 'search', buys: 0, device: 'desktop', utm: '' },
+  { session: 2, visitor: 'a', back: 3, source: 'ad', buys: 0, device: 'mobile', utm: '' },
+  { session: 3, visitor: 'a', back: 0, source: 'direct', buys: 1, device: 'desktop', utm: '' },
+  { session: 4, visitor: 'b', back: 2, source: 'social', buys: 0, device: 'mobile', utm: '' },
+  { session: 5, visitor: 'b', back: 0, source: 'search', buys: 2, device: 'mobile', utm: '=cmd' },
+  { session: 6, visitor: 'c', back: 0, source: 'direct', buys: 1, device: 'desktop', utm: '' },
+  { session: 7, visitor: 'd', back: 0, source: 'link', buys: 0, device: 'tablet', utm: '' },
 ];
 
 async function addVisits(projectId: number): Promise<void> {
   const values = VISITS.flatMap((v) => {
     const date = day(v.back);
-    const base = { project_id: projectId, event_date: date, visitor_id: v.visitor, session_id: v.session, traffic_type: v.source, url: 'https://shop.example/' };
+    const base = { project_id: projectId, event_date: date, visitor_id: v.visitor, session_id: v.session, traffic_type: v.source, device_type: v.device, utm_source: v.utm, url: 'https://shop.example/' };
     return [
       { ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'pageview', ts: `${date} 09:00:00`, event_number: 1 },
       ...Array.from({ length: v.buys }, (_, i) => ({ ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'event', event_class: 'cv', event_name: 'buy', ts: `${date} 09:0${i + 1}:00`, event_number: i + 2 })),
     ];
   });
   await api.clickhouse.insert({ table: 'events', values, format: 'JSONEachRow' });
+}
+
+/** A goal «Покупка» (the event buy) and a conversion of it over all visits: its id. */
+async function buyConversion(owner: Awaited<ReturnType<typeof userWithProject>>): Promise<number> {
+  const goal = await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Покупка', body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }] } });
+  const created = await owner.client.post('/api/v1.0/conversion', { project_id: owner.projectId, title: 'Покупки', numerator_goal_id: goal.json.result.id });
+  return Number(created.json.result.id);
 }
 
 describe('conversions', () => {
@@ -69,22 +79,105 @@ describe('conversions', () => {
     const table = (body: Record<string, unknown>) => owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversion_table`, { conversion_id: conversion.id, date_start: D, date_end: D, ...body });
     const last = (await table({})).json.result;
     expect(last.data).toEqual([
-      { traffic_type: 'direct', numerator: 2, denominator: 2, conversion: 100 },
-      { traffic_type: 'search', numerator: 1, denominator: 1, conversion: 100 },
-      { traffic_type: 'links', numerator: 0, denominator: 1, conversion: 0 },
+      { traffic_type: 'direct', titles: { traffic_type: 'Прямые заходы' }, numerator: 2, denominator: 2, conversion: 100 },
+      { traffic_type: 'search', titles: { traffic_type: 'Поисковые системы' }, numerator: 1, denominator: 1, conversion: 100 },
+      { traffic_type: 'link', titles: { traffic_type: 'Переходы по ссылкам на сайтах' }, numerator: 0, denominator: 1, conversion: 0 },
     ]);
-    expect(last.totals).toEqual({ traffic_type: '', numerator: 3, denominator: 4, conversion: 75 });
+    expect(last.totals).toEqual({ numerator: 3, denominator: 4, conversion: 75 });
+    expect([last.dimensions, last.available_dimensions, last.available_metrics]).toEqual([
+      ['traffic_type'],
+      ['traffic_type', 'traffic_system', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'],
+      ['numerator', 'denominator', 'conversion'],
+    ]);
     // First click in 14 days: a's first visit came from search, b's from a social network.
     const first = (await table({ attribution: 'first_click', attribution_window: 14 })).json.result;
     expect(first.data.map((r: { traffic_type: string; numerator: number }) => [r.traffic_type, r.numerator])).toEqual([
       ['direct', 1],
       ['search', 1],
       ['social', 1],
-      ['links', 0],
+      ['link', 0],
     ]);
-    expect(first.meta).toEqual({ total: 4, attribution: 'first_click', attribution_window: 14 });
+    expect(first.meta).toEqual({ total: 4, offset: 0, limit: 10, sort: { name: 'numerator', order: 'desc' }, attribution: 'first_click', attribution_window: 14 });
     // A window the spec does not have is refused.
     expect((await table({ attribution_window: 10 })).status).toBe(400);
+  });
+
+  it('sorts and pages the table in ClickHouse, by any of its dimensions, and gives it as CSV', async () => {
+    const owner = await userWithProject(api);
+    await addVisits(owner.projectId);
+    const conversion = await buyConversion(owner);
+    const table = (body: Record<string, unknown>) => owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversion_table`, { conversion_id: conversion, date_start: D, date_end: D, ...body });
+    const sources = async (body: Record<string, unknown>) => (await table(body)).json.result.data.map((r: { traffic_type: string }) => r.traffic_type);
+    // Last click: direct 2 of 2, search 1 of 1, link 0 of 1. The first column each way, a metric each way, ties by the value.
+    expect(await sources({ sort: { name: 'traffic_type', order: 'asc' } })).toEqual(['direct', 'link', 'search']);
+    expect(await sources({ sort: { name: 'traffic_type', order: 'desc' } })).toEqual(['search', 'link', 'direct']);
+    expect(await sources({ sort: { name: 'conversion', order: 'asc' } })).toEqual(['link', 'direct', 'search']);
+    expect(await sources({ sort: { name: 'denominator' } })).toEqual(['direct', 'link', 'search']);
+    // Pages of one row: the third is the last; past it no rows, the count still 3.
+    const third = (await table({ limit: 1, offset: 2 })).json.result;
+    expect([third.data.map((r: { traffic_type: string }) => r.traffic_type), third.meta.total]).toEqual([['link'], 3]);
+    const past = (await table({ limit: 1, offset: 5 })).json.result;
+    expect([past.data, past.meta.total]).toEqual([[], 3]);
+    // Two dimensions: traffic_system is empty on these visits («Не определено»).
+    const pairs = (await table({ dimensions: ['traffic_type', 'traffic_system'], sort: { name: 'traffic_type', order: 'asc' } })).json.result;
+    expect(pairs.data.map((r: { titles: Record<string, string> }) => `${r.titles.traffic_type} / ${r.titles.traffic_system}`)).toEqual([
+      'Прямые заходы / Не определено',
+      'Переходы по ссылкам на сайтах / Не определено',
+      'Поисковые системы / Не определено',
+    ]);
+    // A sort by a dimension the table does not show, an unknown dimension, a duplicate: 400 with a message.
+    for (const body of [{ sort: { name: 'utm_term' } }, { dimensions: ['gender'] }, { dimensions: ['utm_source', 'utm_source'] }, { sort: { name: 'visits' } }]) {
+      const bad = await table(body);
+      expect([bad.status, typeof bad.json.errors.message]).toEqual([400, 'string']);
+    }
+
+    // The CSV: BOM, semicolons, comma decimals, the totals first, a formula-looking value kept as text.
+    const csv = await fetch(`${api.url}/top100/api/report/v1.0/eventbase/${owner.projectId}/conversion_table/csv`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      body: JSON.stringify({ conversion_id: conversion, date_start: D, date_end: D, dimensions: ['utm_source'], sort: { name: 'utm_source', order: 'asc' } }),
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain(encodeURIComponent(`Конверсия Покупки ${D}.csv`));
+    // Last click: visits 3 and 6 (no tag) of the three untagged visits of D (3, 6, 7): 66,67 % (two decimals, as the table shows it); visit 5 («=cmd») 1 of 1.
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(await csv.arrayBuffer())).toBe(
+      '\uFEFFutm_source;Целевые визиты;Визиты;Конверсия, %\r\nИтого;3;4;75\r\nНе определено;2;3;66,67\r\n\'=cmd;1;1;100\r\n',
+    );
+  });
+
+  it('answers the three widgets: each category’s conversion by the credited visit’s value, over the period and by day', async () => {
+    const owner = await userWithProject(api);
+    await addVisits(owner.projectId);
+    const conversion = await buyConversion(owner);
+    const widget = (name: string, body: Record<string, unknown> = {}) =>
+      owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversion_widget/${name}`, { conversion_id: conversion, date_start: D, date_end: D, ...body });
+    const percents = async (name: string, body: Record<string, unknown> = {}) => {
+      const answer = await widget(name, body);
+      expect(answer.status).toBe(200);
+      const result = answer.json.result as ConversionWidgetResult;
+      return result.meta.order.map((key) => `${result.data[key]!.title}: ${result.data[key]!.numerator}/${result.data[key]!.denominator} = ${result.data[key]!.conversion}`);
+    };
+    // Traffic sources, last click in 7 days: as the table.
+    expect(await percents('eventbase_conversion_traffic_sources')).toEqual(['Прямые заходы: 2/2 = 100', 'Поисковые системы: 1/1 = 100', 'Переходы по ссылкам на сайтах: 0/1 = 0']);
+    // Technology by device, first click in 7 days: a's visit 2 and b's visit 4 were on a phone, so the one phone visit of D has two conversions (200 %); c's desktop one of the two desktop visits (50 %).
+    expect(await percents('eventbase_conversion_technology', { dimension: 'device_type', attribution: 'first_click' })).toEqual(['Смартфоны: 2/1 = 200', 'Компьютеры: 1/2 = 50', 'Планшеты: 0/1 = 0']);
+    // Audience: gender is not collected: every visit «Не определено», the whole conversion, 3 of 4.
+    const audience = (await widget('eventbase_conversion_audience')).json.result as ConversionWidgetResult;
+    expect(audience.meta).toMatchObject({ dimensions: ['gender'], order: [''], attribution: 'last_click', attribution_window: 7 });
+    expect(typeof audience.meta.not_collected).toBe('string');
+    expect(audience.data['']).toEqual({ title: 'Не определено', numerator: 3, denominator: 4, conversion: 75, points: [{ date: D, numerator: 3, denominator: 4, conversion: 75 }] });
+    // By day over three days: the social visit two days before counts in its day's denominator.
+    const days = (await widget('eventbase_conversion_traffic_sources', { date_start: day(2), attribution: 'first_click' })).json.result as ConversionWidgetResult;
+    expect(days.data.social!.points).toEqual([
+      { date: day(2), numerator: 0, denominator: 1, conversion: 0 },
+      { date: D, numerator: 1, denominator: 0, conversion: null },
+    ]);
+    // Another widget is 404; a tab of another widget 400.
+    expect((await widget('eventbase_conversion_weather')).status).toBe(404);
+    expect((await widget('traffic_sources')).status).toBe(404);
+    const bad = await widget('eventbase_conversion_audience', { dimension: 'os_family' });
+    expect([bad.status, typeof bad.json.errors.message]).toEqual([400, 'string']);
   });
 
   it('keeps a personal conversion its creator’s: others neither see nor delete it; favourites are per user', async () => {

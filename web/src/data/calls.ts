@@ -5,8 +5,22 @@
 import type { CounterCheck } from '@stat/schemas/site';
 import type { ExportLink, ExportLinkRequest } from '@stat/schemas/export';
 import type { HintState } from '@stat/schemas/hints';
-import type { AttributionModel, AttributionWindow, Conversion, ConversionAccess, ConversionFigures, ConversionList, ConversionMetric, ConversionTableRow } from '@stat/schemas/conversions';
-import { apiDelete, apiGet, apiPatch, apiPost, apiPut, query, type RequestOptions } from '../lib/api';
+import type {
+  AttributionModel,
+  AttributionWindow,
+  Conversion,
+  ConversionAccess,
+  ConversionFigures,
+  ConversionList,
+  ConversionMetric,
+  ConversionTable,
+  ConversionTableDimension,
+  ConversionTableMetric,
+  ConversionWidget,
+  ConversionWidgetDimension,
+  ConversionWidgetResult,
+} from '@stat/schemas/conversions';
+import { apiDelete, apiDownload, apiGet, apiPatch, apiPost, apiPut, query, type DownloadedFile, type RequestOptions } from '../lib/api';
 
 /** Role ids (spec 000 §3). */
 export const ROLE = { ADMIN: 1, SUPPORT: 2, ANALYST: 3, MANAGER: 4, COUNTER_OWNER: 5, COUNTER_READONLY: 6, USER: 7 } as const;
@@ -272,6 +286,11 @@ export const calls = {
     apiPost<{ conversions: ConversionFigures[] }>(`/api/report/v1.0/eventbase/${id(projectId)}/conversions`, body, options),
   conversionTable: (projectId: number | string, body: ConversionTableRequest, options?: RequestOptions) =>
     apiPost<ConversionTable>(`/api/report/v1.0/eventbase/${id(projectId)}/conversion_table`, body, options),
+  /** The whole table as a CSV file (§7 "Conversion CSV"). */
+  conversionCsv: (projectId: number | string, body: ConversionTableRequest, options?: RequestOptions): Promise<DownloadedFile> =>
+    apiDownload(`/api/report/v1.0/eventbase/${id(projectId)}/conversion_table/csv`, body, options),
+  conversionWidget: (projectId: number | string, widget: ConversionWidget, body: ConversionWidgetRequest, options?: RequestOptions) =>
+    apiPost<ConversionWidgetResult>(`/api/report/v1.0/eventbase/${id(projectId)}/conversion_widget/eventbase_conversion_${widget}`, body, options),
 };
 
 /** What the conversion form sends (spec 002 §3). */
@@ -287,19 +306,24 @@ export interface ConversionBody {
   readonly is_favorite: boolean;
 }
 
-/** `POST …/conversion_table`. */
-export interface ConversionTableRequest {
+/** What `…/conversion_table` and the widgets' calls share. */
+interface ConversionBreakdownRequest {
   readonly conversion_id: number;
   readonly date_start: string;
   readonly date_end: string;
   readonly attribution?: AttributionModel;
   readonly attribution_window?: AttributionWindow;
+}
+
+/** `POST …/conversion_table` (and its CSV). */
+export interface ConversionTableRequest extends ConversionBreakdownRequest {
+  readonly dimensions?: readonly ConversionTableDimension[];
+  readonly sort?: { readonly name: ConversionTableDimension | ConversionTableMetric; readonly order: 'asc' | 'desc' };
   readonly limit?: number;
   readonly offset?: number;
 }
 
-export interface ConversionTable {
-  readonly data: ConversionTableRow[];
-  readonly totals: { numerator: number; denominator: number; conversion: number | null };
-  readonly meta: { total: number; attribution: AttributionModel; attribution_window: AttributionWindow };
+/** `POST …/conversion_widget/eventbase_conversion_{widget}`. */
+export interface ConversionWidgetRequest extends ConversionBreakdownRequest {
+  readonly dimension?: ConversionWidgetDimension;
 }

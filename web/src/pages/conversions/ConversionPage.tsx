@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { METRIC_INFO } from '@stat/schemas/catalogue';
 import { ATTRIBUTION_LABELS, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionModel, type AttributionWindow } from '@stat/schemas/conversions';
-import { TRAFFIC_TYPE_TITLES, type TrafficType } from '@stat/schemas/traffic';
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
@@ -15,7 +14,9 @@ import { useServerClock } from '../../reports/framework/hooks';
 import { TimeSeriesGraph, type TimePoint } from '../../reports/framework/TimeSeriesGraph';
 import type { ReportMetric } from '../../reports/view';
 import { ErrorPage } from '../ErrorPage';
+import { ConversionDetails } from './ConversionDetails';
 import { ConversionForm } from './ConversionForm';
+import { ConversionWidgets, type WidgetQuery } from './ConversionWidgets';
 import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, windowText } from './conversionState';
 import { DateRange, lastWeek, type DateSpan } from './DateRange';
 import styles from './Conversions.module.css';
@@ -43,12 +44,11 @@ function dailyPoints(span: DateSpan, numerator: readonly { date: string; value: 
   return points;
 }
 
-const trafficTitle = (type: string): string => (type in TRAFFIC_TYPE_TITLES ? TRAFFIC_TYPE_TITLES[type as TrafficType] : type || 'Не определено');
-
 /**
  * A conversion's report (spec 002 §2 "Single-conversion report"): its title, the period, the
  * attribution model and window (kept in the URL), the key figures with «Изменить», a graph of
- * both goals by day, and «Детализация» by credited traffic source.
+ * both goals by day, «Детализация» by the credited values of the chosen dimensions, and the three
+ * widgets (traffic sources, audience, technology) in percent.
  */
 export default function ConversionPage() {
   const { project } = useProject();
@@ -83,19 +83,6 @@ export default function ConversionPage() {
   const figures = useRequest(ready ? `conversion-one:${projectId}:${id}:${span.start}:${span.end}` : null, (signal) =>
     calls.conversionFigures(projectId, { date_start: span?.start ?? '', date_end: span?.end ?? '', conversion_ids: [id ?? 0] }, { signal }),
   );
-  const table = useRequest(ready ? `conversion-table:${projectId}:${id}:${span.start}:${span.end}:${attributionParam ?? ''}:${windowParam ?? ''}` : null, (signal) =>
-    calls.conversionTable(
-      projectId,
-      {
-        conversion_id: id ?? 0,
-        date_start: span?.start ?? '',
-        date_end: span?.end ?? '',
-        ...(attributionParam ? { attribution: attributionParam } : {}),
-        ...(windowParam ? { attribution_window: windowParam } : {}),
-      },
-      { signal },
-    ),
-  );
   const one = figures.data?.conversions.find((c) => c.id === id);
   const points = useMemo(() => (one && span ? dailyPoints(span, one.numerator.data, one.denominator.data) : undefined), [one, span?.start, span?.end]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -119,15 +106,14 @@ export default function ConversionPage() {
       setEditing(false);
       conversion.reload();
       figures.reload();
-      table.reload();
     } catch (error) {
       setFormError(conversionFailure(error));
     } finally {
       setSaving(false);
     }
   };
-  const rows = table.data?.data ?? [];
   const heading = `Конверсия: ${current.title}`;
+  const query: WidgetQuery = { projectId, conversionId: current.id, span, attribution: attributionParam, window: windowParam };
 
   return (
     <div className={styles.page} data-testid="conversion-page">
@@ -172,7 +158,7 @@ export default function ConversionPage() {
             ))}
           </select>
         </label>
-        {figures.loading || table.loading ? <Spinner size={16} label="Загрузка" /> : null}
+        {figures.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>
       {current.description ? <div className={styles.muted}>{current.description}</div> : null}
       <div className={styles.figures} data-testid="conversion-figures">
@@ -206,44 +192,8 @@ export default function ConversionPage() {
           testId="conversion-graph"
         />
       </div>
-      <section className={styles.panel}>
-        <h2 className={styles.panelTitle}>{T.details}</h2>
-        <table className={styles.table} data-testid="conversion-table">
-          <thead>
-            <tr>
-              <th>{T.source}</th>
-              <th className={styles.num}>{T.numerator}</th>
-              <th className={styles.num}>{T.denominator}</th>
-              <th className={styles.num}>{T.conversion}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && !table.loading ? (
-              <tr>
-                <td colSpan={4} className={styles.muted} data-testid="conversion-table-empty">
-                  {T.empty}
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((row) => (
-              <tr key={row.traffic_type} data-testid="conversion-table-row">
-                <td>{trafficTitle(row.traffic_type)}</td>
-                <td className={styles.num}>{formatInteger(row.numerator)}</td>
-                <td className={styles.num}>{formatInteger(row.denominator)}</td>
-                <td className={styles.num}>{conversionText(row.conversion)}</td>
-              </tr>
-            ))}
-            {rows.length > 0 && table.data ? (
-              <tr className={styles.totalRow} data-testid="conversion-table-total">
-                <td>{T.total}</td>
-                <td className={styles.num}>{formatInteger(table.data.totals.numerator)}</td>
-                <td className={styles.num}>{formatInteger(table.data.totals.denominator)}</td>
-                <td className={styles.num}>{conversionText(table.data.totals.conversion)}</td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </section>
+      <ConversionDetails key={`details:${current.update_date}`} query={query} title={current.title} />
+      <ConversionWidgets key={`widgets:${current.update_date}`} query={query} />
       {editing ? (
         <ConversionForm
           projectId={projectId}

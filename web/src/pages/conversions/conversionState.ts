@@ -1,6 +1,8 @@
 /** The conversions pages' rules that need no DOM: the form's checks, the shown value, who may do what, the switch per user. */
 import {
   CONVERSION_DESCRIPTION_MAX,
+  CONVERSION_METRIC_TITLES,
+  CONVERSION_TOTAL_TITLE,
   CONVERSION_TEXTS,
   CONVERSION_TITLE_MAX,
   CONVERSION_TITLE_MIN,
@@ -46,12 +48,16 @@ export const CONVERSION_PAGE_TEXTS = {
   favorite: 'В избранное',
   unfavorite: 'Убрать из избранного',
   actions: 'Действия',
-  numerator: 'Целевые визиты',
-  denominator: 'Визиты',
-  conversion: 'Конверсия, %',
+  numerator: CONVERSION_METRIC_TITLES.numerator,
+  denominator: CONVERSION_METRIC_TITLES.denominator,
+  conversion: CONVERSION_METRIC_TITLES.conversion,
   details: 'Детализация',
+  detailsLabel: 'Новое',
   source: 'Источник',
-  total: 'Итого',
+  total: CONVERSION_TOTAL_TITLE,
+  csv: 'Скачать в CSV',
+  settings: 'Настройка сводной таблицы',
+  widgetsTitle: 'Отчёты',
 } as const;
 
 /** What each metric counts, in words (spec 002 §3 lists visits, visitors, events_count). */

@@ -19,6 +19,8 @@ export interface CsvDownloadProps {
   readonly download: () => Promise<DownloadedFile>;
   /** The name when the answer gives none. */
   readonly fallbackName: string;
+  /** The button's and the dialog's title (default «Скачать отчёт»). */
+  readonly label?: string;
 }
 
 /** Hands a fetched file to the browser as a download. */
@@ -40,7 +42,7 @@ export function save(file: DownloadedFile, fallbackName: string): void {
  * button downloads the whole table of the report as it is set up now (period, grouping,
  * metrics, sort, filters).
  */
-export function CsvDownload({ hasData, reportTitle, period, download, fallbackName }: CsvDownloadProps) {
+export function CsvDownload({ hasData, reportTitle, period, download, fallbackName, label = 'Скачать отчёт' }: CsvDownloadProps) {
   const user = useUser();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -69,11 +71,11 @@ export function CsvDownload({ hasData, reportTitle, period, download, fallbackNa
     <>
       <Button size="s" disabled={!hasData} onClick={() => setOpen(true)} data-testid="csv-button">
         <DownloadIcon />
-        Скачать отчёт
+        {label}
       </Button>
       {open ? (
         <Modal
-          title="Скачать отчёт"
+          title={label}
           onClose={close}
           width={460}
           data-testid="csv-dialog"

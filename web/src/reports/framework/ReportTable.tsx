@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
 import { formatInteger, formatNumber } from '../../lib/format';
-import type { ReportMetric } from '../view';
+import type { MetricUnit } from '@stat/schemas/catalogue';
 import type { ReportSort } from './reportApi';
 import styles from './ReportTable.module.css';
 
@@ -16,13 +16,23 @@ export interface ReportTableRow {
   readonly future?: boolean;
 }
 
+/** A metric column: the catalogue's metrics (a ReportMetric), or a report's own (a conversion's sides). */
+export interface ReportTableColumn {
+  /** The column's sort name. */
+  readonly name: string;
+  readonly title: string;
+  readonly unit: MetricUnit;
+}
+
 /** Props of {@link ReportTable}. */
 export interface ReportTableProps {
   /** Header of the first column. */
   readonly titleHeader: string;
   /** Sort name of the first column (`date` for time buckets). */
   readonly titleColumn: string;
-  readonly metrics: readonly ReportMetric[];
+  readonly metrics: readonly ReportTableColumn[];
+  /** How a value shows (default: formatNumber). */
+  readonly formatValue?: (value: number | null, column: ReportTableColumn) => string;
   /** Rows of the current page; undefined until the first answer. */
   readonly rows: readonly ReportTableRow[] | undefined;
   /** Totals over the whole period, in the order of `metrics`. */
@@ -52,7 +62,7 @@ const helper = createColumnHelper<typeof features, ReportTableRow>();
  * sorting and paging done by the server (STYLE: headless tables, sorting and paging on the server).
  */
 export function ReportTable(props: ReportTableProps) {
-  const { titleHeader, titleColumn, metrics, rows, totals, sort, onSort, loading, expectedRows, paging } = props;
+  const { titleHeader, titleColumn, metrics, rows, totals, sort, onSort, loading, expectedRows, paging, formatValue = (value) => formatNumber(value) } = props;
   const metricKey = metrics.map((m) => `${m.name}:${m.title}`).join('|');
 
   const columns = useMemo(
@@ -121,7 +131,7 @@ export function ReportTable(props: ReportTableProps) {
               const value = totals?.[i];
               return (
                 <td key={m.name} className={styles.metricCell} data-metric={m.name} data-value={value ?? undefined} title={value == null ? undefined : formatInteger(value)}>
-                  {totals ? formatNumber(value) : <span className={`skeleton ${styles.skeletonNumber}`} />}
+                  {totals ? formatValue(value ?? null, m) : <span className={`skeleton ${styles.skeletonNumber}`} />}
                 </td>
               );
             })}
@@ -141,7 +151,7 @@ export function ReportTable(props: ReportTableProps) {
                 const value = cell.getValue() as number | null;
                 return (
                   <td key={cell.id} className={styles.metricCell} data-metric={cell.column.id} data-value={value ?? undefined} title={value == null ? undefined : formatInteger(value)}>
-                    {row.original.future ? '—' : formatNumber(value)}
+                    {row.original.future ? '—' : formatValue(value, metrics[i - 1]!)}
                   </td>
                 );
               })}
