@@ -26,6 +26,8 @@ export interface ConversionFormProps {
   readonly projectId: string;
   /** the conversion changed; none: a new one */
   readonly conversion: Conversion | null;
+  /** a new conversion's goal, chosen in advance (added from a goal's row) */
+  readonly goalId?: number;
   readonly busy: boolean;
   readonly error: string | null;
   readonly onSave: (body: ConversionBody) => void;
@@ -38,11 +40,11 @@ const pick = <V extends string | number>(options: readonly V[], value: string, f
  * ConversionForm (spec 002 §2, §3, §5): title, description, metric, the goal counted, the goal
  * it is counted of («Все визиты» when none), the attribution model and window.
  */
-export function ConversionForm({ projectId, conversion, busy, error, onSave, onCancel }: ConversionFormProps) {
+export function ConversionForm({ projectId, conversion, goalId, busy, error, onSave, onCancel }: ConversionFormProps) {
   const [title, setTitle] = useState(conversion?.title ?? '');
   const [description, setDescription] = useState(conversion?.description ?? '');
   const [metric, setMetric] = useState<ConversionMetric>(conversion?.metric ?? CONVERSION_METRICS[0]);
-  const [numerator, setNumerator] = useState(conversion ? String(conversion.numerator_goal_id) : '');
+  const [numerator, setNumerator] = useState(conversion ? String(conversion.numerator_goal_id) : goalId !== undefined ? String(goalId) : '');
   const [denominator, setDenominator] = useState(conversion?.denominator_goal_id ? String(conversion.denominator_goal_id) : '');
   const [attribution, setAttribution] = useState<AttributionModel>(conversion?.attribution ?? ATTRIBUTION_MODELS[0]);
   const [window, setWindow] = useState<AttributionWindow>(conversion?.attribution_window ?? ATTRIBUTION_WINDOWS[0]);

@@ -85,7 +85,7 @@ export default function GoalsPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<{ goal: Goal; busy: boolean } | null>(null);
   const [choosing, setChoosing] = useState(false);
-  const [converting, setConverting] = useState<{ busy: boolean; error: string | null } | null>(null);
+  const [converting, setConverting] = useState<{ goalId: number; busy: boolean; error: string | null } | null>(null);
   const [rangeId, setRangeId] = useState<QuickRange['id']>(DEFAULT_RANGE);
   const ranges = quickRanges(moscowToday());
   const range = ranges.find((r) => r.id === rangeId) ?? ranges[2]!;
@@ -149,14 +149,14 @@ export default function GoalsPage() {
       snackbar(goalFailure(error));
     }
   };
-  const addConversion = async (body: ConversionBody) => {
-    setConverting({ busy: true, error: null });
+  const addConversion = async (goalId: number, body: ConversionBody) => {
+    setConverting({ goalId, busy: true, error: null });
     try {
       await calls.createConversion({ project_id: Number(projectId), ...body });
       snackbar(CONVERSION_PAGE_TEXTS.created);
       setConverting(null);
     } catch (error) {
-      setConverting({ busy: false, error: conversionFailure(error) });
+      setConverting({ goalId, busy: false, error: conversionFailure(error) });
     }
   };
   const remove = async () => {
@@ -266,7 +266,7 @@ export default function GoalsPage() {
                       label={GOAL_TEXTS.actions}
                       data-testid="goal-actions"
                       items={[
-                        ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
+                        ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ goalId: goal.id, busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
                         ...(can.makePublic ? [{ label: GOAL_TEXTS.makePublic, onSelect: () => void makePublic(goal), 'data-testid': 'goal-make-public' }] : []),
                         ...(can.edit ? [{ label: GOAL_TEXTS.edit, onSelect: () => setForm({ kind: 'edit', goal }), 'data-testid': 'goal-edit' }] : []),
                         ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: { ...goal, title: copyTitle(goal.title) } }), 'data-testid': 'goal-copy' }] : []),
@@ -290,9 +290,10 @@ export default function GoalsPage() {
         <ConversionForm
           projectId={projectId}
           conversion={null}
+          goalId={converting.goalId}
           busy={converting.busy}
           error={converting.error}
-          onSave={(body) => void addConversion(body)}
+          onSave={(body) => void addConversion(converting.goalId, body)}
           onCancel={() => setConverting(null)}
         />
       ) : null}
