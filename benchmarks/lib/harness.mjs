@@ -160,3 +160,71 @@ export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
+
+/** Milliseconds an async call takes. */
+export async function timed(f) {
+  const started = performance.now();
+  await f();
+  return performance.now() - started;
+}
+
+/** Count, median, p95 and maximum of times (ms). */
+export function timeStats(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { n: sorted.length, median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] };
+}
+
+/**
+ * A client of the api as the web app is one: it keeps the session's cookies and sends the header
+ * the api asks of calls made with them. `call(method, path, body)` answers `{ status, body }`
+ * (`body` parsed JSON when it is, else the text); `path` after `base`.
+ */
+export function apiClient(base) {
+  const cookies = new Map();
+  const cookieHeader = () => (cookies.size > 0 ? { cookie: [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') } : {});
+  async function call(method, path, body) {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'x-requested-with': 'XMLHttpRequest', ...cookieHeader() },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    for (const c of response.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      const at = pair.indexOf('=');
+      cookies.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+    }
+    const text = await response.text();
+    let parsed = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the text
+    }
+    return { status: response.status, body: parsed, bytes: Buffer.byteLength(text) };
+  }
+  return { call, cookieHeader };
+}
+
+/**
+ * What a query reads, for ClickHouse without `system.query_log` (chDB): `EXPLAIN ESTIMATE`'s rows
+ * per table (whole granules after the primary key and the sample), and bytes estimated as those
+ * rows' share of the compressed bytes of the columns the query names (an ALIAS column: the columns
+ * of its expression). `rowsOf(query, params)` runs a query and answers its rows.
+ */
+export async function readEstimator(rowsOf) {
+  const columns = await rowsOf(`SELECT table, name, default_kind AS kind, default_expression AS expr, data_compressed_bytes AS bytes
+                                FROM system.columns WHERE database = currentDatabase()`);
+  const tableRows = new Map((await rowsOf(`SELECT table, sum(rows) AS rows FROM system.parts WHERE active AND database = currentDatabase() GROUP BY table`)).map((t) => [t.table, Number(t.rows)]));
+  const named = (text, name) => new RegExp(`\\b${name}\\b`).test(text);
+  const bytesRead = (table, rowsRead, query) => {
+    const own = columns.filter((c) => c.table === table);
+    const used = new Set(own.filter((c) => named(query, c.name)).map((c) => c.name));
+    for (const c of own) if (used.has(c.name) && c.kind === 'ALIAS') for (const d of own) if (named(c.expr, d.name)) used.add(d.name);
+    const all = tableRows.get(table) || 1;
+    return own.filter((c) => used.has(c.name)).reduce((sum, c) => sum + (Number(c.bytes) * rowsRead) / all, 0);
+  };
+  return async (query, params = {}) => {
+    const estimate = await rowsOf(`EXPLAIN ESTIMATE ${query}`, params);
+    return estimate.map((e) => ({ table: e.table, rows: Number(e.rows), marks: Number(e.marks), bytes: bytesRead(e.table, Number(e.rows), query) }));
+  };
+}

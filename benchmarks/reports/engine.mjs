@@ -14,7 +14,7 @@
 // side per report call after WARMUP=2, PROJECT=7596044, ONLY=<comma-separated labels' prefixes>.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, load, machine, moscowToday, quantile, ROOT } from '../lib/harness.mjs';
+import { apiClient, freePort, load, machine, moscowToday, readEstimator, ROOT, timed as time, timeStats as stats } from '../lib/harness.mjs';
 
 const DATA_DIR = process.env.DATA_DIR;
 if (!DATA_DIR) {
@@ -71,26 +71,13 @@ const [{ n: events, first, last }] = await rowsOf(
 say(`project ${PROJECT}: ${Number(events).toLocaleString('en-US')} events from ${first} to ${last}; period ${month.date_start} .. ${month.date_end}`);
 
 // A logged-in user for the CSV (POST …/csv is for logged-in users): register, then log in.
-const cookies = new Map();
-async function session(path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...cookieHeader() },
-    body: JSON.stringify(body),
-  });
-  for (const c of response.headers.getSetCookie()) {
-    const [pair = ''] = c.split(';');
-    const at = pair.indexOf('=');
-    cookies.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
-  }
-  return response;
-}
-const cookieHeader = () => (cookies.size > 0 ? { cookie: [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') } : {});
+const user = apiClient(base);
+const { cookieHeader } = user;
 const email = `bench-${Date.now()}@example.com`;
-const registered = await session('/api/v1.0/auth/register', { email, password: 'correct horse battery' });
-if (registered.status !== 200) say(`register answered ${registered.status}: ${await registered.text()}`);
-const loggedIn = await session('/api/v1.0/auth/login', { email, password: 'correct horse battery' });
-if (loggedIn.status !== 200) say(`login answered ${loggedIn.status}: ${await loggedIn.text()}`);
+const registered = await user.call('POST', '/api/v1.0/auth/register', { email, password: 'correct horse battery' });
+if (registered.status !== 200) say(`register answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+const loggedIn = await user.call('POST', '/api/v1.0/auth/login', { email, password: 'correct horse battery' });
+if (loggedIn.status !== 200) say(`login answered ${loggedIn.status}: ${JSON.stringify(loggedIn.body)}`);
 
 const summaryMetrics = ['page_views', 'visits', 'visitors', 'bounces', 'avg_view_depth', 'avg_sessions_duration'];
 
@@ -137,15 +124,6 @@ async function callBare(groups, tag) {
   return rows;
 }
 
-const time = async (f) => {
-  const started = performance.now();
-  await f();
-  return performance.now() - started;
-};
-const stats = (times) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { n: sorted.length, median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] };
-};
 const f1 = (x) => x.toFixed(1);
 
 const results = [];
@@ -181,27 +159,11 @@ try {
     say(`${label}: api median ${f1(a.median)} p95 ${f1(a.p95)} | bare median ${f1(b.median)} p95 ${f1(b.p95)} | ratio ${result.ratio.toFixed(2)} | load ${result.loadAfter.join(' ')}`);
   }
 
-  // What each bare query reads (chDB keeps no system.query_log, and its summary counts the
-  // answer's rows): EXPLAIN ESTIMATE's rows per table (whole granules after the primary key and
-  // the sample), and bytes estimated as those rows' share of the compressed bytes of the columns
-  // the query names (an ALIAS column: the columns of its expression).
-  const columns = await rowsOf(`SELECT table, name, default_kind AS kind, default_expression AS expr, data_compressed_bytes AS bytes
-                                FROM system.columns WHERE database = currentDatabase()`);
-  const tableRows = new Map((await rowsOf(`SELECT table, sum(rows) AS rows FROM system.parts WHERE active AND database = currentDatabase() GROUP BY table`)).map((t) => [t.table, Number(t.rows)]));
-  const named = (text, name) => new RegExp(`\\b${name}\\b`).test(text);
-  const bytesRead = (table, rowsRead, query) => {
-    const own = columns.filter((c) => c.table === table);
-    const used = new Set(own.filter((c) => named(query, c.name)).map((c) => c.name));
-    for (const c of own) if (used.has(c.name) && c.kind === 'ALIAS') for (const d of own) if (named(c.expr, d.name)) used.add(d.name);
-    const all = tableRows.get(table) || 1;
-    return own.filter((c) => used.has(c.name)).reduce((sum, c) => sum + (Number(c.bytes) * rowsRead) / all, 0);
-  };
+  // What each bare query reads (chDB keeps no system.query_log, and its summary counts the answer's rows).
+  const reads = await readEstimator(rowsOf);
   for (const r of results) {
     r.read = [];
-    for (const sql of r.queries) {
-      const estimate = await rowsOf(`EXPLAIN ESTIMATE ${sql.query}`, sql.params);
-      r.read.push(estimate.map((e) => ({ table: e.table, rows: Number(e.rows), marks: Number(e.marks), bytes: bytesRead(e.table, Number(e.rows), sql.query) })));
-    }
+    for (const sql of r.queries) r.read.push(await reads(sql.query, sql.params));
   }
 
   console.log(`\n${Number(events).toLocaleString('en-US')} events of project ${PROJECT}, ${CALLS} calls of each side after ${WARMUP} warm-ups, alternating; floor (GET service/time) median ${f1(floorStats.median)} ms\n`);
