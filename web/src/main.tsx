@@ -9,8 +9,8 @@ import { SnackbarProvider } from './app/Snackbar';
 import { loginAddress } from './lib/api';
 import './app/global.css';
 
-// Before the first render: the report's project, code and the server time load alongside the session.
-preloadForPath(window.location.pathname);
+// Before the first render: the report's project, code, server time and data load alongside the session.
+preloadForPath(window.location.pathname, window.location.search);
 const router = createBrowserRouter(routes);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

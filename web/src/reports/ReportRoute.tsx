@@ -1,4 +1,4 @@
-import { lazy, Suspense, useContext } from 'react';
+import { lazy, Suspense, use, useContext } from 'react';
 import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
 import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
@@ -7,7 +7,8 @@ import { Placeholder } from '../pages/Placeholder';
 import { CounterPending } from './framework/CounterPending';
 import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
-import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportView } from './registry';
+import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportViewModule } from './registry';
+import type { ReportViewProps } from './view';
 
 const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorReport'));
 
@@ -27,7 +28,6 @@ export function ReportRoute() {
     if (PLANNED_REPORTS.has(reportName)) return <Placeholder title="Отчёт" text="Этот отчёт скоро появится." />;
     return <ErrorPage status={404} />;
   }
-  const View = reportView(report);
   const hint = reportHint(report.name);
   // A site whose counter has sent nothing yet: its install code until the first hit (not the
   // rating, whose rows are other sites).
@@ -40,9 +40,15 @@ export function ReportRoute() {
   }
   return (
     <Suspense fallback={<ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />}>
-      <View key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />
+      <ReportView key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />
     </Suspense>
   );
+}
+
+/** A report's view, once its code is here (at once when it came before the page rendered). */
+function ReportView(props: ReportViewProps) {
+  const { default: View } = use(reportViewModule(props.report));
+  return <View {...props} />;
 }
 
 /** `new/media/:reportName[/:mediaId]`: media reports are all still to come. */
