@@ -1,4 +1,4 @@
-import { lazy, Suspense, use, useContext } from 'react';
+import { lazy, Suspense, useContext, useEffect, useState } from 'react';
 import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
 import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
@@ -7,7 +7,7 @@ import { Placeholder } from '../pages/Placeholder';
 import { CounterPending } from './framework/CounterPending';
 import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
-import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportViewModule } from './registry';
+import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportViewModule, type LoadingView, type ViewModule } from './registry';
 import type { ReportViewProps } from './view';
 
 const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorReport'));
@@ -38,17 +38,38 @@ export function ReportRoute() {
       </ReportPage>
     );
   }
-  return (
-    <Suspense fallback={<ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />}>
-      <ReportView key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />
-    </Suspense>
-  );
+  return <ReportView key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />;
 }
 
-/** A report's view, once its code is here (at once when it came before the page rendered). */
+/**
+ * A report's view, at once when its code came before (the app starts loading it before the first
+ * render), else its skeleton until the code comes. Not a Suspense fallback: content revealed after
+ * a shown fallback is held back 300 ms more (React 19's throttle), longer than the code takes.
+ */
 function ReportView(props: ReportViewProps) {
-  const { default: View } = use(reportViewModule(props.report));
+  const module = useLoadedView(reportViewModule(props.report));
+  if (!module) return <ReportSkeleton title={props.report.title} {...(props.hint ? { hint: props.hint } : {})} />;
+  const { default: View } = module;
   return <View {...props} />;
+}
+
+/** The view's module once `loading` came (null until then); a failed load goes to the error page. */
+function useLoadedView(loading: LoadingView): ViewModule | null {
+  const [failure, setFailure] = useState<{ readonly error: unknown } | null>(null);
+  const [, setCame] = useState(0);
+  useEffect(() => {
+    if (loading.status === 'fulfilled') return undefined;
+    let live = true;
+    void loading.then(
+      () => live && setCame((n) => n + 1),
+      (error: unknown) => live && setFailure({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loading]);
+  if (failure) throw failure.error;
+  return loading.status === 'fulfilled' ? (loading.value ?? null) : null;
 }
 
 /** `new/media/:reportName[/:mediaId]`: media reports are all still to come. */

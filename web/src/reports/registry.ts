@@ -16,17 +16,18 @@ export interface ViewModule {
   readonly default: ComponentType<ReportViewProps>;
 }
 
+/** A view's code on its way: `status` and `value` are set once it came. */
+export type LoadingView = Promise<ViewModule> & { status?: 'fulfilled'; value?: ViewModule };
+
 /**
- * A view's code, loaded once. The promise carries React's `status` and `value` once it resolved,
- * so that `use()` renders a view whose code came already (the app starts loading it before the
- * first render) without suspending: a Suspense fallback, once shown, holds the view back for
- * 300 ms more (React 19's throttle of revealed content). A failed load is tried again next time.
+ * A view's code, loaded once; the promise says when it came, so that a page rendered after that
+ * shows the view at once. A failed load is tried again next time.
  */
-function viewLoader(load: () => Promise<ViewModule>): () => Promise<ViewModule> {
-  let loading: (Promise<ViewModule> & { status?: 'fulfilled'; value?: ViewModule }) | null = null;
+function viewLoader(load: () => Promise<ViewModule>): () => LoadingView {
+  let loading: LoadingView | null = null;
   return () => {
     if (!loading) {
-      const promise: Promise<ViewModule> & { status?: 'fulfilled'; value?: ViewModule } = load().then(
+      const promise: LoadingView = load().then(
         (module) => {
           promise.status = 'fulfilled';
           promise.value = module;
@@ -59,10 +60,10 @@ export function preloadReportView(name: string): void {
 
 /**
  * The code of a definition's view (time buckets without a drill-down, the dimension view
- * otherwise), for `use()`: the same promise every time, so that views load on demand and the
- * initial bundle carries none of them.
+ * otherwise): the same promise every time, so that views load on demand and the initial bundle
+ * carries none of them.
  */
-export function reportViewModule(definition: ReportDefinition): Promise<ViewModule> {
+export function reportViewModule(definition: ReportDefinition): LoadingView {
   return isTimeSeries(definition) ? loadTimeSeries() : loadDimension();
 }
 
