@@ -57,8 +57,11 @@ function ReportView(props: ReportViewProps) {
 function useLoadedView(loading: LoadingView): ViewModule | null {
   const [failure, setFailure] = useState<{ readonly error: unknown } | null>(null);
   const [, setCame] = useState(0);
+  // What this render saw: the code may come between the render and the effect, which then waits
+  // for it all the same (a resolved promise calls back at once).
+  const came = loading.status === 'fulfilled';
   useEffect(() => {
-    if (loading.status === 'fulfilled') return undefined;
+    if (came) return undefined;
     let live = true;
     void loading.then(
       () => live && setCame((n) => n + 1),
@@ -67,9 +70,9 @@ function useLoadedView(loading: LoadingView): ViewModule | null {
     return () => {
       live = false;
     };
-  }, [loading]);
+  }, [loading, came]);
   if (failure) throw failure.error;
-  return loading.status === 'fulfilled' ? (loading.value ?? null) : null;
+  return came ? (loading.value ?? null) : null;
 }
 
 /** `new/media/:reportName[/:mediaId]`: media reports are all still to come. */
