@@ -26,7 +26,7 @@ const say = (m) => console.log(`[first-graph] ${m}`);
 const m = machine();
 say(`machine: ${m.cores} cores, ${m.model}, ${m.ramMiB} MiB RAM, node ${m.node}; load ${load().join(' ')}`);
 
-/** The JS the first load fetches: the entry script and the chunks index.html preloads. */
+/** The JS the first load fetches: the entry script and the chunks index.html preloads (modulepreload). */
 function initialScripts() {
   const html = readFileSync(join(ROOT, 'web/dist/index.html'), 'utf8');
   const names = [...html.matchAll(/(?:src|href)="\/stat\/assets\/([^"]+\.js)"/g)].map((x) => x[1]);
@@ -37,7 +37,12 @@ function initialScripts() {
       return NaN;
     }
   };
-  return names.map((name) => ({ name, raw: size(name), gzip: size(`${name}.gz`), brotli: size(`${name}.br`) }));
+  // A file below compress.mjs's threshold has no .gz or .br: the api sends it as it is.
+  return names.map((name) => {
+    const raw = size(name);
+    const packed = (file) => (Number.isNaN(size(file)) ? raw : size(file));
+    return { name, raw, gzip: packed(`${name}.gz`), brotli: packed(`${name}.br`) };
+  });
 }
 
 // Set before the page's own scripts: watches every frame for the graph's canvas to hold paint.
@@ -85,7 +90,8 @@ async function loadOnce(url, selector) {
       ms: window.__firstGraph,
       calls: performance
         .getEntriesByType('resource')
-        .filter((e) => e.initiatorType === 'fetch' || e.initiatorType === 'script' || e.initiatorType === 'link')
+        // `other`: the chunks index.html names as modulepreload.
+        .filter((e) => ['fetch', 'script', 'link', 'other'].includes(e.initiatorType))
         .filter((e) => e.startTime < window.__firstGraph)
         .map((e) => ({ name: new URL(e.name).pathname.replace(/^\/top100/, ''), start: e.startTime, end: e.responseEnd })),
     }));

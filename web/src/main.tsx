@@ -1,34 +1,11 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { NotificationProvider } from './app/Notifications';
+/**
+ * The entry: starts what the page at this address needs (app/preload.ts), then the app. This file
+ * and what it imports stay small, so that the calls start before the browser has parsed React and
+ * the screens; the app's chunk (app/start.tsx) loads meanwhile (index.html names it, see
+ * vite.config.ts).
+ */
 import { preloadForPath } from './app/preload';
-import { routes } from './app/routes';
-import { SessionProvider } from './app/session';
-import { SnackbarProvider } from './app/Snackbar';
-import { loginAddress } from './lib/api';
 import './app/global.css';
 
-// Before the first render: the report's project, code and the server time load alongside the session.
-preloadForPath(window.location.pathname);
-const router = createBrowserRouter(routes);
-const root = document.getElementById('root');
-if (!root) throw new Error('#root is missing from index.html');
-
-/** A session that cannot be refreshed ends on the login page, which returns here afterwards. */
-const onSessionLost = () => {
-  const { pathname, search, hash } = router.state.location;
-  void router.navigate(loginAddress(`${pathname}${search}${hash}`), { replace: true });
-};
-
-createRoot(root).render(
-  <StrictMode>
-    <SessionProvider onLost={onSessionLost}>
-      <SnackbarProvider>
-        <NotificationProvider>
-          <RouterProvider router={router} />
-        </NotificationProvider>
-      </SnackbarProvider>
-    </SessionProvider>
-  </StrictMode>,
-);
+preloadForPath(window.location.pathname, window.location.search);
+void import('./app/start');

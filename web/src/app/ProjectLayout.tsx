@@ -38,7 +38,8 @@ function carriedQuery(search: string): string {
 /**
  * A project's pages: the project is read first (spec 000 §4 "Report pages load: project, …"),
  * then the project header (spec 000 §2.4), the report menu and the page itself. Visitors who are
- * not logged in may read only the demo project; others go to the login page.
+ * not logged in may read only the demo project; others go to the login page. The demo project
+ * shows while the session is still being read.
  */
 export function ProjectLayout() {
   const { projectId = '' } = useParams();
@@ -46,7 +47,9 @@ export function ProjectLayout() {
   const location = useLocation();
   const valid = /^[1-9]\d{0,9}$/.test(projectId);
   const isDemo = Number(projectId) === DEMO_PROJECT_ID;
-  const ready = valid && (session.state.status === 'user' || (session.state.status === 'anonymous' && isDemo));
+  // The demo is public: its pages do not wait for the session (a logged-in user's own view of it
+  // is read again once the session is known, the key below changing with the user).
+  const ready = valid && (session.state.status === 'user' || isDemo);
   const request = useRequest(ready ? `${projectId}:${session.user?.id ?? 0}` : null, (signal) => {
     const again = () => calls.project(projectId, { signal });
     return takeEarlyProject(projectId, again) ?? again();

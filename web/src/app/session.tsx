@@ -1,11 +1,14 @@
 /**
  * Who is logged in: read once at start (`GET /user/current`; anonymous is normal, so a lost
  * session does not send anyone to the login page from here), set by login and registration,
- * reset to the initial state by logout (spec 000 §4 "Session").
+ * reset to the initial state by logout (spec 000 §4 "Session"). A change of user drops the report
+ * answers asked for at start, which were the previous user's.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { setAuthLostHandler, statusOf } from '../lib/api';
 import { calls, type CurrentUser } from '../data/calls';
+import { dropPreloaded } from '../reports/framework/preloaded';
+import { takeEarlyUser } from './preload';
 
 /** The session as the app sees it. */
 export type SessionState =
@@ -62,6 +65,7 @@ export function SessionProvider({
   useEffect(() => {
     if (!onLost) return;
     setAuthLostHandler(() => {
+      dropPreloaded();
       setState({ status: 'anonymous', user: null });
       onLost();
     });
@@ -70,7 +74,8 @@ export function SessionProvider({
   useEffect(() => {
     if (initial) return undefined;
     let live = true;
-    calls.currentUser({ loginOnAuthLoss: false }).then(
+    // Asked for before the first render (app/preload.ts) when the app started on this page.
+    (takeEarlyUser() ?? calls.currentUser({ loginOnAuthLoss: false })).then(
       (user) => live && setState({ status: 'user', user }),
       (error: unknown) => {
         // 401 is "not logged in"; any other failure too leaves the app usable for the demo.
@@ -85,11 +90,13 @@ export function SessionProvider({
 
   const login = useCallback(async (email: string, password: string) => {
     const user = await calls.login(email, password);
+    dropPreloaded();
     setState({ status: 'user', user });
     return user;
   }, []);
   const register = useCallback(async (email: string, password: string, userName: string) => {
     const user = await calls.register(email, password, userName);
+    dropPreloaded();
     setState({ status: 'user', user });
     return user;
   }, []);
@@ -97,10 +104,14 @@ export function SessionProvider({
     try {
       await calls.logout();
     } finally {
+      dropPreloaded();
       setState({ status: 'anonymous', user: null });
     }
   }, []);
-  const forget = useCallback(() => setState({ status: 'anonymous', user: null }), []);
+  const forget = useCallback(() => {
+    dropPreloaded();
+    setState({ status: 'anonymous', user: null });
+  }, []);
   const updated = useCallback((user: CurrentUser) => setState({ status: 'user', user }), []);
 
   const value = useMemo<Session>(

@@ -23,6 +23,7 @@ export function clockOffset(serverSeconds: number, localMs: number): number {
 }
 
 let offsetOnce: Promise<number> | undefined;
+let knownOffset: number | null = null;
 
 /**
  * The server clock offset, asked once per page load. A failed call counts as no offset: the
@@ -32,8 +33,16 @@ export function serverClockOffset(): Promise<number> {
   offsetOnce ??= apiGet<ServiceTime>('/api/report/v1.0/service/time').then(
     (r) => (typeof r?.timestamp === 'number' ? clockOffset(r.timestamp, Date.now()) : 0),
     () => 0,
-  );
+  ).then((offset) => {
+    knownOffset = offset;
+    return offset;
+  });
   return offsetOnce;
+}
+
+/** The offset once {@link serverClockOffset} has answered, else null: a report renders at once when it is known. */
+export function knownClockOffset(): number | null {
+  return knownOffset;
 }
 
 /** Today's Moscow date by the server's clock, given its offset. */

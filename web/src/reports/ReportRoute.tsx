@@ -1,4 +1,4 @@
-import { lazy, Suspense, useContext } from 'react';
+import { lazy, Suspense, useContext, useEffect, useState } from 'react';
 import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
 import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
@@ -7,7 +7,8 @@ import { Placeholder } from '../pages/Placeholder';
 import { CounterPending } from './framework/CounterPending';
 import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
-import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportView } from './registry';
+import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportViewModule, type LoadingView, type ViewModule } from './registry';
+import type { ReportViewProps } from './view';
 
 const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorReport'));
 
@@ -27,7 +28,6 @@ export function ReportRoute() {
     if (PLANNED_REPORTS.has(reportName)) return <Placeholder title="Отчёт" text="Этот отчёт скоро появится." />;
     return <ErrorPage status={404} />;
   }
-  const View = reportView(report);
   const hint = reportHint(report.name);
   // A site whose counter has sent nothing yet: its install code until the first hit (not the
   // rating, whose rows are other sites).
@@ -38,11 +38,41 @@ export function ReportRoute() {
       </ReportPage>
     );
   }
-  return (
-    <Suspense fallback={<ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />}>
-      <View key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />
-    </Suspense>
-  );
+  return <ReportView key={`${projectId}/${report.name}`} projectId={projectId} report={report} {...(hint ? { hint } : {})} />;
+}
+
+/**
+ * A report's view, at once when its code came before (the app starts loading it before the first
+ * render), else its skeleton until the code comes. Not a Suspense fallback: content revealed after
+ * a shown fallback is held back 300 ms more (React 19's throttle), longer than the code takes.
+ */
+function ReportView(props: ReportViewProps) {
+  const module = useLoadedView(reportViewModule(props.report));
+  if (!module) return <ReportSkeleton title={props.report.title} {...(props.hint ? { hint: props.hint } : {})} />;
+  const { default: View } = module;
+  return <View {...props} />;
+}
+
+/** The view's module once `loading` came (null until then); a failed load goes to the error page. */
+function useLoadedView(loading: LoadingView): ViewModule | null {
+  const [failure, setFailure] = useState<{ readonly error: unknown } | null>(null);
+  const [, setCame] = useState(0);
+  // What this render saw: the code may come between the render and the effect, which then waits
+  // for it all the same (a resolved promise calls back at once).
+  const came = loading.status === 'fulfilled';
+  useEffect(() => {
+    if (came) return undefined;
+    let live = true;
+    void loading.then(
+      () => live && setCame((n) => n + 1),
+      (error: unknown) => live && setFailure({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loading, came]);
+  if (failure) throw failure.error;
+  return came ? (loading.value ?? null) : null;
 }
 
 /** `new/media/:reportName[/:mediaId]`: media reports are all still to come. */

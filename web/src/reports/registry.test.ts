@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { REPORT_DEFINITIONS } from '@stat/schemas/reports';
 import { REPORT_MENU } from '../app/menu';
-import { openableReport, PLANNED_REPORTS, reportHint, reportView } from './registry';
+import { openableReport, PLANNED_REPORTS, reportHint, reportViewModule } from './registry';
 
 const definitions = Object.values(REPORT_DEFINITIONS);
 
 describe('report registry', () => {
-  it('opens every shared definition: the time-series view without a drill-down, the dimension view otherwise', () => {
-    const summaryView = reportView(REPORT_DEFINITIONS.summary!);
+  it('opens every shared definition: the time-series view without a drill-down, the dimension view otherwise', async () => {
+    const summaryView = (await reportViewModule(REPORT_DEFINITIONS.summary!)).default;
     for (const d of definitions) {
       expect(openableReport(d.name)).toBe(d);
-      expect(reportView(d) === summaryView).toBe(d.drilldown.length === 0);
+      expect((await reportViewModule(d)).default === summaryView).toBe(d.drilldown.length === 0);
     }
     expect(openableReport('nope')).toBeUndefined();
     expect(openableReport('__proto__')).toBeUndefined();

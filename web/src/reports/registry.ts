@@ -5,26 +5,66 @@
  * renders a definition, the hint under the title and the placeholder texts. Views load on demand,
  * so the initial bundle carries none of them.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import { reportDefinition, type ReportDefinition } from '@stat/schemas/reports';
 import type { ReportViewProps } from './view';
 
 export type { ReportDefinition } from '@stat/schemas/reports';
 
-const loadTimeSeries = () => import('./timeseries/TimeSeriesReport');
-const loadDimension = () => import('./dimension/DimensionReport');
-const TimeSeriesReport = lazy(loadTimeSeries);
-const DimensionReport = lazy(loadDimension);
+/** A view's module, as `import()` gives it. */
+export interface ViewModule {
+  readonly default: ComponentType<ReportViewProps>;
+}
+
+/** A view's code on its way: `status` and `value` are set once it came. */
+export type LoadingView = Promise<ViewModule> & { status?: 'fulfilled'; value?: ViewModule };
+
+/**
+ * A view's code, loaded once; the promise says when it came, so that a page rendered after that
+ * shows the view at once. A failed load is tried again next time.
+ */
+function viewLoader(load: () => Promise<ViewModule>): () => LoadingView {
+  let loading: LoadingView | null = null;
+  return () => {
+    if (!loading) {
+      const promise: LoadingView = load().then(
+        (module) => {
+          promise.status = 'fulfilled';
+          promise.value = module;
+          return module;
+        },
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      );
+      loading = promise;
+    }
+    return loading;
+  };
+}
+
+const loadTimeSeries = viewLoader(() => import('./timeseries/TimeSeriesReport'));
+const loadDimension = viewLoader(() => import('./dimension/DimensionReport'));
+
+/** Whether a definition's view is the time-series one (time buckets, no drill-down); else the dimension view. */
+export function isTimeSeries(definition: ReportDefinition): boolean {
+  return definition.drilldown.length === 0;
+}
 
 /** Starts loading the code of a report's view (the page opened on it), before React asks for it. */
 export function preloadReportView(name: string): void {
   const definition = reportDefinition(name);
-  if (definition) void (definition.drilldown.length === 0 ? loadTimeSeries() : loadDimension()).catch(() => undefined);
+  if (definition) reportViewModule(definition).catch(() => undefined);
 }
 
-/** The view of a definition: time buckets without a drill-down, the dimension view otherwise. */
-export function reportView(definition: ReportDefinition): LazyExoticComponent<ComponentType<ReportViewProps>> {
-  return definition.drilldown.length === 0 ? TimeSeriesReport : DimensionReport;
+/**
+ * The code of a definition's view (time buckets without a drill-down, the dimension view
+ * otherwise): the same promise every time, so that views load on demand and the initial bundle
+ * carries none of them.
+ */
+export function reportViewModule(definition: ReportDefinition): LoadingView {
+  return isTimeSeries(definition) ? loadTimeSeries() : loadDimension();
 }
 
 /** Hints under the title, by report (the web's texts). */

@@ -5,7 +5,7 @@ import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError, type DownloadedFile } from '../../lib/api';
 import { ProjectContext } from '../../app/project';
-import { parsePeriod, parseRatingPeriod, writePeriod, type DateParam } from '../../lib/period';
+import { writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
@@ -14,7 +14,8 @@ import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
 import { CsvDownload } from '../framework/CsvDownload';
-import { downloadReportCsv, fetchReportGraph, fetchReportTable, requestSort, type ReportSort } from '../framework/reportApi';
+import { preloadedOr } from '../framework/preloaded';
+import { downloadReportCsv, fetchReportGraph, fetchReportTable, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
 import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
 import { metricColumns, type ReportViewProps } from '../view';
@@ -22,6 +23,7 @@ import { drilldownHeader } from './dimensionTitles';
 import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
+import { dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
 import {
   allowedChartTypes,
   DEFAULT_LINES,
@@ -85,8 +87,7 @@ export default function DimensionReport({ projectId, report, hint }: ReportViewP
 export function DimensionReportBody({ projectId, report, hint, clock, extras }: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras }) {
   const { today } = clock;
   const [search, setSearch] = useSearchParams();
-  // The rating reads whole days by day (its own period rule); every other report the URL's period.
-  const parsedPeriod = useMemo(() => (report.name === 'rating' ? parseRatingPeriod(search, today) : parsePeriod(search, today)), [search, today, report.name]);
+  const parsedPeriod = useMemo(() => dimensionPeriod(search, report, today), [search, today, report]);
   const parsedQuery = useMemo(() => parseDimensionQuery(search, report), [search, report]);
   const { period } = parsedPeriod;
   const { query } = parsedQuery;
@@ -135,33 +136,21 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
 
   const extraBody = extras?.body;
   const base = useMemo<ConstructorRequest>(
-    () => ({
-      ...extraBody,
-      date_start: period.start,
-      date_end: period.end,
-      group: period.group,
-      metrics: [...query.metrics],
-      ...(query.sort ? { sort: requestSort(query.sort) } : {}),
-      ...(query.sample !== null ? { sample: query.sample } : {}),
-      // The global filters the menu carries apply to the reports that take filters (not the rating).
-      ...(report.filterable ? filters.request : {}),
-      ...(rating.category !== null ? { category_id: rating.category } : {}),
-    }),
-    [period.start, period.end, period.group, query.metrics, query.sort, query.sample, filters.request, report.filterable, rating.category, extraBody],
+    () => dimensionBase(report, { period, query, filters: filters.request, category: rating.category, extra: extraBody }),
+    [report, period, query, filters.request, rating.category, extraBody],
   );
   const baseKey = JSON.stringify(base);
-  const tableBody: ReportRequest = { ...base, limit: query.limit, offset: query.offset };
-  const graphBody: ReportRequest = {
-    ...base,
-    need_all_total: true,
-    ...(lines.custom ? { selected_lines: lines.lines.map((l) => l.id) } : {}),
-  };
+  const tableBody = dimensionTableBody(base, query);
+  const graphBody = dimensionGraphBody(base, lines);
   const source = extras?.source;
   const panels = extras?.panels ?? 'both';
-  const table = useRequest(JSON.stringify(tableBody), (signal) => (source ? source.table(tableBody, signal) : fetchReportTable(projectId, report.name, tableBody, { signal })));
+  // The first of each may have been asked for as the app started (app/preload.ts); the constructor's never.
+  const table = useRequest(JSON.stringify(tableBody), (signal) =>
+    source ? source.table(tableBody, signal) : preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+  );
   // A report whose data is not collected has nothing to draw; a page of the table alone draws nothing.
   const graph = useRequest(report.notCollected === undefined && panels !== 'table' ? JSON.stringify(graphBody) : null, (signal) =>
-    source ? source.graph(graphBody, signal) : fetchReportGraph(projectId, report.name, graphBody, { signal }),
+    source ? source.graph(graphBody, signal) : preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
   );
   const fetchChildren = useCallback(
     (body: ReportRequest, signal: AbortSignal) => (source ? source.table(body, signal) : fetchReportTable(projectId, report.name, body, { signal })),

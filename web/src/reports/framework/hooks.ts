@@ -1,12 +1,10 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { serverClockOffset, serverToday } from '../../lib/clock';
+import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
 import { fitGroup, resolveDate, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
-import { parsePeriod, writePeriod, type DateParam, type Period } from '../../lib/period';
-import { nextSort, parseOffset, parseSort, writeSort } from './query';
+import { writePeriod, type DateParam, type Period } from '../../lib/period';
+import { nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
-
-let knownOffset: number | null = null;
 
 /** The server's clock as a report needs it. */
 export interface ServerClock {
@@ -21,12 +19,11 @@ export interface ServerClock {
  * call falls back to this browser's clock).
  */
 export function useServerClock(): ServerClock | null {
-  const [offset, setOffset] = useState<number | null>(knownOffset);
+  const [offset, setOffset] = useState<number | null>(knownClockOffset);
   useEffect(() => {
     if (offset !== null) return undefined;
     let live = true;
     void serverClockOffset().then((value) => {
-      knownOffset = value;
       if (live) setOffset(value);
     });
     return () => {
@@ -57,9 +54,7 @@ export interface ReportQuery {
  */
 export function useReportQuery(today: IsoDate, sortColumns: readonly string[], pageSize: number): ReportQuery {
   const [search, setSearch] = useSearchParams();
-  const parsed = useMemo(() => parsePeriod(search, today), [search, today]);
-  const sort = useMemo(() => parseSort(search.get('orderBy'), sortColumns), [search, sortColumns]);
-  const offset = parseOffset(search.get('offset'), pageSize);
+  const { parsed, sort, offset } = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
   const { period } = parsed;
 
   useEffect(() => {

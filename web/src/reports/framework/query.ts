@@ -1,7 +1,9 @@
 /**
  * Table state in the URL (spec 001 §3 "Report URL parameters"): `orderBy` as `name:asc` or
- * `name:desc`, and `offset`. Pure functions; the period is in lib/period.
+ * `name:desc`, and `offset`. Pure functions; the period's own rules are in lib/period.
  */
+import type { IsoDate } from '@stat/schemas/period';
+import { parsePeriod, type ParsedPeriod } from '../../lib/period';
 import type { ReportSort } from './reportApi';
 
 /** Reads `orderBy`; null when missing or not one of `names`. */
@@ -31,4 +33,17 @@ export function parseOffset(value: string | null, pageSize: number): number {
 export function nextSort(current: ReportSort, column: string, titleColumn: string): ReportSort {
   if (current.name === column) return { name: column, order: current.order === 'asc' ? 'desc' : 'asc' };
   return { name: column, order: column === titleColumn ? 'asc' : 'desc' };
+}
+
+/** A time-series report's state as its URL holds it: the period, the sort and the page. */
+export interface TableQuery {
+  readonly parsed: ParsedPeriod;
+  /** The chosen sort, or null for the server's default. */
+  readonly sort: ReportSort | null;
+  readonly offset: number;
+}
+
+/** Reads a time-series report's state from its URL (`dateStart`, `dateEnd`, `groupBy`, `orderBy`, `offset`). */
+export function readTableQuery(search: URLSearchParams, today: IsoDate, sortColumns: readonly string[], pageSize: number): TableQuery {
+  return { parsed: parsePeriod(search, today), sort: parseSort(search.get('orderBy'), sortColumns), offset: parseOffset(search.get('offset'), pageSize) };
 }

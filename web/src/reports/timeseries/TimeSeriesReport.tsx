@@ -8,20 +8,14 @@ import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
-import {
-  downloadReportCsv,
-  fetchReportGraph,
-  fetchReportTable,
-  requestSort,
-  type MetricName,
-  type ReportRequest,
-  type ReportSort,
-} from '../framework/reportApi';
+import { preloadedOr } from '../framework/preloaded';
+import { downloadReportCsv, fetchReportGraph, fetchReportTable, type MetricName, type ReportSort } from '../framework/reportApi';
 import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
 import { metricColumns, type ReportViewProps } from '../view';
+import { PAGE_SIZE, timeSeriesCalls, timeSeriesSortColumns } from './requests';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
 const NARROW_BODY = 1275;
@@ -34,9 +28,6 @@ const TITLE_HEADERS: Readonly<Record<PeriodGroup, string>> = {
   week: 'Неделя',
   month: 'Месяц',
 };
-
-/** Rows per page of a time-series table (spec 001 §9: summary report rows 90). */
-const PAGE_SIZE = 90;
 
 /** The sort the api applies when none is sent. */
 const DEFAULT_SORT: ReportSort = { name: 'date', order: 'desc' };
@@ -64,16 +55,20 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
   const { today } = clock;
   const metrics = useMemo(() => metricColumns(report.defaultMetrics), [report]);
   const metricNames = useMemo(() => metrics.map((m) => m.name), [metrics]);
-  const sortColumns = useMemo(() => ['date', ...metricNames], [metricNames]);
+  const sortColumns = useMemo(() => timeSeriesSortColumns(metricNames), [metricNames]);
   const query = useReportQuery(today, sortColumns, PAGE_SIZE);
   const { period, sort, offset } = query;
   const narrow = useNarrowerThan(NARROW_BODY);
 
   const filters = useReportFilters(report.metrics);
-  const graphBody: ReportRequest = { date_start: period.start, date_end: period.end, group: period.group, metrics: metricNames, ...filters.request };
-  const tableBody: ReportRequest = { ...graphBody, ...(sort ? { sort: requestSort(sort) } : {}), limit: PAGE_SIZE, offset };
-  const graph = useRequest(JSON.stringify(graphBody), (signal) => fetchReportGraph(projectId, report.name, graphBody, { signal }));
-  const table = useRequest(JSON.stringify(tableBody), (signal) => fetchReportTable(projectId, report.name, tableBody, { signal }));
+  const { graph: graphBody, table: tableBody } = timeSeriesCalls({ period, metrics: metricNames, sort, offset, filters: filters.request });
+  // The first of each may have been asked for as the app started (app/preload.ts).
+  const graph = useRequest(JSON.stringify(graphBody), (signal) =>
+    preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+  );
+  const table = useRequest(JSON.stringify(tableBody), (signal) =>
+    preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+  );
 
   const { points, graphTotals } = useMemo(() => {
     const answer = graph.data;
