@@ -215,9 +215,15 @@ describe('the conversions pages', () => {
       expect((await asked).postDataJSON()).toMatchObject({ attribution: 'first_click' });
       expect(new URL(page.url()).searchParams.get('attribution')).toBe('first_click');
       await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы / Не определено | 1 | 1 | 100,00 %', 'Прямые заходы / Не определено | 0 | 2 | 0,000000 %']);
+      // A reload (or the link sent to someone) shows the same table: model, dimensions and sort come from the URL.
+      expect(new URL(page.url()).searchParams.get('tableDimensions')).toBe('traffic_type,utm_source');
+      expect(new URL(page.url()).searchParams.get('orderBy')).toBe('traffic_type:desc');
+      const reloaded = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/conversion_table`));
       await page.reload();
+      expect((await reloaded).postDataJSON()).toMatchObject({ attribution: 'first_click', dimensions: ['traffic_type', 'utm_source'], sort: { name: 'traffic_type', order: 'desc' } });
       await page.waitForSelector('[data-testid="conversion-page-attribution"]');
       expect(await page.inputValue('[data-testid="conversion-page-attribution"]')).toBe('first_click');
+      await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы / Не определено | 1 | 1 | 100,00 %', 'Прямые заходы / Не определено | 0 | 2 | 0,000000 %']);
 
       // «Сделать публичной», then delete after a confirmation: the list is empty again.
       await page.goto(`${base}/stat/projects/${project}/conversions`);

@@ -3,6 +3,7 @@
  * paged by the api, 'итого: {number}' rows, «Скачать в CSV» and «Настройка сводной таблицы».
  */
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import {
   CONVERSION_DIMENSION_TITLES,
   CONVERSION_METRIC_TITLES,
@@ -10,7 +11,6 @@ import {
   CONVERSION_TABLE_METRICS,
   CONVERSION_TABLE_PAGE,
   type ConversionTableDimension,
-  type ConversionTableMetric,
   type ConversionTableRow,
 } from '@stat/schemas/conversions';
 import { Modal } from '../../components/Modal';
@@ -19,12 +19,12 @@ import { calls, type ConversionTableRequest } from '../../data/calls';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { CsvDownload } from '../../reports/framework/CsvDownload';
+import { parseOffset, writeSort } from '../../reports/framework/query';
 import { ReportTable, type ReportTableColumn, type ReportTableRow } from '../../reports/framework/ReportTable';
-import { CONVERSION_PAGE_TEXTS as T, conversionText } from './conversionState';
+import { CONVERSION_PAGE_TEXTS as T, conversionText, DEFAULT_TABLE_SORT, readDimensions, readSort, TABLE_PARAMS, type TableSort } from './conversionState';
 import type { WidgetQuery } from './ConversionWidgets';
 import styles from './Conversions.module.css';
 
-type SortName = ConversionTableDimension | ConversionTableMetric;
 
 /** The metric columns: the goal's units, the denominator's, the conversion in percent. */
 const COLUMNS: readonly ReportTableColumn[] = CONVERSION_TABLE_METRICS.map((m) => ({ name: m, title: CONVERSION_METRIC_TITLES[m], unit: m === 'conversion' ? 'percent' : 'count' }));
@@ -32,7 +32,7 @@ const COLUMNS: readonly ReportTableColumn[] = CONVERSION_TABLE_METRICS.map((m) =
 const isDimension = (name: string): name is ConversionTableDimension => (CONVERSION_TABLE_DIMENSIONS as readonly string[]).includes(name);
 
 /** A click on a column: the sorted one flips, another starts ascending (a dimension) or descending (a metric). */
-export function nextSort(current: { name: SortName; order: 'asc' | 'desc' }, column: SortName): { name: SortName; order: 'asc' | 'desc' } {
+export function nextSort(current: TableSort, column: TableSort['name']): TableSort {
   if (current.name === column) return { name: column, order: current.order === 'asc' ? 'desc' : 'asc' };
   return { name: column, order: isDimension(column) ? 'asc' : 'desc' };
 }
@@ -42,9 +42,21 @@ const labelOf = (row: ConversionTableRow, dimensions: readonly ConversionTableDi
 /** The table section of a conversion's report. */
 export function ConversionDetails({ query, title }: { readonly query: WidgetQuery; readonly title: string }) {
   const { projectId, conversionId, span, attribution, window } = query;
-  const [dimensions, setDimensions] = useState<readonly ConversionTableDimension[]>([CONVERSION_TABLE_DIMENSIONS[0]]);
-  const [sort, setSort] = useState<{ name: SortName; order: 'asc' | 'desc' }>({ name: 'numerator', order: 'desc' });
+  const [params, setParams] = useSearchParams();
+  const dimensions = readDimensions(params.get(TABLE_PARAMS.dimensions));
+  const sort = readSort(params.get(TABLE_PARAMS.sort), dimensions);
+  const offset = parseOffset(params.get(TABLE_PARAMS.offset), CONVERSION_TABLE_PAGE);
   const [settings, setSettings] = useState<readonly ConversionTableDimension[] | null>(null);
+  /** Another table: its parameters in the URL; a new sort or dimensions start from the first page. */
+  const setTable = (changes: { dimensions?: readonly ConversionTableDimension[]; sort?: TableSort; offset?: number }) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (changes.dimensions) next.set(TABLE_PARAMS.dimensions, changes.dimensions.join(','));
+      if (changes.sort) next.set(TABLE_PARAMS.sort, writeSort(changes.sort));
+      if (changes.offset) next.set(TABLE_PARAMS.offset, String(changes.offset));
+      else next.delete(TABLE_PARAMS.offset);
+      return next;
+    });
 
   const body: ConversionTableRequest = {
     conversion_id: conversionId,
@@ -55,11 +67,8 @@ export function ConversionDetails({ query, title }: { readonly query: WidgetQuer
     dimensions,
     sort,
   };
-  // A page of this table: another period, model or sort starts from the first.
   const bodyKey = JSON.stringify(body);
-  const [page, setPage] = useState({ key: bodyKey, offset: 0 });
-  const offset = page.key === bodyKey ? page.offset : 0;
-  const setOffset = (next: number) => setPage({ key: bodyKey, offset: next });
+  const setOffset = (next: number) => setTable({ offset: next });
   const table = useRequest(`conversion-table:${projectId}:${bodyKey}:${offset}`, (signal) =>
     calls.conversionTable(projectId, { ...body, limit: CONVERSION_TABLE_PAGE, offset }, { signal }),
   );
@@ -72,14 +81,13 @@ export function ConversionDetails({ query, title }: { readonly query: WidgetQuer
 
   const onSort = (column: string) => {
     if (!isDimension(column) && !(CONVERSION_TABLE_METRICS as readonly string[]).includes(column)) return;
-    setSort((current) => nextSort(current, column as SortName));
+    setTable({ sort: nextSort(sort, column as TableSort['name']) });
   };
   const save = () => {
     if (!settings || settings.length === 0) return;
     const chosen = CONVERSION_TABLE_DIMENSIONS.filter((d) => settings.includes(d));
-    setDimensions(chosen);
     // A sort by a dimension no longer shown goes back to the goal's units.
-    if (isDimension(sort.name) && !chosen.includes(sort.name)) setSort({ name: 'numerator', order: 'desc' });
+    setTable({ dimensions: chosen, ...(isDimension(sort.name) && !chosen.includes(sort.name) ? { sort: DEFAULT_TABLE_SORT } : {}) });
     setSettings(null);
   };
 

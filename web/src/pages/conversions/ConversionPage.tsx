@@ -17,7 +17,7 @@ import { ErrorPage } from '../ErrorPage';
 import { ConversionDetails } from './ConversionDetails';
 import { ConversionForm } from './ConversionForm';
 import { ConversionWidgets, type WidgetQuery } from './ConversionWidgets';
-import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, windowText } from './conversionState';
+import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, TABLE_PARAMS, windowText } from './conversionState';
 import { DateRange, lastWeek, type DateSpan } from './DateRange';
 import styles from './Conversions.module.css';
 
@@ -76,6 +76,8 @@ export default function ConversionPage() {
     setParams((current) => {
       const next = new URLSearchParams(current);
       for (const [key, value] of Object.entries(changes)) next.set(key, value);
+      // Another period or attribution: the table starts from its first page.
+      next.delete(TABLE_PARAMS.offset);
       return next;
     });
 

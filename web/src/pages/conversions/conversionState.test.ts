@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversion } from '@stat/schemas/conversions';
-import { cardActions, conversionRights, conversionText, draftProblems, windowText } from './conversionState';
+import { cardActions, conversionRights, conversionText, draftProblems, readDimensions, readSort, windowText } from './conversionState';
 
 const conversion = (over: Partial<Conversion>): Conversion => ({
   id: 1,
@@ -57,5 +57,21 @@ describe('who may do what', () => {
     expect(cardActions(conversion({ access: 'common', is_owner: false }), true, true)).toEqual({ edit: true, makePublic: false, remove: false });
     expect(cardActions(conversion({ access: 'common', is_owner: false }), true, false)).toEqual({ edit: false, makePublic: false, remove: false });
     expect(cardActions(conversion({}), false, true)).toEqual({ edit: false, makePublic: false, remove: false });
+  });
+});
+
+describe('the conversion table’s state in the URL', () => {
+  it('reads the dimensions in the catalogue’s order, ignoring unknown ones; none: the traffic type', () => {
+    expect(readDimensions('utm_source,traffic_type,bogus')).toEqual(['traffic_type', 'utm_source']);
+    expect(readDimensions(null)).toEqual(['traffic_type']);
+    expect(readDimensions('bogus')).toEqual(['traffic_type']);
+  });
+
+  it('reads a sort by a shown dimension or a metric; anything else sorts by the goal’s units, most first', () => {
+    expect(readSort('utm_source:asc', ['traffic_type', 'utm_source'])).toEqual({ name: 'utm_source', order: 'asc' });
+    expect(readSort('conversion:asc', ['traffic_type'])).toEqual({ name: 'conversion', order: 'asc' });
+    expect(readSort('utm_source:asc', ['traffic_type'])).toEqual({ name: 'numerator', order: 'desc' });
+    expect(readSort('traffic_type:sideways', ['traffic_type'])).toEqual({ name: 'numerator', order: 'desc' });
+    expect(readSort(null, ['traffic_type'])).toEqual({ name: 'numerator', order: 'desc' });
   });
 });

@@ -7,9 +7,14 @@ import {
   CONVERSION_TITLE_MAX,
   CONVERSION_TITLE_MIN,
   formatConversion,
+  CONVERSION_TABLE_DIMENSIONS,
+  CONVERSION_TABLE_METRICS,
   type Conversion,
   type ConversionMetric,
+  type ConversionTableDimension,
+  type ConversionTableMetric,
 } from '@stat/schemas/conversions';
+import { parseSort } from '../../reports/framework/query';
 import { DEMO_PROJECT_ID } from '../../app/project';
 import { ApiError } from '../../lib/api';
 import { readStored, writeStored } from '../../lib/browser';
@@ -136,4 +141,28 @@ export function writeShowCommon(userId: number, value: boolean): void {
 export function conversionFailure(error: unknown): string {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return error.message;
   return CONVERSION_PAGE_TEXTS.failed;
+}
+
+/** The table's own URL parameters: its dimensions, sort and page, so a reload or a shared link shows the same table. */
+export const TABLE_PARAMS = { dimensions: 'tableDimensions', sort: 'orderBy', offset: 'offset' } as const;
+
+/** A sort of the conversion table: by one of its dimensions or metrics. */
+export interface TableSort {
+  readonly name: ConversionTableDimension | ConversionTableMetric;
+  readonly order: 'asc' | 'desc';
+}
+
+export const DEFAULT_TABLE_SORT: TableSort = { name: 'numerator', order: 'desc' };
+
+/** The dimensions a URL names, in the catalogue's order; none or unknown ones: the first dimension. */
+export function readDimensions(value: string | null): readonly ConversionTableDimension[] {
+  const named = (value ?? '').split(',');
+  const chosen = CONVERSION_TABLE_DIMENSIONS.filter((d) => named.includes(d));
+  return chosen.length > 0 ? chosen : [CONVERSION_TABLE_DIMENSIONS[0]];
+}
+
+/** The sort a URL names, when it is a shown dimension or a metric; else conversions first. */
+export function readSort(value: string | null, dimensions: readonly ConversionTableDimension[]): TableSort {
+  const parsed = parseSort(value, [...dimensions, ...CONVERSION_TABLE_METRICS]);
+  return parsed ? { name: parsed.name as TableSort['name'], order: parsed.order } : DEFAULT_TABLE_SORT;
 }
