@@ -8,8 +8,12 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 const DIST = new URL('../dist/', import.meta.url).pathname;
 /** Text types only: images and fonts are compressed already. */
 const TEXT = /\.(js|mjs|css|html|svg|json|txt|map)$/;
-/** Below this a compressed copy saves less than its own headers cost. */
+/**
+ * Below this a compressed copy of an asset saves little. index.html is compressed whatever its
+ * size: every visit asks for it first, and the api sends it by the same rule as the assets.
+ */
 const MIN_BYTES = 1024;
+const ALWAYS = /(^|\/)index\.html$/;
 
 async function* files(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -23,7 +27,7 @@ let before = 0;
 let brotli = 0;
 let gzip = 0;
 for await (const path of files(DIST)) {
-  if ((await stat(path)).size < MIN_BYTES) continue;
+  if ((await stat(path)).size < MIN_BYTES && !ALWAYS.test(path)) continue;
   const body = await readFile(path);
   const br = brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
