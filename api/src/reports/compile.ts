@@ -49,9 +49,6 @@ export const PATH_ROLLUPS: readonly PathRollup[] = [
  */
 export const PATH_DISTINCT_MERGE = 'uniqCombinedMerge(17)';
 
-/** Whether a metric's SQL merges aggregate states (the costly part of reading a rollup). */
-const isStateMerge = (sql: string): boolean => /Merge\(/.test(sql);
-
 /** Everything the compiler needs: decided by the planner from a definition and a request. */
 export interface Plan {
   projectId: number;
@@ -566,22 +563,6 @@ export function compileTable(plan: Plan, q: TableQuery): Sql {
   const direction = q.order === 'asc' ? 'ASC' : 'DESC';
   const order = i < 0 ? `value ${direction}` : `${metricAlias(i)} ${direction}, value ASC`;
   const paged = q.limit !== undefined;
-  const merged = plan.metrics.map((m) => metricSql(m, plan, p) ?? '');
-  if (paged && plan.source === 'paths' && plan.metricFilters.length === 0 && merged.some(isStateMerge) && !(i >= 0 && isStateMerge(merged[i]!))) {
-    // A path rollup's page sorted by a sum or by the value: the page's values are chosen from the
-    // sums alone, and the distinct-count states are merged for those rows only, not for every
-    // value of the level (13 704 addresses of a month for a page of 10: RESULTS.md).
-    const where = whereSql(rows);
-    const key = i < 0 ? `value ${direction}` : `${merged[i]} ${direction}, value ASC`;
-    const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)},
-      (SELECT count() FROM (SELECT ${sql} AS value FROM ${rows.from} WHERE ${where} GROUP BY value)) AS total_rows
-    FROM ${rows.from} WHERE ${where} AND ${sql} IN (
-      SELECT ${sql} AS value FROM ${rows.from} WHERE ${where} GROUP BY value ORDER BY ${key}
-      LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')})
-    GROUP BY value
-    ORDER BY ${order}`;
-    return { query, params: p.values, table: rows.table };
-  }
   const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}${paged ? ', count() OVER () AS total_rows' : ''}
     FROM ${rows.from} WHERE ${whereSql(rows)}
     GROUP BY value${havingSql(plan, p)}

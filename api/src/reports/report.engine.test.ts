@@ -9,7 +9,6 @@ import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
-import { compileTable } from './compile.js';
 import { planReport } from './plan.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
@@ -408,28 +407,6 @@ describe('the report engine, on a traffic counted by hand', () => {
       expect(await service.table(PROJECT, name, request({ ...asked, parents: [...parents] }))).toEqual(await service.table(PROJECT, name, request({ ...raw, parents: [...parents] })));
       expect(await service.graph(PROJECT, name, request({ ...asked, need_all_total: true }))).toEqual(await service.graph(PROJECT, name, request({ ...raw, need_all_total: true })));
     });
-  });
-
-  it('a page of a path rollup, sorted by a sum or by title, merges the states of its own rows and gives the raw events\' page and row count', async () => {
-    const toRaw = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] } as const;
-    const metrics = ['page_views', 'visits', 'visitors', 'uid'] as const;
-    for (const sort of [{ name: 'page_views', order: 'desc' }, { name: 'page_views', order: 'asc' }, { name: 'title', order: 'asc' }, { name: 'visitors', order: 'desc' }] as const) {
-      for (const offset of [0, 1, 2, 3]) {
-        const asked = request({ metrics: [...metrics], sort, limit: 1, offset } as Partial<ReportRequestDto>);
-        const fromRollup = await service.table(PROJECT, 'page_urls', asked);
-        expect(fromRollup.meta.total).toBe(3);
-        expect(fromRollup).toEqual(await service.table(PROJECT, 'page_urls', { ...asked, ...toRaw } as ReportRequestDto));
-      }
-    }
-    // The states are merged for the page's rows only when the sort does not need them.
-    const compiled = (sort: { name: string; order: 'asc' | 'desc' }): string => {
-      const { plan } = planReport(reportDefinition('page_urls')!, PROJECT, request({ metrics: [...metrics], sort } as Partial<ReportRequestDto>), '2026-11-12', 'table');
-      return compileTable(plan, { sortBy: sort.name as 'page_views', order: sort.order, limit: 10, offset: 0 }).query;
-    };
-    expect([compiled({ name: 'page_views', order: 'desc' }), compiled({ name: 'visitors', order: 'desc' })].map((q) => q.includes(' IN ('))).toEqual([true, false]);
-    // By page views, descending, ties by address: /news/1 (2 views), then / and /news/2 (1 each).
-    const second = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], limit: 1, offset: 1 } as Partial<ReportRequestDto>));
-    expect(shown(second)).toEqual([['https://site.example/', 1, 1, 1, 0]]);
   });
 
   it('the rollups and the raw events give the same numbers for the same request', async () => {
