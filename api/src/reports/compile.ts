@@ -45,7 +45,7 @@ export const PATH_ROLLUPS: readonly PathRollup[] = [
 /**
  * The merge of the path rollups' distinct-count states (visitors; visits of pages), as migration
  * 0018 stores them: `uniqCombined(17)`, whose states stay exact lists for small sets and merge as
- * a fixed 2^17-cell HyperLogLog above that (benchmarks/RESULTS.md, «visitors state of the path rollups»).
+ * a fixed 2^17-cell HyperLogLog above that (benchmarks/RESULTS.md, 2026-11-24, third run).
  */
 export const PATH_DISTINCT_MERGE = 'uniqCombinedMerge(17)';
 

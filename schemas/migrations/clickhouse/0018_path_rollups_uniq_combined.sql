@@ -1,11 +1,11 @@
 -- The path rollups of 0014 again, with a cheaper state of distinct visitors (and of visits in the
--- pages rollup): `uniqCombined(17)` instead of `uniq`. A month of a drill-down report merges up
--- to ~200 000 day states; `uniq` keeps up to 65 536 hashes in each (256 KB), `uniqCombined(17)`
--- an exact list up to 8 192 and a HyperLogLog of 2^17 cells above, which merges cell by cell.
--- Chosen on 10 million events (benchmarks/storage/visitors-lab.mjs --paths / --error, RESULTS.md
--- 2026-11-24 «visitors state of the path rollups»): the same bytes or fewer than `uniq`, the
--- smallest error of the candidates (14..17, uniqHLL12: at most 0.61 % on sets of 20 000 to
--- 1 000 000; 14 and 15 reach 2 %, uniqHLL12 4 %). Time rollups keep `uniq` (the summary).
+-- pages rollup): `uniqCombined(17)` instead of `uniq`. `uniq` keeps up to 65 536 hashes in a state
+-- (256 KB); `uniqCombined(17)` every hash up to 8 192 and a HyperLogLog of 2^17 cells above (96
+-- KB), which merges cell by cell. Chosen on 10 million events (benchmarks/storage/visitors-lab.mjs
+-- --paths and --error; benchmarks/RESULTS.md, 2026-11-24, third run) against uniqHLL12 and
+-- uniqCombined(14..16): the smallest error (at most 0.61 % on sets of 20 000 to 1 000 000 hashes,
+-- under uniq's 0.77 %; 14 and 15 reach 2 %, uniqHLL12 4 %), fewer bytes than uniq (the three
+-- rollups 3.33 → 3.15 bytes per event) and its merges 8–19 % faster. Time rollups keep `uniq`.
 -- A state type cannot be altered in place: each rollup is dropped with its view, created again,
 -- filled from the events, then its view is created. The migration runs before this process
 -- writes (server/src/main.ts; in the cluster the aggregator migrates before any consumer starts),
