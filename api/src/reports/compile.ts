@@ -42,6 +42,13 @@ export const PATH_ROLLUPS: readonly PathRollup[] = [
   { table: 'rollup_pages_day', dims: ['url_no_args', 'url'], scope: 'hit' },
 ];
 
+/**
+ * The merge of the path rollups' distinct-count states (visitors; visits of pages), as migration
+ * 0018 stores them: `uniqCombined(17)`, whose states stay exact lists for small sets and merge as
+ * a fixed 2^17-cell HyperLogLog above that (benchmarks/RESULTS.md, 2026-11-24, third run).
+ */
+export const PATH_DISTINCT_MERGE = 'uniqCombinedMerge(17)';
+
 /** Everything the compiler needs: decided by the planner from a definition and a request. */
 export interface Plan {
   projectId: number;
@@ -303,9 +310,9 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
         case 'page_views':
           return pageViews;
         case 'visits':
-          return 'uniqMerge(sessions)';
+          return `${PATH_DISTINCT_MERGE}(sessions)`;
         case 'visitors':
-          return 'uniqMerge(visitors)';
+          return `${PATH_DISTINCT_MERGE}(visitors)`;
         case 'avg_view_duration':
           return ratio('sum(engaged_ms)', pageViews, 0.001, 1);
         case 'uid':
@@ -321,7 +328,7 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       case 'visits':
         return visits;
       case 'visitors':
-        return 'uniqMerge(visitors)';
+        return `${PATH_DISTINCT_MERGE}(visitors)`;
       case 'bounces':
         return ratio('sum(bounces)', visits, 100, 2);
       case 'avg_view_depth':

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { DictionaryRepository } from './dictionaries.js';
+import { PATH_DISTINCT_MERGE } from './compile.js';
 import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
@@ -96,6 +97,33 @@ describe('sampling', () => {
     for (const n of [100_000, 1_000_000]) {
       const [row] = await (await clickhouse.query({ query: `SELECT uniq(toString(number)) AS u FROM numbers(${n})`, format: 'JSONEachRow' })).json<{ u: string }>();
       expect(Math.abs(Number(row!.u) / n - 1)).toBeLessThan(0.01);
+    }
+  });
+
+  // The path rollups' states (migration 0018), merged as the engine merges them, over random
+  // 32-bit hashes such as visitor_hash: README «exact up to 8 192 distinct, under 1 % above».
+  it('states the error of the path rollups\' uniqCombined(17): exact up to 8 192, under 1 % above', async () => {
+    // The hashes split into 30 states (the days of a month), then merged.
+    const merged = async (n: number, seed: number): Promise<{ exact: number; counted: number }> => {
+      const hashes = `SELECT number, toUInt32(cityHash64(number, ${seed}) % 4294967296) AS h FROM numbers(${n})`;
+      const [row] = await (
+        await clickhouse.query({
+          query: `SELECT (SELECT uniqExact(h) FROM (${hashes})) AS exact, ${PATH_DISTINCT_MERGE}(s) AS counted
+                  FROM (SELECT number % 30 AS day, ${PATH_DISTINCT_MERGE.replace('Merge', 'State')}(h) AS s FROM (${hashes}) GROUP BY day)`,
+          format: 'JSONEachRow',
+        })
+      ).json<{ exact: string; counted: string }>();
+      return { exact: Number(row!.exact), counted: Number(row!.counted) };
+    };
+    for (const seed of [1, 2, 3]) {
+      for (const n of [1, 16, 1_000, 8_192]) {
+        const { exact, counted } = await merged(n, seed);
+        expect(counted).toBe(exact);
+      }
+      for (const n of [8_193, 20_000, 100_000, 1_000_000]) {
+        const { exact, counted } = await merged(n, seed);
+        expect(Math.abs(counted / exact - 1)).toBeLessThan(0.01);
+      }
     }
   });
 });
