@@ -84,6 +84,30 @@ export class GoalsRepository {
   }
 
   /** One goal by id, whoever sees it (the service decides), locked when in a transaction. */
+  /**
+   * The conversions built on each of these goals (as the goal counted or as the denominator) that
+   * `userId` sees: public ones and their own; by goal, oldest first.
+   */
+  async conversionsOf(goalIds: readonly number[], userId: number): Promise<Map<number, { id: number; title: string }[]>> {
+    const found = new Map<number, { id: number; title: string }[]>();
+    if (goalIds.length === 0) return found;
+    const rows = await this.db.query<{ goal_id: number; id: number; title: string }>(
+      `SELECT g.goal_id, c.id, c.title
+       FROM conversions c
+       CROSS JOIN LATERAL (VALUES (c.numerator_goal_id), (c.denominator_goal_id)) AS g(goal_id)
+       WHERE g.goal_id = ANY($1::bigint[]) AND (c.access = 'common' OR c.owner_id = $2)
+       GROUP BY g.goal_id, c.id, c.title
+       ORDER BY g.goal_id, c.id`,
+      [goalIds, userId],
+    );
+    for (const row of rows) {
+      const list = found.get(Number(row.goal_id)) ?? [];
+      list.push({ id: Number(row.id), title: row.title });
+      found.set(Number(row.goal_id), list);
+    }
+    return found;
+  }
+
   async byId(id: number, sql: Sql = this.db, lock = false): Promise<GoalRow | null> {
     const [row] = await sql.query<GoalRow>(`SELECT ${COLUMNS} ${FROM} WHERE g.id = $1${lock ? ' FOR UPDATE OF g' : ''}`, [id]);
     return row ?? null;

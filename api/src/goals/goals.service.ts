@@ -76,13 +76,15 @@ export class GoalsService {
       limit: q.limit ?? GOALS_LIST_PAGE,
       offset: q.offset ?? 0,
     });
-    return { goals: rows.map((row) => view(row, user, project)), totals: total };
+    const conversions = await this.goals.conversionsOf(rows.map((row) => Number(row.id)), user?.id ?? 0);
+    return { goals: rows.map((row) => view(row, user, project, conversions.get(Number(row.id)))), totals: total };
   }
 
   async byIds(user: Principal, dto: GoalsByIdsDto): Promise<GoalList> {
     const project = await this.viewable(user, dto.project_id);
     const rows = dto.ids.length === 0 ? [] : await this.goals.visibleByIds(dto.project_id, user.id, dto.ids);
-    return { goals: rows.map((row) => view(row, user, project)), totals: rows.length };
+    const conversions = await this.goals.conversionsOf(rows.map((row) => Number(row.id)), user.id);
+    return { goals: rows.map((row) => view(row, user, project, conversions.get(Number(row.id)))), totals: rows.length };
   }
 
   /**
@@ -215,8 +217,8 @@ function onlyMakesPublic(dto: UpdateGoalDto, current: GoalRow): boolean {
   );
 }
 
-/** A goal as the api answers it to `user` on `project`. */
-export function view(row: GoalRow, user: Principal | null, project: ProjectRights): Goal {
+/** A goal as the api answers it to `user` on `project`, with the conversions built on it that the user sees. */
+export function view(row: GoalRow, user: Principal | null, project: ProjectRights, conversions: readonly { id: number; title: string }[] = []): Goal {
   const conditions = row.body.dimension_filters;
   return {
     id: Number(row.id),
@@ -228,7 +230,7 @@ export function view(row: GoalRow, user: Principal | null, project: ProjectRight
     is_td_sending: row.is_td_sending,
     conditions,
     body: row.body,
-    conversions: [],
+    conversions: [...conversions],
     email: row.email,
     is_owner: ownedBy(row, user),
     can_delete: !row.is_deleted && goalDeletable(row, user, project),

@@ -167,6 +167,29 @@ describe('goals: create, list, change, delete', () => {
     expect((await viewer.client.put(`/api/v1.0/goal/${goal.id}`, { title: 'Правка зрителя' })).json).toEqual(FORBIDDEN);
   });
 
+  it('names the conversions built on a goal, as numerator or denominator, that the reader sees', async () => {
+    const { owner, viewer, projectId } = await team();
+    const buy = await create(owner.client, { project_id: projectId, title: 'Покупка', access: 'common' });
+    const visit = await create(owner.client, { project_id: projectId, title: 'Визит в каталог', access: 'common', body: CATALOG });
+    const conversion = async (title: string, extra: Record<string, unknown>) => {
+      const answer = await owner.client.post('/api/v1.0/conversion', { project_id: projectId, title, numerator_goal_id: buy.id, ...extra });
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+      return answer.json.result.id as number;
+    };
+    const personal = await conversion('Покупки из визитов', { denominator_goal_id: visit.id });
+    const overall = await conversion('Покупки', {});
+    const related = async (client: ApiClient) =>
+      Object.fromEntries((await list(client, projectId, '&show_common=true')).goals.map((g) => [g.title, g.conversions.map((c) => c.title)]));
+    expect(await related(owner.client)).toEqual({ 'Визит в каталог': ['Покупки из визитов'], Покупка: ['Покупки из визитов', 'Покупки'] });
+    // The personal conversion is the owner's alone until it is made public.
+    expect(await related(viewer.client)).toEqual({ 'Визит в каталог': [], Покупка: [] });
+    expect((await owner.client.put(`/api/v1.0/conversion/${overall}`, { access: 'common' })).status).toBe(200);
+    expect(await related(viewer.client)).toEqual({ 'Визит в каталог': [], Покупка: ['Покупки'] });
+    const byIds = await viewer.client.post('/api/v1.0/goals', { project_id: projectId, ids: [buy.id] });
+    expect(byIds.json.result.goals[0].conversions).toEqual([{ id: overall, title: 'Покупки' }]);
+    expect(personal).toBeLessThan(overall);
+  });
+
   it('another user’s personal goal does not exist for them', async () => {
     const { owner, viewer, projectId } = await team();
     const goal = await create(owner.client, { project_id: projectId, title: 'Секрет' });
