@@ -158,7 +158,8 @@ export class GoalsService {
     if (dto.is_td_sending === undefined && (fields.access === 'own' || !fields.is_protected)) fields.is_td_sending = false;
     await this.goals.update(id, fields);
     const row = await this.goals.byId(id);
-    return view(row as GoalRow, user, project);
+    const conversions = await this.goals.conversionsOf([id], user.id);
+    return view(row as GoalRow, user, project, conversions.get(id));
   }
 
   async remove(user: Principal, id: number): Promise<Record<string, never>> {

@@ -187,6 +187,8 @@ describe('goals: create, list, change, delete', () => {
     expect(await related(viewer.client)).toEqual({ 'Визит в каталог': [], Покупка: ['Покупки'] });
     const byIds = await viewer.client.post('/api/v1.0/goals', { project_id: projectId, ids: [buy.id] });
     expect(byIds.json.result.goals[0].conversions).toEqual([{ id: overall, title: 'Покупки' }]);
+    const renamed = await owner.client.put(`/api/v1.0/goal/${visit.id}`, { title: 'Визит в каталог товаров' });
+    expect(renamed.json.result.conversions).toEqual([{ id: personal, title: 'Покупки из визитов' }]);
     expect(personal).toBeLessThan(overall);
   });
 
