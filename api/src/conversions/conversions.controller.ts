@@ -9,6 +9,7 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { validated } from '../common/validated.js';
 import { IdPipe } from '../http/id.pipe.js';
+import { ApiReportLimit } from '../openapi/answers.js';
 import { ConversionListQueryDto, ConversionsReportDto, ConversionTableDto, ConversionWidgetDto, CreateConversionDto, UpdateConversionDto } from './conversion.dto.js';
 import { ConversionsService } from './conversions.service.js';
 
@@ -54,6 +55,7 @@ export class ConversionsController {
 @Controller('api/report/v1.0/eventbase/:projectId')
 @ProjectView()
 @ReadOnlyPost()
+@ApiReportLimit()
 export class ConversionReportController {
   constructor(@Inject(ConversionsService) private readonly conversions: ConversionsService) {}
 
