@@ -5,7 +5,7 @@
  * project, the code, the time and the report's own table and graph come while the session is
  * still being read.
  */
-import { calls, type CurrentUser, type Project } from '../data/calls';
+import { calls, type Project } from '../data/calls';
 import { serverClockOffset, serverToday } from '../lib/clock';
 import { moscowToday } from '../lib/dates';
 import type { IsoDate } from '@stat/schemas/period';
@@ -13,20 +13,19 @@ import { firstReportCalls } from '../reports/firstCalls';
 import { preloadReportCall } from '../reports/framework/preloaded';
 import { fetchReportGraph, fetchReportTable } from '../reports/framework/reportApi';
 import { openableReport, preloadReportView, type ReportDefinition } from '../reports/registry';
+import { askEarlyUser } from './earlyUser';
 
 /** A report page's path: the project and the report. */
 const REPORT_PATH = /^\/stat\/projects\/([1-9]\d{0,9})\/new\/report\/([a-z_]+)\/?$/;
 
 let early: { readonly projectId: string; readonly project: Promise<Project> } | null = null;
-let earlyUser: Promise<CurrentUser> | null = null;
 
 /**
  * Starts the calls and code that the page at `pathname` with the query `search` will need at once:
  * on every page the current user (the session provider takes it), on a report page the rest.
  */
 export function preloadForPath(pathname: string, search = ''): void {
-  earlyUser = calls.currentUser({ loginOnAuthLoss: false });
-  earlyUser.catch(() => undefined);
+  askEarlyUser();
   const match = REPORT_PATH.exec(pathname);
   if (!match) return;
   const [, projectId = '', reportName = ''] = match;
@@ -65,13 +64,6 @@ function preloadReportData(projectId: string, report: ReportDefinition, search: 
     const today = serverToday(offsetMs);
     if (today !== localToday) ask(today);
   });
-}
-
-/** The current user asked for at start, once: the session provider takes it. */
-export function takeEarlyUser(): Promise<CurrentUser> | null {
-  const taken = earlyUser;
-  earlyUser = null;
-  return taken;
 }
 
 /**

@@ -8,7 +8,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { setAuthLostHandler, statusOf } from '../lib/api';
 import { calls, type CurrentUser } from '../data/calls';
 import { dropPreloaded } from '../reports/framework/preloaded';
-import { takeEarlyUser } from './preload';
+import { takeEarlyUser } from './earlyUser';
 
 /** The session as the app sees it. */
 export type SessionState =
