@@ -32,7 +32,9 @@ const say = (m) => console.log(`[engine] ${m}`);
 const { readConfig } = await import(`${ROOT}server/dist/config.js`);
 const { main } = await import(`${ROOT}server/dist/main.js`);
 const { planReport } = await import(`${ROOT}api/dist/reports/plan.js`);
-const { compileSeries, compileTable, compileTotals } = await import(`${ROOT}api/dist/reports/compile.js`);
+const { compileSeries, compileTable, compileTotals, totalsRollUp } = await import(`${ROOT}api/dist/reports/compile.js`);
+// Builds before the totals' roll-up (2026-11-24, fourth run) have no totalsRollUp: totals read apart.
+const rollsUp = (plan) => (totalsRollUp ? totalsRollUp(plan) : false);
 const { reportDefinition } = await import('@stat/schemas');
 
 const m = machine();
@@ -87,13 +89,15 @@ function bareOf(report, kind, body) {
   if (kind === 'csv') {
     const planned = planReport(definition, PROJECT, { ...body, sample: 1, limit: undefined, offset: undefined }, today, 'table');
     const { plan, sort } = planned;
-    return [[compileTotals(plan)], [compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0 })]];
+    const rows = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0, totals: rollsUp(plan) });
+    return rollsUp(plan) ? [[rows]] : [[compileTotals(plan)], [rows]];
   }
   const planned = planReport(definition, PROJECT, body, today, kind);
   const { plan, sort } = planned;
   if (plan.path.length === 0) return [[compileSeries(plan, planned.group), compileTotals(plan)]];
   if (kind === 'graph') throw new Error('graphs of dimensions are not measured here');
-  return [[compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset }), compileTotals(plan)]];
+  const rows = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset, totals: rollsUp(plan) });
+  return rollsUp(plan) ? [[rows]] : [[rows, compileTotals(plan)]];
 }
 
 const calls = [

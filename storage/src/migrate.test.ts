@@ -47,10 +47,11 @@ describe('migrations on chDB', () => {
       expect(eventKeyOf(uuid)).toBe(BigInt('0xa6b5c4d3e2f10123').toString());
       const columns = await client.query({ query: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name LIKE 'event\\_%' ORDER BY name", format: 'JSONEachRow' });
       expect(await columns.json()).toEqual([{ name: 'event_class' }, { name: 'event_date' }, { name: 'event_key' }, { name: 'event_name' }, { name: 'event_number' }, { name: 'event_params' }, { name: 'event_type' }]);
-      // 0018 rebuilt the path rollups with uniqCombined(17) states, back-filled from the events: the
+      // 0018 rebuilt the path rollups with uniqCombined(17) states (0019 the time rollups), back-filled from the events: the
       // old event is counted, and a new one goes through the rebuilt materialized views.
       await client.insert({ table: 'events', format: 'JSONEachRow', values: [{ event_key: '7', project_id: 1, event_type: 'pageview', ts: '2026-11-20 11:00:00.000', event_date: '2026-11-20', visitor_id: 'v2', session_id: 2, url_no_args: 'https://site.example/' }] });
-      for (const rollup of ['rollup_sources_day', 'rollup_geo_day', 'rollup_pages_day']) {
+      // 0019 did the same for the time rollups.
+      for (const rollup of ['rollup_sources_day', 'rollup_geo_day', 'rollup_pages_day', 'rollup_5m', 'rollup_hour', 'rollup_day']) {
         const counted = await client.query({ query: `SELECT toString(sum(page_views)) AS views, toString(uniqCombinedMerge(17)(visitors)) AS distinct_visitors, toTypeName(any(visitors)) AS state FROM ${rollup}`, format: 'JSONEachRow' });
         expect(await counted.json()).toEqual([{ views: '2', distinct_visitors: '2', state: 'AggregateFunction(uniqCombined(17), UInt32)' }]);
       }

@@ -43,11 +43,14 @@ export const PATH_ROLLUPS: readonly PathRollup[] = [
 ];
 
 /**
- * The merge of the path rollups' distinct-count states (visitors; visits of pages), as migration
- * 0018 stores them: `uniqCombined(17)`, whose states stay exact lists for small sets and merge as
- * a fixed 2^17-cell HyperLogLog above that (benchmarks/RESULTS.md, 2026-11-24, third run).
+ * The merge of the rollups' distinct-count states (visitors; visits of pages), as migrations
+ * 0018 (path rollups) and 0019 (time rollups) store them: `uniqCombined(17)` of the visitor hash,
+ * whose states stay exact lists for small sets and merge as a fixed 2^17-cell HyperLogLog above
+ * that (benchmarks/RESULTS.md, 2026-11-24, third and fourth runs).
  */
-export const PATH_DISTINCT_MERGE = 'uniqCombinedMerge(17)';
+export const DISTINCT_MERGE = 'uniqCombinedMerge(17)';
+/** The same count over raw rows (events, visits): the same estimate of the same hashes as the rollups give. */
+export const DISTINCT = 'uniqCombined(17)';
 
 /** Everything the compiler needs: decided by the planner from a definition and a request. */
 export interface Plan {
@@ -290,7 +293,7 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       case 'visits':
         return visits;
       case 'visitors':
-        return 'uniqMerge(visitors)';
+        return `${DISTINCT_MERGE}(visitors)`;
       case 'bounces':
         return ratio('sum(bounces)', visits, 100, 2);
       case 'avg_view_depth':
@@ -310,9 +313,9 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
         case 'page_views':
           return pageViews;
         case 'visits':
-          return `${PATH_DISTINCT_MERGE}(sessions)`;
+          return `${DISTINCT_MERGE}(sessions)`;
         case 'visitors':
-          return `${PATH_DISTINCT_MERGE}(visitors)`;
+          return `${DISTINCT_MERGE}(visitors)`;
         case 'avg_view_duration':
           return ratio('sum(engaged_ms)', pageViews, 0.001, 1);
         case 'uid':
@@ -328,7 +331,7 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       case 'visits':
         return visits;
       case 'visitors':
-        return `${PATH_DISTINCT_MERGE}(visitors)`;
+        return `${DISTINCT_MERGE}(visitors)`;
       case 'bounces':
         return ratio('sum(bounces)', visits, 100, 2);
       case 'avg_view_depth':
@@ -346,7 +349,7 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       case 'visits':
         return s('count()');
       case 'visitors':
-        return s('uniq(visitor_hash)');
+        return s(`${DISTINCT}(visitor_hash)`);
       case 'page_views':
         return s('sum(page_views)');
       case 'bounces':
@@ -368,11 +371,11 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
     case 'page_views':
       return s(pageViews);
     case 'visits':
-      return s(visitScope ? visitStarts : 'uniq(session_id)');
+      return s(visitScope ? visitStarts : `${DISTINCT}(session_id)`);
     case 'visitors':
       // The key's 32-bit hash of the visitor id, stored: counted 2.5 times faster than the id's
-      // text (benchmarks/RESULTS.md, 2026-11-24), with collisions far under uniq's own error.
-      return s('uniq(visitor_hash)');
+      // text (benchmarks/RESULTS.md, 2026-11-24), with collisions far under the sketch's own error.
+      return s(`${DISTINCT}(visitor_hash)`);
     case 'bounces':
       return visitScope ? ratio('sum(bounce_delta)', visitStarts, 100, 2) : undefined;
     case 'avg_view_depth':
@@ -531,14 +534,13 @@ export function rowDimension(plan: Plan, p: Params): { d: Dimension; sql: string
   return { d, sql: dimensionSql(d, plan.source, d === 'customer_params_value' ? keyParamOf(plan, p) : undefined) };
 }
 
-function havingSql(plan: Plan, p: Params): string {
-  if (plan.metricFilters.length === 0) return '';
-  const conditions = plan.metricFilters.map((rule) => {
+/** The metric filters' conditions (§3: kept apart from the dimension filters, applied after grouping). */
+function metricConditions(plan: Plan, p: Params): string[] {
+  return plan.metricFilters.map((rule) => {
     const i = plan.metrics.indexOf(rule.key as Metric);
     if (i < 0) throw new ReportQueryError(`metric_filters: ${rule.key} is not among the metrics`);
     return `${metricAlias(i)} ${rule.op} ${p.add(rule.value, 'Float64')}`;
   });
-  return ` HAVING ${conditions.join(' AND ')}`;
 }
 
 export interface TableQuery {
@@ -548,11 +550,35 @@ export interface TableQuery {
   /** rows of the page; undefined: every row (the CSV export), without the row count */
   limit?: number;
   offset: number;
+  /**
+   * Also the level's totals, as one more row first (`is_totals` 1), when the rows can carry them
+   * (`totalsRollUp`): the totals then merge the rows' states instead of reading the storage again.
+   */
+  totals?: boolean;
 }
+
+/** The column that marks the totals row of a table query asked with `totals`. */
+export const TOTALS_MARK = 'is_totals';
+
+/**
+ * Whether the totals of a level are the roll-up of its rows: each stored row is counted in one
+ * row of the level. Not so for the custom parameters, where an event with two keys is in two
+ * rows (its page view would be summed twice): their totals are read apart (compileTotals).
+ */
+export function totalsRollUp(plan: Plan): boolean {
+  const d = plan.path[plan.parents.length];
+  return d !== undefined && !(plan.source !== 'visits' && plan.source !== 'paths' && MULTI_VALUED.has(d));
+}
+
+/** Dimensions of which one event has several values (an ARRAY JOIN over its parameters). */
+const MULTI_VALUED: ReadonlySet<Dimension> = new Set(['customer_params_key', 'user_cv_key', 'customer_params_value']);
 
 /**
  * One page of rows of the plan's level: each row's value, its metrics, and how many rows the
- * level has (`total_rows`); sorted, paged and filtered by metrics in ClickHouse.
+ * level has (`total_rows`); sorted, paged and filtered by metrics in ClickHouse. With `totals`
+ * (and `totalsRollUp`), one query also gives the totals: `GROUP BY ROLLUP` adds the row of all
+ * rows, marked by `grouping()`, kept first whatever the page; metric filters never drop it (the
+ * totals are the level's, as compileTotals reads them).
  */
 export function compileTable(plan: Plan, q: TableQuery): Sql {
   const p = new Params();
@@ -563,9 +589,21 @@ export function compileTable(plan: Plan, q: TableQuery): Sql {
   const direction = q.order === 'asc' ? 'ASC' : 'DESC';
   const order = i < 0 ? `value ${direction}` : `${metricAlias(i)} ${direction}, value ASC`;
   const paged = q.limit !== undefined;
+  const conditions = metricConditions(plan, p);
+  if (q.totals === true && totalsRollUp(plan)) {
+    const having = conditions.length === 0 ? '' : `\n    HAVING ${TOTALS_MARK} = 1 OR (${conditions.join(' AND ')})`;
+    const page = paged ? `,\n      sum(1 - ${TOTALS_MARK}) OVER () AS total_rows, row_number() OVER (PARTITION BY ${TOTALS_MARK} ORDER BY ${order}) AS row_at` : '';
+    const offset = paged ? p.add(q.offset, 'UInt32') : '';
+    const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}, grouping(value) AS ${TOTALS_MARK}${page}
+    FROM ${rows.from} WHERE ${whereSql(rows)}
+    GROUP BY ROLLUP(value)${having}${paged ? `
+    QUALIFY ${TOTALS_MARK} = 1 OR (row_at > ${offset} AND row_at <= ${offset} + ${p.add(q.limit, 'UInt32')})` : ''}
+    ORDER BY ${TOTALS_MARK} DESC, ${order}`;
+    return { query, params: p.values, table: rows.table };
+  }
   const query = `SELECT ${sql} AS value, ${selectMetrics(plan, p)}${paged ? ', count() OVER () AS total_rows' : ''}
     FROM ${rows.from} WHERE ${whereSql(rows)}
-    GROUP BY value${havingSql(plan, p)}
+    GROUP BY value${conditions.length === 0 ? '' : ` HAVING ${conditions.join(' AND ')}`}
     ORDER BY ${order}${paged ? `
     LIMIT ${p.add(q.limit, 'UInt32')} OFFSET ${p.add(q.offset, 'UInt32')}` : ''}`;
   return { query, params: p.values, table: rows.table };

@@ -206,6 +206,33 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect(shown(values)).toEqual([['pro', 1, 1, 1]]);
   });
 
+  it('totals of custom parameters count an event with two parameters once, as their rows count it in each', async () => {
+    // Its own project: one event with two parameters, so it is a row of each key and once in the totals.
+    const own = PROJECT + 1;
+    const event = { ...row(EVENTS[2]!), project_id: own, event_params: { plan: 'pro', period: 'year' } };
+    await clickhouse.insert({ table: 'events', values: [event], format: 'JSONEachRow' });
+    const keys = await service.table(own, 'custom_vars', request({ parents: ['subscribe'], metrics: ['events_count'] }));
+    expect(shown(keys)).toEqual([['period', 1], ['plan', 1]]);
+    expect([keys.totals, keys.meta.total]).toEqual([[1], 2]);
+    const csv = await service.csv(own, 'custom_vars', request({ parents: ['subscribe'], metrics: ['events_count'] }));
+    let text = '';
+    for await (const part of csv.lines) text += part;
+    expect(text.split('\r\n').slice(1, 4)).toEqual(['Итого;1', 'period;1', 'plan;1']);
+  });
+
+  it('a page past the last row and a level of no rows keep their totals and count; the CSV of no rows has its totals line', async () => {
+    const filtered = { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'search' }] } as Partial<ReportRequestDto>;
+    const past = await service.table(PROJECT, 'traffic_sources', request({ ...filtered, metrics: ['visits', 'page_views'], offset: 5 }));
+    expect([past.data, past.totals, past.meta.total]).toEqual([[], [1, 2], 1]);
+    const nothing = { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'ad' }] } as Partial<ReportRequestDto>;
+    const empty = await service.table(PROJECT, 'traffic_sources', request({ ...nothing, metrics: ['visits', 'page_views'] }));
+    expect([empty.data, empty.totals, empty.meta.total]).toEqual([[], [0, 0], 0]);
+    const csv = await service.csv(PROJECT, 'traffic_sources', request({ ...nothing, metrics: ['visits', 'page_views'] }));
+    let text = '';
+    for await (const part of csv.lines) text += part;
+    expect(text.split('\r\n').slice(1)).toEqual(['Итого;0;0', '']);
+  });
+
   it('resolves relative dates, and refuses the future and a grouping that does not fit the period', async () => {
     const yesterday = await service.table(PROJECT, 'traffic_sources', request({ date_start: 'yesterday', date_end: 'yesterday', group: 'hour', metrics: ['visits'] }));
     expect(shown(yesterday)).toEqual([['Социальные сети', 1]]);
@@ -441,21 +468,22 @@ describe('the runner', () => {
     return { engine: new ReportEngine(client), queries: () => queries };
   }
 
-  it('reads once for a table and a graph of one page asked together: they share the totals query', async () => {
+  it('reads a table in one query, its totals rolled up with its rows', async () => {
     const { engine, queries } = counted();
     const page = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW);
     const asked = request({ metrics: ['visits', 'page_views'] });
     const [table, graph] = await Promise.all([page.table(PROJECT, 'traffic_sources', asked), page.graph(PROJECT, 'traffic_sources', asked)]);
     expect(table.totals).toEqual([3, 4]);
     expect(graph.totals).toEqual([3, 4]);
-    // The table: its rows and totals; the graph: the totals, its default lines (the first rows)
-    // and their series. Together, the totals are read once.
+    // The table: one query, its rows with their totals rolled up; the graph: the totals, its
+    // default lines (the first rows) and their series.
     const together = queries();
     const alone = counted();
     const one = new ReportService(alone.engine, new DictionaryRepository(clickhouse), () => NOW);
     await one.table(PROJECT, 'traffic_sources', asked);
+    expect(alone.queries()).toBe(1);
     await one.graph(PROJECT, 'traffic_sources', asked);
-    expect([together, alone.queries()]).toEqual([4, 5]);
+    expect([together, alone.queries()]).toEqual([4, 4]);
   });
 
   it('keeps nothing once answered: the same query asked later reads again', async () => {

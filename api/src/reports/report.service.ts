@@ -15,7 +15,7 @@ import {
   type TableResult,
 } from '@stat/schemas';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, type LinePath, type Plan, type Sql } from './compile.js';
+import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
@@ -59,10 +59,7 @@ export class ReportService {
       return { ...head, data: [], totals: values(undefined, plan.metrics.length), meta: { total: 0, offset: planned.offset, sample: plan.sample, not_collected: definition.notCollected } };
     }
     if (plan.path.length === 0) return { ...head, ...(await this.timeTable(planned, body)) };
-    const [rows, totals] = await Promise.all([
-      this.run(compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset })),
-      this.run(compileTotals(plan)),
-    ]);
+    const { rows, totals } = await this.rowsAndTotals(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset });
     const level = plan.parents.length;
     const dimension = plan.path[level]!;
     const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
@@ -81,8 +78,8 @@ export class ReportService {
           metrics: values(row, plan.metrics.length),
         };
       }),
-      totals: values(totals[0], plan.metrics.length),
-      meta: { total: Number(rows[0]?.total_rows ?? (planned.offset > 0 || planned.limit === 0 ? await this.countRows(planned) : 0)), offset: planned.offset, sample: plan.sample },
+      totals: values(totals, plan.metrics.length),
+      meta: { total: Number(rows[0]?.total_rows ?? totals?.total_rows ?? (planned.offset > 0 || planned.limit === 0 ? await this.countRows(planned) : 0)), offset: planned.offset, sample: plan.sample },
     };
   }
 
@@ -139,22 +136,33 @@ export class ReportService {
     const { plan, sort } = planned;
     const header = [definition.drilldown.length === 0 ? 'Дата' : definition.title, ...plan.metrics.map((m) => METRIC_INFO[m].title)];
     const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
-    const totals = definition.notCollected === undefined ? values((await this.run(compileTotals(plan)))[0], plan.metrics.length) : [];
     const lines = async function* (this: ReportService): AsyncGenerator<string> {
       yield BOM + csvLine(header);
       if (definition.notCollected !== undefined) return;
-      yield csvLine(['Итого', ...totals]);
       if (plan.path.length === 0) {
         const table = await this.timeTable({ ...planned, offset: 0, limit: Number.MAX_SAFE_INTEGER }, body);
+        yield csvLine(['Итого', ...table.totals]);
         for (const row of table.data) yield csvLine([row.title, ...row.metrics]);
         return;
       }
       const dimension = plan.path[plan.parents.length]!;
-      const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0 });
+      const rolled = totalsRollUp(plan);
+      const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0, totals: rolled });
+      // The totals come first: the roll-up's row (when the query has it, even of no rows), else read apart.
+      let totalsWritten = false;
+      const totalsLine = (row: ResultRow | undefined): string => {
+        totalsWritten = true;
+        return csvLine(['Итого', ...values(row, plan.metrics.length)]);
+      };
+      if (!rolled) yield totalsLine((await this.run(compileTotals(plan)))[0]);
       for await (const batch of this.engine.batches(sql)) {
-        const titles = await this.titles(dimension, batch.map((r) => normalValue(r.value, dimension)));
-        yield batch.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+        const first = batch[0];
+        const rows = first !== undefined && Number(first[TOTALS_MARK]) === 1 ? batch.slice(1) : batch;
+        if (!totalsWritten) yield totalsLine(rows === batch ? undefined : first);
+        const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
+        yield rows.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
       }
+      if (!totalsWritten) yield totalsLine(undefined);
     };
     return { disposition, lines: lines.call(this) };
   }
@@ -174,6 +182,20 @@ export class ReportService {
 
   private async run(sql: Sql): Promise<ResultRow[]> {
     return this.engine.rows(sql);
+  }
+
+  /**
+   * A page of a level's rows and the level's totals: one query when the totals are the roll-up of
+   * the rows (compileTable's `totals`), else the rows and the totals side by side.
+   */
+  private async rowsAndTotals(plan: Plan, q: Omit<TableQuery, 'totals'>): Promise<{ rows: ResultRow[]; totals: ResultRow | undefined }> {
+    if (!totalsRollUp(plan)) {
+      const [rows, totals] = await Promise.all([this.run(compileTable(plan, q)), this.run(compileTotals(plan))]);
+      return { rows, totals: totals[0] };
+    }
+    const rows = await this.run(compileTable(plan, { ...q, totals: true }));
+    const first = rows[0];
+    return first !== undefined && Number(first[TOTALS_MARK]) === 1 ? { rows: rows.slice(1), totals: first } : { rows, totals: undefined };
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */

@@ -67,13 +67,13 @@ export async function addTraffic(clickhouse: ClickHouseClient, projectId: number
   await clickhouse.command({
     query: `INSERT INTO rollup_hour (project_id, bucket, page_views, events, visit_starts, custom_events, visitors)
             SELECT {p:UInt32}, toDateTime({t:UInt32}, 'UTC'), {v:UInt64}, {v:UInt64} + {n:UInt64}, {n:UInt64}, {n:UInt64},
-                   uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
+                   uniqCombinedState(17)(toUInt32(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
     query_params: params,
   });
   await clickhouse.command({
     query: `INSERT INTO rollup_day (project_id, event_date, page_views, events, visit_starts, custom_events, visitors)
             SELECT {p:UInt32}, toDate({d:String}), {v:UInt64}, {v:UInt64} + {n:UInt64}, {n:UInt64}, {n:UInt64},
-                   uniqState(toString(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
+                   uniqCombinedState(17)(toUInt32(number + {seed:UInt64})) FROM numbers({n:UInt32})`,
     query_params: params,
   });
 }
