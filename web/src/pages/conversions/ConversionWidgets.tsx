@@ -20,8 +20,7 @@ import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph
 import type { ReportMetric } from '../../reports/view';
 import { paletteColor } from '../../lib/palette';
 import { Segmented } from '../dashboard/Segmented';
-import { CONVERSION_PAGE_TEXTS as T, conversionText } from './conversionState';
-import type { DateSpan } from './DateRange';
+import { CONVERSION_PAGE_TEXTS as T, conversionText, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
 
 const DAY_MS = 86_400_000;
