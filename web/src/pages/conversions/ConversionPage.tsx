@@ -5,7 +5,7 @@ import { ATTRIBUTION_LABELS, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type Attri
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
-import { Button, PageHeader, Spinner } from '../../components/ui';
+import { Button, PageHeader, Select, Spinner } from '../../components/ui';
 import { calls, type ConversionBody } from '../../data/calls';
 import { ApiError } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
@@ -135,8 +135,7 @@ export default function ConversionPage() {
         <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} />
         <label className={styles.dates}>
           {T.fieldAttribution}:
-          <select
-            className={styles.toolbarSelect}
+          <Select
             value={attribution}
             onChange={(e) => setParam({ attribution: e.target.value })}
             data-testid="conversion-page-attribution"
@@ -146,17 +145,17 @@ export default function ConversionPage() {
                 {ATTRIBUTION_LABELS[m]}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className={styles.dates}>
           {T.fieldWindow}:
-          <select className={styles.toolbarSelect} value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
+          <Select value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
             {ATTRIBUTION_WINDOWS.map((w) => (
               <option key={w} value={String(w)}>
                 {windowText(w)}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         {figures.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>

@@ -4,7 +4,7 @@ import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
 import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
@@ -145,13 +145,13 @@ export default function FunnelsPage() {
           <TextInput type="search" className={styles.search} placeholder="Поиск воронки" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Поиск воронки" data-testid="funnel-search" />
         ) : null}
         {funnels.length > 0 ? (
-          <select className={styles.select} value={selected?.id ?? ''} onChange={(e) => choose(Number(e.target.value))} aria-label={FUNNEL_TEXTS.choose} data-testid="funnel-select">
+          <Select value={selected?.id ?? ''} onChange={(e) => choose(Number(e.target.value))} aria-label={FUNNEL_TEXTS.choose} data-testid="funnel-select">
             {funnels.filter((f) => f.id === selected?.id || f.title.toLowerCase().includes(search.trim().toLowerCase())).map((f) => (
               <option key={f.id} value={f.id}>
                 {f.title}
               </option>
             ))}
-          </select>
+          </Select>
         ) : null}
         {selected ? (
           <>
