@@ -11,6 +11,9 @@ export const ACCOUNT_LIMITS = {
   userNameMax: 100,
 } as const;
 
+/** The counter's status texts (spec 000 §2.6): the counter page and a report of a site that has sent nothing yet. */
+export const COUNTER_STATUS = { set: 'Счётчик корректно установлен', unset: 'Счётчик не установлен' } as const;
+
 /**
  * The answer of «Проверить» on the counter page (`GET /api/v1.0/project/{id}/counter_check`):
  * whether any hit of the site has been stored, and the last one's time and page.

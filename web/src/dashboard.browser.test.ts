@@ -8,12 +8,12 @@
  * by this test's hits) and Debian's chromium. The page's clock is Playwright's, so the 30 s of the
  * auto-update pass at once.
  */
-import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 import { formatNumber } from './lib/format';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
@@ -22,15 +22,10 @@ const PROJECT = 7596044;
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
 /** Screenshots to look at, outside the repository. */
 const SHOTS = join(tmpdir(), 'stat-dashboard-screenshots');
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
-
-function chromiumPath(): string {
-  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
-}
 
 /** Sends a hit as the counter does; the collector answers 204. */
 async function sendHit(hit: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${collector}/hit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME }, body: JSON.stringify({ p: PROJECT, ...hit }) });
+  const response = await fetch(`${collector}/hit`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': VISITOR_USER_AGENT }, body: JSON.stringify({ p: PROJECT, ...hit }) });
   expect(response.status).toBe(204);
 }
 
@@ -72,10 +67,7 @@ describe('the live dashboard in a browser', () => {
     await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}?utm_source=dash${RUN}&utm_medium=social`, r: 'https://vk.com/', v: visitor, ti: 'Живая страница' });
     await sendHit({ t: 'event', u: `https://demo.stat.example/live/${RUN}`, v: visitor, ec: 'cv', en: `dash_event_${RUN}` });
     await until(async () => ((await realtime(['utms'])).utms.data as { title: string }[]).some((r) => r.title === `dash${RUN}`));
-    browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('request', (r) => {

@@ -8,9 +8,9 @@
  * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
  * chromium; a missing one fails the test.
  */
-import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
+import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
 import { addDays } from '@stat/schemas/period';
 import { moscowToday } from './lib/dates';
 
@@ -26,10 +26,6 @@ async function api<T>(path: string, body: unknown): Promise<T> {
   const response = await fetch(`${base}/top100${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(response.status).toBe(200);
   return ((await response.json()) as Envelope<T>).result;
-}
-
-function chromiumPath(): string {
-  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
 }
 
 /** The report calls a page makes (top-level tables and graphs), as sent. */
@@ -56,28 +52,11 @@ async function expectTotalsOf(page: Page, report: string, testId: string, body: 
   await expect.poll(() => shownTotals(page, testId), { timeout: 30_000 }).toEqual(Object.fromEntries(direct.metrics.map((m, i) => [m, direct.totals[i]])));
 }
 
-/** Non-transparent pixels of the graph's canvases. */
-function paintedPixels(page: Page, testId: string): Promise<number> {
-  return page.evaluate((id) => {
-    let n = 0;
-    for (const canvas of document.querySelectorAll<HTMLCanvasElement>(`[data-testid="${id}"] canvas`)) {
-      const ctx = canvas.getContext('2d');
-      if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
-      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-      for (let j = 3; j < data.length; j += 4) if (data[j] !== 0) n += 1;
-    }
-    return n;
-  }, testId);
-}
-
 describe('a report page opened by its address', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

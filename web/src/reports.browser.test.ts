@@ -8,9 +8,9 @@
  * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
  * chromium; a missing one fails the test.
  */
-import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
+import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
@@ -25,29 +25,6 @@ async function api<T>(path: string, body: unknown): Promise<T> {
   expect(response.status).toBe(200);
   const envelope = (await response.json()) as Envelope<T>;
   return envelope.result;
-}
-
-function chromiumPath(): string {
-  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
-}
-
-/** Non-transparent pixels of the graph's canvases, after uPlot had a few frames to draw. */
-async function paintedPixels(page: Page): Promise<number> {
-  let painted = 0;
-  for (let i = 0; i < 50 && painted === 0; i++) {
-    painted = await page.evaluate(() => {
-      let n = 0;
-      for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="report-graph"] canvas')) {
-        const ctx = canvas.getContext('2d');
-        if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
-        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-        for (let j = 3; j < data.length; j += 4) if (data[j] !== 0) n += 1;
-      }
-      return n;
-    });
-    if (painted === 0) await page.waitForTimeout(100);
-  }
-  return painted;
 }
 
 const isTopTable = (name: string) => (r: Request) =>
@@ -77,10 +54,7 @@ describe('dimension reports in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -106,7 +80,7 @@ describe('dimension reports in a browser', () => {
       expect(sent).toMatchObject({ sample: 1 });
       expect(new URL(page.url()).searchParams.get('sample')).toBe('1');
       await expectApiTotals(page, 'traffic_sources', sent);
-      expect(await paintedPixels(page)).toBeGreaterThan(1000);
+      expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
 
       // Expand the first row: its children come under it, one level deeper.
       const first = page.locator('[data-testid="report-row"][data-level="0"]').first();
@@ -129,7 +103,7 @@ describe('dimension reports in a browser', () => {
         const body = await openFromMenu(page, name);
         expect(body).toMatchObject({ sample: 1, group: 'day' });
         await expectApiTotals(page, name, body);
-        expect(await paintedPixels(page)).toBeGreaterThan(500);
+        expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(500);
         const rows = await page.$$('[data-testid="report-row"]');
         expect(rows.length).toBeGreaterThan(0);
         const box = page.locator('[data-testid="report-row"] [data-testid="line-toggle"]');

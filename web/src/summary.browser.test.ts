@@ -6,9 +6,9 @@
  * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
  * chromium; a missing one fails the test.
  */
-import { execSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
 import { addDays } from '@stat/schemas/period';
 import { moscowToday } from './lib/dates';
 
@@ -33,32 +33,11 @@ async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pro
   return envelope.result;
 }
 
-function chromiumPath(): string {
-  return execSync('command -v chromium || command -v chromium-browser', { shell: '/bin/bash' }).toString().trim();
-}
-
-/** Non-transparent pixels of every canvas in the graph container. */
-function paintedPixels(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    let painted = 0;
-    for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="summary-graph"] canvas')) {
-      const ctx = canvas.getContext('2d');
-      if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
-      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) painted += 1;
-    }
-    return painted;
-  });
-}
-
 describe('summary report in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -82,13 +61,7 @@ describe('summary report in a browser', () => {
       await page.waitForSelector('[data-testid="summary-graph"] canvas', { timeout: 30_000 });
       await page.waitForSelector('[data-testid="summary-totals"] [data-metric="visitors"][data-value]', { timeout: 30_000 });
 
-      // uPlot draws on creation and on setData; give it a few frames.
-      let painted = 0;
-      for (let i = 0; i < 50 && painted === 0; i++) {
-        painted = await paintedPixels(page);
-        if (painted === 0) await page.waitForTimeout(100);
-      }
-      expect(painted).toBeGreaterThan(1000);
+      expect(await paintedPixels(page, 'summary-graph')).toBeGreaterThan(1000);
 
       const shown = await page.$$eval('[data-testid="summary-totals"] [data-metric]', (cells) =>
         Object.fromEntries(cells.map((c) => [c.getAttribute('data-metric'), Number(c.getAttribute('data-value'))])),

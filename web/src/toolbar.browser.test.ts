@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
@@ -25,25 +25,6 @@ interface TableAnswer {
   metrics: string[];
   totals: number[];
   data: { title: string; metrics: number[] }[];
-}
-
-/** Non-transparent pixels of a graph's canvases, after uPlot had a few frames to draw. */
-async function paintedPixels(page: Page, testId: string): Promise<number> {
-  let painted = 0;
-  for (let i = 0; i < 50 && painted === 0; i++) {
-    painted = await page.evaluate((id) => {
-      let n = 0;
-      for (const canvas of document.querySelectorAll<HTMLCanvasElement>(`[data-testid="${id}"] canvas`)) {
-        const ctx = canvas.getContext('2d');
-        if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
-        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-        for (let j = 3; j < data.length; j += 4) if (data[j] !== 0) n += 1;
-      }
-      return n;
-    }, testId);
-    if (painted === 0) await page.waitForTimeout(100);
-  }
-  return painted;
 }
 
 /** Waits for the graphs to hold data (not dimmed by a request in flight) and saves the page. */

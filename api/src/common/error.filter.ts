@@ -1,8 +1,18 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CLICKHOUSE_SETUP_ERRORS, clickHouseErrorCode } from '@stat/storage';
 
 /** The text the web app recognises as an unexpected server failure (specification 001, §8). */
 export const SERVER_ERROR_MESSAGE = 'Oops... Something went terribly wrong.';
+
+/**
+ * The answer when ClickHouse has no table a call reads (its migrations not applied yet, e.g. before
+ * the geo names are loaded): the store is not ready, so 503 with what to do, not the 500 of a fault.
+ */
+export const STORE_NOT_READY_MESSAGE = 'Хранилище отчётов ещё не готово: в нём нет нужной таблицы. Повторите запрос позже.';
+
+/** ClickHouse's answers that say the store is not set up yet: a table or database missing. */
+const NOT_READY_CODES: ReadonlySet<number> = new Set([CLICKHOUSE_SETUP_ERRORS.UNKNOWN_TABLE!, CLICKHOUSE_SETUP_ERRORS.UNKNOWN_DATABASE!]);
 
 /** The one error shape; `request_id` only on a 500, to find the logged fault. */
 export interface ErrorBody {
@@ -56,5 +66,7 @@ function describe(exception: unknown): { status: number; message: string } {
       return { status, message: exception instanceof Error ? exception.message : 'bad request' };
     }
   }
+  const clickHouseCode = clickHouseErrorCode(exception);
+  if (clickHouseCode !== null && NOT_READY_CODES.has(clickHouseCode)) return { status: HttpStatus.SERVICE_UNAVAILABLE, message: STORE_NOT_READY_MESSAGE };
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: SERVER_ERROR_MESSAGE };
 }

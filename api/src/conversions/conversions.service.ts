@@ -40,7 +40,7 @@ import { ReportEngine, type ResultRow } from '../reports/engine.js';
 import { normalValue, ReportService } from '../reports/report.service.js';
 import { datesOf } from '../reports/plan.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
-import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod } from './conversion-sql.js';
+import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod, type ConversionTableQuery } from './conversion-sql.js';
 import {
   CONVERSION_TABLE_DEFAULT_LIMIT,
   CONVERSIONS_A_CALL,
@@ -218,22 +218,14 @@ export class ConversionsService {
    * unit's own values; sorted, paged and counted in ClickHouse.
    */
   async table(user: Principal | null, projectId: number, body: ConversionTableDto): Promise<ConversionTable> {
-    const { breakdown, period, attribution, window } = await this.breakdownOf(user, projectId, body, body.dimensions ?? [CONVERSION_TABLE_DIMENSIONS[0]]);
-    const dimensions = breakdown.dimensions as ConversionTableDimension[];
-    const sort = this.sortOf(body, dimensions);
     const limit = body.limit ?? CONVERSION_TABLE_DEFAULT_LIMIT;
     const offset = body.offset ?? 0;
-    const [rows, numeratorSide, denominatorSide] = await Promise.all([
-      this.engine.rows(compileConversionTable(period, breakdown, { sortBy: sort.name, order: sort.order, limit, offset }), 'conversion'),
-      this.side(period, breakdown.metric, breakdown.numerator),
-      this.side(period, breakdown.metric, breakdown.denominator),
-    ]);
-    const totals = { numerator: numeratorSide.totals, denominator: denominatorSide.totals, conversion: conversionValue(numeratorSide.totals, denominatorSide.totals) };
+    const { dimensions, sort, rows, data, totals, breakdown, period, attribution, window } = await this.tableOf(user, projectId, body, { limit, offset });
     return {
       dimensions,
       available_dimensions: [...CONVERSION_TABLE_DIMENSIONS],
       available_metrics: [...CONVERSION_TABLE_METRICS],
-      data: await this.titled(dimensions, rows),
+      data,
       totals,
       meta: { total: Number(rows[0]?.total_rows ?? (offset === 0 ? 0 : await this.countOf(period, breakdown))), offset, limit, sort, attribution, attribution_window: window },
     };
@@ -241,18 +233,10 @@ export class ConversionsService {
 
   /** The whole table as CSV (the reports' writer: BOM, semicolons, comma decimals, formulas kept as text), named by the conversion and the period. */
   async csv(user: Principal, projectId: number, body: ConversionTableDto): Promise<{ disposition: string; text: string }> {
-    const { breakdown, period, title } = await this.breakdownOf(user, projectId, body, body.dimensions ?? [CONVERSION_TABLE_DIMENSIONS[0]]);
-    const dimensions = breakdown.dimensions as ConversionTableDimension[];
-    const sort = this.sortOf(body, dimensions);
-    const [rows, numeratorSide, denominatorSide] = await Promise.all([
-      this.engine.rows(compileConversionTable(period, breakdown, { sortBy: sort.name, order: sort.order, offset: 0 }), 'conversion'),
-      this.side(period, breakdown.metric, breakdown.numerator),
-      this.side(period, breakdown.metric, breakdown.denominator),
-    ]);
-    const data = await this.titled(dimensions, rows);
+    const { dimensions, data, totals, period, title } = await this.tableOf(user, projectId, body, { offset: 0 });
     const lines = [
       csvLine([...dimensions.map((d) => CONVERSION_DIMENSION_TITLES[d]), ...CONVERSION_TABLE_METRICS.map((m) => CONVERSION_METRIC_TITLES[m])]),
-      csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), numeratorSide.totals, denominatorSide.totals, shownConversion(conversionValue(numeratorSide.totals, denominatorSide.totals))]),
+      csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), totals.numerator, totals.denominator, shownConversion(totals.conversion)]),
       ...data.map((row) => csvLine([...dimensions.map((d) => row.titles[d] ?? EMPTY_TITLE), row.numerator, row.denominator, shownConversion(row.conversion)])),
     ];
     return { disposition: csvDisposition('conversion', `Конверсия ${title}`, period.dateStart, period.dateEnd), text: BOM + lines.join('') };
@@ -314,6 +298,23 @@ export class ConversionsService {
     const numerator = await this.bodyOf(Number(row.numerator_goal_id));
     const denominator = row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id));
     return { breakdown: { metric: row.metric, numerator, denominator, model: attribution, windowDays: window, dimensions }, period, attribution, window, title: row.title };
+  }
+
+  /**
+   * The table's three queries, one page of it (`limit` undefined: every row, as the CSV wants): its rows
+   * sorted as asked, with their values' titles, and the totals of each side over the whole period.
+   */
+  private async tableOf(user: Principal | null, projectId: number, body: ConversionTableDto, paging: Pick<ConversionTableQuery, 'limit' | 'offset'>) {
+    const { breakdown, period, attribution, window, title } = await this.breakdownOf(user, projectId, body, body.dimensions ?? [CONVERSION_TABLE_DIMENSIONS[0]]);
+    const dimensions = breakdown.dimensions as ConversionTableDimension[];
+    const sort = this.sortOf(body, dimensions);
+    const [rows, numeratorSide, denominatorSide] = await Promise.all([
+      this.engine.rows(compileConversionTable(period, breakdown, { sortBy: sort.name, order: sort.order, ...paging }), 'conversion'),
+      this.side(period, breakdown.metric, breakdown.numerator),
+      this.side(period, breakdown.metric, breakdown.denominator),
+    ]);
+    const totals = { numerator: numeratorSide.totals, denominator: denominatorSide.totals, conversion: conversionValue(numeratorSide.totals, denominatorSide.totals) };
+    return { dimensions, sort, rows, data: await this.titled(dimensions, rows), totals, breakdown, period, attribution, window, title };
   }
 
   /** The sort asked, a dimension of the table or a metric (default: converted units, most first). */

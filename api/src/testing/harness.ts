@@ -46,6 +46,7 @@ export const PROJECT_ID_RANGES = {
   'conversions.test.ts': 9_200_000,
   'goals.test.ts': 9_100_000,
   'funnels.test.ts': 9_000_000,
+  'store-not-ready.test.ts': 9_700_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 

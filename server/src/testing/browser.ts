@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Flags for Debian's chromium as root on a machine with no network beyond loopback. */
 const FLAGS = [
@@ -32,4 +32,35 @@ export const VISITOR_USER_AGENT =
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: FLAGS, headless: true });
+}
+
+/** The little of a canvas the pixel count reads (the server compiles without the DOM's types). */
+interface Canvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
+
+/**
+ * Non-transparent pixels of the canvases inside `[data-testid=testId]`, once some are painted:
+ * uPlot draws on creation and on setData, so the count is retried for up to 50 frames of 100 ms
+ * (0 if nothing is painted by then).
+ */
+export async function paintedPixels(page: Page, testId: string): Promise<number> {
+  let painted = 0;
+  for (let i = 0; i < 50 && painted === 0; i++) {
+    painted = await page.evaluate((id) => {
+      const { document } = globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<Canvas> } };
+      let n = 0;
+      for (const canvas of document.querySelectorAll(`[data-testid="${id}"] canvas`)) {
+        const ctx = canvas.getContext('2d');
+        if (!ctx || canvas.width === 0 || canvas.height === 0) continue;
+        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+        for (let j = 3; j < data.length; j += 4) if (data[j] !== 0) n += 1;
+      }
+      return n;
+    }, testId);
+    if (painted === 0) await page.waitForTimeout(100);
+  }
+  return painted;
 }

@@ -2,7 +2,7 @@
  * The app's small controls: buttons, fields, checkboxes, switches, radios, badges, spinners.
  * One look everywhere: 32 px controls, 14 px text, the accent for primary actions.
  */
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import styles from './ui.module.css';
 
 const cx = (...names: (string | false | null | undefined)[]) => names.filter(Boolean).join(' ');
@@ -94,6 +94,11 @@ export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 /** A one-line text input. */
 export function TextInput({ invalid = false, className, ...rest }: TextInputProps) {
   return <input {...rest} aria-invalid={invalid || undefined} className={cx(styles.input, invalid && styles.invalid, className)} />;
+}
+
+/** A drop-down choice of a toolbar (a funnel, a period, an attribution model): as tall as a text input. */
+export function Select({ className, ...rest }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select {...rest} className={cx(styles.select, className)} />;
 }
 
 /** A multi-line text input. */

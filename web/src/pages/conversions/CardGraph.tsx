@@ -5,7 +5,7 @@ import { UPlotChart } from '../../components/UPlotChart';
 import { formatNumber } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { CONVERSION_PAGE_TEXTS as T } from './conversionState';
-import type { DateSpan } from './DateRange';
+import type { DateSpan } from './conversionState';
 
 const DAY_MS = 86_400_000;
 

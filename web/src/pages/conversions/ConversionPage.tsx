@@ -5,24 +5,23 @@ import { ATTRIBUTION_LABELS, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type Attri
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
-import { Button, PageHeader, Spinner } from '../../components/ui';
+import { Button, PageHeader, Select, Spinner } from '../../components/ui';
 import { calls, type ConversionBody } from '../../data/calls';
 import { ApiError } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
-import { useServerClock } from '../../reports/framework/hooks';
+import { usePagePeriod } from '../../reports/framework/hooks';
+import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { TimeSeriesGraph, type TimePoint } from '../../reports/framework/TimeSeriesGraph';
 import type { ReportMetric } from '../../reports/view';
 import { ErrorPage } from '../ErrorPage';
 import { ConversionDetails } from './ConversionDetails';
 import { ConversionForm } from './ConversionForm';
 import { ConversionWidgets, type WidgetQuery } from './ConversionWidgets';
-import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, TABLE_PARAMS, windowText } from './conversionState';
-import { DateRange, lastWeek, type DateSpan } from './DateRange';
+import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, TABLE_PARAMS, windowText, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
 
 const DAY_MS = 86_400_000;
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The graph's two lines: the goal's and the denominator's counts by day. */
 const LINES: readonly ReportMetric[] = [
@@ -57,16 +56,15 @@ export default function ConversionPage() {
   const [params, setParams] = useSearchParams();
   const user = useUser();
   const snackbar = useSnackbar();
-  const clock = useServerClock();
+  // Another period: the table starts from its first page.
+  const dates = usePagePeriod([TABLE_PARAMS.offset]);
   const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const id = /^\d{1,10}$/.test(conversionId) ? Number(conversionId) : null;
 
   const conversion = useRequest(id === null ? null : `conversion:${id}`, (signal) => calls.conversion(id ?? 0, { signal }));
-  const start = params.get('dateStart');
-  const end = params.get('dateEnd');
-  const span: DateSpan | null = clock ? (start && end && ISO.test(start) && ISO.test(end) && start <= end ? { start, end } : lastWeek(clock.today)) : null;
+  const span: DateSpan | null = dates?.period ?? null;
   const attributionParam = ATTRIBUTION_MODELS.find((m) => m === params.get('attribution'));
   const windowParam = ATTRIBUTION_WINDOWS.find((w) => String(w) === params.get('attribution_window'));
   const attribution: AttributionModel | undefined = attributionParam ?? conversion.data?.attribution;
@@ -76,7 +74,7 @@ export default function ConversionPage() {
     setParams((current) => {
       const next = new URLSearchParams(current);
       for (const [key, value] of Object.entries(changes)) next.set(key, value);
-      // Another period or attribution: the table starts from its first page.
+      // Another attribution: the table starts from its first page.
       next.delete(TABLE_PARAMS.offset);
       return next;
     });
@@ -90,7 +88,7 @@ export default function ConversionPage() {
 
   if (id === null || (conversion.error instanceof ApiError && (conversion.error.status === 404 || conversion.error.status === 403))) return <ErrorPage status={404} />;
   const current = conversion.data;
-  if (!current || !span || !clock) {
+  if (!current || !span || !dates) {
     return (
       <div className={styles.page} aria-busy="true">
         <Spinner label="Загрузка" />
@@ -134,11 +132,10 @@ export default function ConversionPage() {
         }
       />
       <div className={styles.toolbar}>
-        <DateRange span={span} today={clock.today} onChange={(s) => setParam({ dateStart: s.start, dateEnd: s.end })} />
+        <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} />
         <label className={styles.dates}>
           {T.fieldAttribution}:
-          <select
-            className={styles.toolbarSelect}
+          <Select
             value={attribution}
             onChange={(e) => setParam({ attribution: e.target.value })}
             data-testid="conversion-page-attribution"
@@ -148,17 +145,17 @@ export default function ConversionPage() {
                 {ATTRIBUTION_LABELS[m]}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className={styles.dates}>
           {T.fieldWindow}:
-          <select className={styles.toolbarSelect} value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
+          <Select value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
             {ATTRIBUTION_WINDOWS.map((w) => (
               <option key={w} value={String(w)}>
                 {windowText(w)}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         {figures.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>

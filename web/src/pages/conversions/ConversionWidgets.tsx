@@ -19,9 +19,9 @@ import { ChartTypePicker } from '../../reports/framework/Toolbar';
 import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
 import type { ReportMetric } from '../../reports/view';
 import { paletteColor } from '../../lib/palette';
-import { Segmented } from '../dashboard/Segmented';
-import { CONVERSION_PAGE_TEXTS as T, conversionText } from './conversionState';
-import type { DateSpan } from './DateRange';
+import { Segmented } from '../../reports/framework/Segmented';
+import { WidgetCard } from '../../reports/framework/WidgetCard';
+import { CONVERSION_PAGE_TEXTS as T, conversionText, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
 
 const DAY_MS = 86_400_000;
@@ -81,16 +81,20 @@ function Widget({ widget, query }: { readonly widget: ConversionWidget; readonly
   const lines = useMemo(() => linesOf(answer.data, days), [answer.data, days]);
   const result = answer.data;
   return (
-    <section className={styles.widget} data-testid={`conversion-widget-${widget}`} aria-busy={answer.loading}>
-      <header className={styles.widgetHead}>
-        <h3 className={styles.widgetTitle}>{info.title}</h3>
-        <div className={styles.widgetTools}>
+    <WidgetCard
+      title={info.title}
+      level={3}
+      tools={
+        <>
           {tabs.length > 1 ? (
             <Segmented label={info.title} options={tabs.map((d) => ({ value: d, title: CONVERSION_DIMENSION_TITLES[d] }))} value={dimension} onChange={setDimension} attr="data-tab" />
           ) : null}
           <ChartTypePicker value={chart} allowed={CONVERSION_WIDGET_CHARTS} onChange={setChart} />
-        </div>
-      </header>
+        </>
+      }
+      loading={answer.loading}
+      testId={`conversion-widget-${widget}`}
+    >
       {result && result.meta.order.length === 0 ? (
         <p className={styles.muted}>{T.empty}</p>
       ) : (
@@ -120,7 +124,7 @@ function Widget({ widget, query }: { readonly widget: ConversionWidget; readonly
           })}
         </ul>
       ) : null}
-    </section>
+    </WidgetCard>
   );
 }
 

@@ -10,11 +10,11 @@ import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../com
 import { calls, type ConversionBody } from '../../data/calls';
 import { formatInteger } from '../../lib/format';
 import { DELAYS, useDebounced, useRequest } from '../../lib/hooks';
-import { useServerClock } from '../../reports/framework/hooks';
+import { usePagePeriod } from '../../reports/framework/hooks';
+import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { CardGraph } from './CardGraph';
 import { ConversionForm } from './ConversionForm';
-import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, readShowCommon, writeShowCommon } from './conversionState';
-import { DateRange, lastWeek, type DateSpan } from './DateRange';
+import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, readShowCommon, writeShowCommon, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
 
 /** Spec 002 §2: «show more» adds 10 cards. */
@@ -30,19 +30,18 @@ export default function ConversionsPage() {
   const projectId = String(project.id);
   const user = useUser();
   const snackbar = useSnackbar();
-  const clock = useServerClock();
+  const dates = usePagePeriod();
   const canEdit = project.permissions.can_edit_project;
   const rights = conversionRights(projectId, user !== null, canEdit);
   const [search, setSearch] = useState('');
   const settled = useDebounced(search, DELAYS.tableSearch);
   const [showCommon, setShowCommon] = useState(() => readShowCommon(user?.id ?? 0, projectId));
   const [limit, setLimit] = useState(PAGE);
-  const [chosen, setChosen] = useState<DateSpan | null>(null);
   const [form, setForm] = useState<{ conversion: Conversion | null } | null>(null);
   const [saving, setSaving] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<{ conversion: Conversion; busy: boolean } | null>(null);
-  const span = chosen ?? (clock ? lastWeek(clock.today) : null);
+  const span: DateSpan | null = dates?.period ?? null;
 
   useEffect(() => setShowCommon(readShowCommon(user?.id ?? 0, projectId)), [user?.id, projectId]);
   useEffect(() => setLimit(PAGE), [settled, showCommon, projectId]);
@@ -117,7 +116,7 @@ export default function ConversionsPage() {
         }
       />
       <div className={styles.toolbar}>
-        {span && clock ? <DateRange span={span} today={clock.today} onChange={setChosen} /> : null}
+        {dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} /> : null}
         <TextInput type="search" className={styles.search} placeholder={T.search} aria-label={T.search} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="conversion-search" />
         <Switch checked={showCommon} onChange={toggleCommon} data-testid="conversion-show-common">
           {T.showCommon}

@@ -14,6 +14,7 @@ import {
   type ConversionTableDimension,
   type ConversionTableMetric,
 } from '@stat/schemas/conversions';
+import type { Period } from '../../lib/period';
 import { parseSort } from '../../reports/framework/query';
 import { DEMO_PROJECT_ID } from '../../app/project';
 import { ApiError } from '../../lib/api';
@@ -144,6 +145,9 @@ export function conversionFailure(error: unknown): string {
 }
 
 /** The table's own URL parameters: its dimensions, sort and page, so a reload or a shared link shows the same table. */
+/** The days a conversions page counts: the period of its «Период:» picker. */
+export type DateSpan = Pick<Period, 'start' | 'end'>;
+
 export const TABLE_PARAMS = { dimensions: 'tableDimensions', sort: 'orderBy', offset: 'offset' } as const;
 
 /** A sort of the conversion table: by one of its dimensions or metrics. */

@@ -35,7 +35,7 @@ import { useAnimatedCount, useAutoUpdate, usePageVisible } from './hooks';
 import { fetchRealtime } from './realtimeApi';
 import { autoUpdateAvailable, autoUpdateRuns, chooseDetail, choosePeriod, initialPeriod, isLive, type DashboardPeriod } from './state';
 import { CurrentUsersWidget, EventsWidget, PieWidget, SeriesWidget, TableWidget, TrafficSourcesWidget } from './Widgets';
-import { Segmented } from './Segmented';
+import { Segmented } from '../../reports/framework/Segmented';
 import styles from './Dashboard.module.css';
 
 const TITLE = 'Дашборд';

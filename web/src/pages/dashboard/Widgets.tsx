@@ -13,7 +13,8 @@ import { PieGraph } from '../../reports/dimension/PieGraph';
 import type { PieSlice } from '../../reports/dimension/graphs';
 import { metricColumns, type ReportMetric } from '../../reports/view';
 import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
-import { Segmented } from './Segmented';
+import { Segmented } from '../../reports/framework/Segmented';
+import { WidgetCard } from '../../reports/framework/WidgetCard';
 import { useAnimatedCount } from './hooks';
 import styles from './Dashboard.module.css';
 
@@ -44,22 +45,25 @@ function Widget({
 }: WidgetProps & { readonly section: RealtimeSection; readonly title: string; readonly report: string; readonly tools?: ReactNode; readonly loading?: boolean; readonly children: ReactNode }) {
   const preset = constructorHref(projectId, section);
   return (
-    <section className={styles.widget} data-testid={`widget-${section}`} aria-busy={loading}>
-      <header className={styles.widgetHead}>
-        <h2 className={styles.widgetTitle}>
-          <Link to={reportHref(projectId, report, period)}>{title}</Link>
-        </h2>
-        <div className={styles.widgetTools}>
-          {tools}
-          {preset ? (
-            <Link className={styles.preset} to={preset} title="Открыть в конструкторе отчётов">
-              В конструкторе
-            </Link>
-          ) : null}
-        </div>
-      </header>
+    <WidgetCard
+      title={<Link to={reportHref(projectId, report, period)}>{title}</Link>}
+      tools={
+        tools || preset ? (
+          <>
+            {tools}
+            {preset ? (
+              <Link className={styles.preset} to={preset} title="Открыть в конструкторе отчётов">
+                В конструкторе
+              </Link>
+            ) : null}
+          </>
+        ) : null
+      }
+      loading={loading}
+      testId={`widget-${section}`}
+    >
       {children}
-    </section>
+    </WidgetCard>
   );
 }
 

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 /**
  * The funnels page against a fake api: the stored last opened funnel is chosen; a report over the
- * memory limit (507) shows its page with the period picker instead of the graph and the table.
+ * memory limit (507) shows its page with the period picker instead of the graph and the table; the
+ * period is the URL's, as a report's, and the reports' «Период:» picker changes it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
@@ -9,7 +10,9 @@ import type { Funnel } from '@stat/schemas/funnels';
 import { ProjectContext } from '../../app/project';
 import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
-import { render, until, type Rendered } from '../../testing/render';
+import { addDays } from '@stat/schemas/period';
+import { moscowToday } from '../../lib/dates';
+import { fire, render, until, type Rendered } from '../../testing/render';
 import FunnelsPage from './FunnelsPage';
 
 const project = {
@@ -61,11 +64,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function renderPage(): Promise<Rendered> {
+async function renderPage(path = '/stat/projects/8000001/funnels'): Promise<Rendered> {
   view = await render(
     <SnackbarProvider>
       <ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}>
-        <MemoryRouter initialEntries={['/stat/projects/8000001/funnels']}>
+        <MemoryRouter initialEntries={[path]}>
           <FunnelsPage />
         </MemoryRouter>
       </ProjectContext.Provider>
@@ -92,7 +95,21 @@ describe('the funnels page', () => {
     reportStatus = 507;
     const v = await renderPage();
     await until(() => expect(v.container.querySelector('[data-testid="error-page"]')?.getAttribute('data-status')).toBe('507'));
-    expect(v.container.querySelector('[data-testid="error-page"] [data-testid="funnel-period"]')).not.toBeNull();
+    expect(v.container.querySelector('[data-testid="error-page"] [data-testid="period-picker"]')).not.toBeNull();
     expect(v.container.querySelector('[data-testid="funnel-table"]')).toBeNull();
+  });
+
+  it('asks for the period its address names (a link shared earlier), and for the one picked in «Период:»', async () => {
+    const v = await renderPage('/stat/projects/8000001/funnels?dateStart=2025-03-01&dateEnd=2025-03-07');
+    await until(() => expect(asked).toHaveLength(1));
+    expect(asked[0]).toMatchObject({ date_start: '2025-03-01', date_end: '2025-03-07' });
+    expect(v.container.querySelector('[data-testid="period-dates"]')?.textContent).toBe('01.03.2025 – 07.03.2025');
+
+    await fire(v.container.querySelector('[data-testid="period-picker"] [data-range="30days"]'), new MouseEvent('click', { bubbles: true }));
+    await until(() => expect(asked).toHaveLength(2));
+    // No server clock here (its call fails): the browser's Moscow day, 30 days back to it.
+    const today = moscowToday();
+    expect(asked[1]).toMatchObject({ date_start: addDays(today, -29), date_end: today });
+    expect(v.container.querySelector('[data-range="30days"]')?.getAttribute('aria-pressed')).toBe('true');
   });
 });

@@ -4,7 +4,7 @@ import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
 import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
@@ -13,18 +13,12 @@ import { goalRights } from '../goals/goalState';
 import { FunnelForm } from './FunnelForm';
 import { Dropdown } from '../../components/Dropdown';
 import { save as saveFile } from '../../reports/framework/CsvDownload';
+import { usePagePeriod } from '../../reports/framework/hooks';
+import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { createFunnel, deleteFunnel, funnelCsv, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
 import { funnelPng } from './funnelPng';
 import { chooseFunnel, copyOf, rememberFunnel, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
-
-/** The periods offered (relative, so a bookmark stays current). */
-const PERIODS = [
-  { value: 'today', label: 'Сегодня', start: 'today', end: 'today' },
-  { value: 'yesterday', label: 'Вчера', start: 'yesterday', end: 'yesterday' },
-  { value: '7days', label: '7 дней', start: '7days', end: 'today' },
-  { value: '30days', label: '30 дней', start: '30days', end: 'today' },
-] as const;
 
 type FormState = { kind: 'create' | 'copy'; initial: { title: string; steps: StepDraft[] } } | { kind: 'edit'; funnel: Funnel } | null;
 
@@ -68,7 +62,8 @@ export default function FunnelsPage() {
   const funnels = list.data?.funnels ?? [];
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [search, setSearch] = useState('');
-  const [period, setPeriod] = useState<(typeof PERIODS)[number]>(PERIODS[2]);
+  const dates = usePagePeriod();
+  const period = dates?.period;
   const [withNot, setWithNot] = useState(false);
   const [form, setForm] = useState<FormState>(null);
   const [saving, setSaving] = useState(false);
@@ -78,8 +73,8 @@ export default function FunnelsPage() {
 
   useEffect(() => setSelectedId(null), [projectId]);
   const selected = funnels.find((f) => f.id === selectedId) ?? chooseFunnel(funnels, projectId);
-  const report = useRequest(selected ? `funnel-report:${projectId}:${selected.id}:${period.value}:${JSON.stringify(selected.steps)}` : null, (signal) =>
-    funnelReport(projectId, { funnel_id: selected!.id, date_start: period.start, date_end: period.end }, { signal }),
+  const report = useRequest(selected && period ? `funnel-report:${projectId}:${selected.id}:${period.start}:${period.end}:${JSON.stringify(selected.steps)}` : null, (signal) =>
+    funnelReport(projectId, { funnel_id: selected!.id, date_start: period!.start, date_end: period!.end }, { signal }),
   );
 
   const choose = (id: number) => {
@@ -118,6 +113,7 @@ export default function FunnelsPage() {
   };
 
   const downloadCsv = async (funnel: Funnel) => {
+    if (!period) return;
     try {
       saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), `funnel-${funnel.id}.csv`);
     } catch (error) {
@@ -129,21 +125,7 @@ export default function FunnelsPage() {
     if (blob) saveFile({ blob, fileName: `funnel-${funnel.id}.png` }, `funnel-${funnel.id}.png`);
   };
   const table = report.data?.table ?? [];
-  const periodPicker = (
-    <select
-      className={styles.select}
-      value={period.value}
-      onChange={(e) => setPeriod(PERIODS.find((p) => p.value === e.target.value) ?? PERIODS[2])}
-      aria-label={FUNNEL_TEXTS.period}
-      data-testid="funnel-period"
-    >
-      {PERIODS.map((p) => (
-        <option key={p.value} value={p.value}>
-          {p.label}
-        </option>
-      ))}
-    </select>
-  );
+  const periodPicker = dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} /> : null;
   const failed = report.error !== undefined ? statusOf(report.error) : null;
   return (
     <div className={styles.page} data-testid="funnels-page">
@@ -163,13 +145,13 @@ export default function FunnelsPage() {
           <TextInput type="search" className={styles.search} placeholder="Поиск воронки" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Поиск воронки" data-testid="funnel-search" />
         ) : null}
         {funnels.length > 0 ? (
-          <select className={styles.select} value={selected?.id ?? ''} onChange={(e) => choose(Number(e.target.value))} aria-label={FUNNEL_TEXTS.choose} data-testid="funnel-select">
+          <Select value={selected?.id ?? ''} onChange={(e) => choose(Number(e.target.value))} aria-label={FUNNEL_TEXTS.choose} data-testid="funnel-select">
             {funnels.filter((f) => f.id === selected?.id || f.title.toLowerCase().includes(search.trim().toLowerCase())).map((f) => (
               <option key={f.id} value={f.id}>
                 {f.title}
               </option>
             ))}
-          </select>
+          </Select>
         ) : null}
         {selected ? (
           <>

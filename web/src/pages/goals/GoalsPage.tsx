@@ -5,7 +5,7 @@ import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Dropdown } from '../../components/Dropdown';
 import { ConfirmDialog, Modal } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
 import type { ConversionBody } from '../../data/calls';
 import { calls } from '../../data/calls';
 import { moscowToday } from '../../lib/dates';
@@ -202,8 +202,7 @@ export default function GoalsPage() {
         <Switch checked={showCommon} onChange={toggleCommon} data-testid="goal-show-common">
           {GOAL_TEXTS.showCommon}
         </Switch>
-        <select
-          className={styles.period}
+        <Select
           value={range.id}
           onChange={(e) => setRangeId(ranges.find((r) => r.id === e.target.value)?.id ?? DEFAULT_RANGE)}
           aria-label={GOAL_TEXTS.period}
@@ -214,7 +213,7 @@ export default function GoalsPage() {
               {r.label}
             </option>
           ))}
-        </select>
+        </Select>
         {list.loading || counted.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>
       <div className={styles.tableWrap}>

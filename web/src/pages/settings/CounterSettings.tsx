@@ -10,7 +10,7 @@ import { SAVE_FAILED } from '../../data/messages';
 import { LIMITS } from '../../data/validation';
 import { ApiError, statusOf } from '../../lib/api';
 import { projectTitle } from '../../lib/format';
-import type { CounterCheck } from '@stat/schemas/site';
+import { COUNTER_STATUS, type CounterCheck } from '@stat/schemas/site';
 import { readStored, writeStored } from '../../lib/browser';
 import { formatDateTime } from '../../lib/dates';
 import { DELAYS } from '../../lib/hooks';
@@ -18,10 +18,6 @@ import { COUNTER_COLORS } from '../../lib/palette';
 import { CounterCode, codeOptionsOf } from './CounterCode';
 import { counterPayload, fieldErrorsOf, formFromProject, hasErrors, isRated, unsavedLabels, validateCounterForm, type CounterForm, type CounterFormErrors } from './counterForm';
 import styles from './Settings.module.css';
-
-/** The counter status texts (spec 000 §2.6). */
-export const COUNTER_STATUS = { set: 'Счётчик корректно установлен', unset: 'Счётчик не установлен' } as const;
-
 
 /** Where the counter page remembers that its notice of one kind was shown for a site. */
 export const counterNoticeKey = (projectId: number, kind: 'set' | 'unset') => `counterNotice:${projectId}:${kind}`;

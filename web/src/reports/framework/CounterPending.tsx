@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
+import { COUNTER_STATUS } from '@stat/schemas/site';
 import type { Project } from '../../data/calls';
 import { calls } from '../../data/calls';
 import { CounterCode, codeOptionsOf } from '../../pages/settings/CounterCode';
-import { COUNTER_STATUS } from '../../pages/settings/CounterSettings';
 import { ReportCard } from './ReportPage';
 import styles from './CounterPending.module.css';
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import { useSearchParams } from 'react-router-dom';
 import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
 import { fitGroup, resolveDate, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
-import { writePeriod, type DateParam, type Period } from '../../lib/period';
+import { parsePeriod, writePeriod, type DateParam, type Period } from '../../lib/period';
 import { nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
 
@@ -97,6 +97,41 @@ export function useReportQuery(today: IsoDate, sortColumns: readonly string[], p
         const next = new URLSearchParams(prev);
         if (value > 0) next.set('offset', String(value));
         else next.delete('offset');
+        return next;
+      }),
+  };
+}
+
+/** A period of a page beside the reports (conversions, funnels), for the reports' «Период:» picker. */
+export interface PagePeriod {
+  readonly period: Period;
+  /** Today's Moscow date by the server's clock. */
+  readonly today: IsoDate;
+  /** Writes the picked dates into the URL (a new history entry, as a report does). */
+  setDates(dateStart: DateParam, dateEnd: DateParam): void;
+}
+
+/**
+ * A page's period kept in its URL as a report keeps its own (`dateStart`, `dateEnd`: dates or
+ * relative ones, 7 days to today when none or invalid), so a shared link opens the same period;
+ * null until the server's clock is known. A new period clears the parameters `reset` names (the
+ * page of a table).
+ */
+export function usePagePeriod(reset: readonly string[] = []): PagePeriod | null {
+  const clock = useServerClock();
+  const today = clock?.today ?? null;
+  const [search, setSearch] = useSearchParams();
+  const period = useMemo(() => (today === null ? null : parsePeriod(search, today).period), [search, today]);
+  if (today === null || period === null) return null;
+  return {
+    period,
+    today,
+    setDates: (dateStart, dateEnd) =>
+      setSearch((prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('dateStart', dateStart);
+        next.set('dateEnd', dateEnd);
+        for (const name of reset) next.delete(name);
         return next;
       }),
   };

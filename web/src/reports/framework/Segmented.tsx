@@ -1,4 +1,4 @@
-import toolbarStyles from '../../reports/framework/Toolbar.module.css';
+import toolbarStyles from './Toolbar.module.css';
 
 /** A row of exclusive choices (the toolbar's look). */
 export function Segmented<V extends string | number>({
