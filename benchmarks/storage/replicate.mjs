@@ -7,6 +7,9 @@
 //
 //   node benchmarks/storage/replicate.mjs <DATA_DIR>/clickhouse 10
 //
+// FIRST_COPY=k (default 1) starts at copy k: for a directory that already holds copies 1 … k-1
+// (a set made by an earlier run), so that the new copies' visitors are new too.
+//
 // chDB allows one process per data directory: run it while no service or generator uses it.
 import { createClickHouse } from '@stat/storage';
 
@@ -30,7 +33,8 @@ const copied = {
 const days = (await rows('SELECT DISTINCT event_date AS d FROM events ORDER BY d')).map((r) => r.d);
 console.log(`${Number(before).toLocaleString('en-US')} events over ${days.length} days, ×${factor}`);
 const started = Date.now();
-for (let k = 1; k < factor; k++) {
+const firstCopy = Number(process.env.FIRST_COPY || 1);
+for (let k = firstCopy; k < factor; k++) {
   const select = stored.map((c) => (copied[c] ? `${copied[c](k)} AS ${c}` : c)).join(', ');
   // A day at a time: one insert block per day keeps the views' memory small.
   for (const day of days) {
