@@ -1,5 +1,5 @@
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
 import { useOptionalSession } from '../../app/session';
@@ -113,13 +113,15 @@ export function useHintState(report: string): Hints {
 export function ReportHints({ subject, hints: [state, update] }: { readonly subject: HintSubject; readonly hints: Hints }) {
   const [details, setDetails] = useState(false);
   const snackbar = useSnackbar();
-  const project = useContext(ProjectContext)?.project;
+  // The address names the project before it is read (a demo report shows before): no jump when it comes.
+  const params = useParams();
+  const projectId = useContext(ProjectContext)?.project.id ?? Number(params.projectId);
   const shown = state !== null && subject.hint !== undefined && reportHintShown(state, subject.name);
   const tip = state === null ? null : metaTipOf(state, subject.tips);
 
   return (
     <>
-      {project?.id === DEMO_PROJECT_ID ? (
+      {projectId === DEMO_PROJECT_ID ? (
         <div className={styles.demo} data-testid="demo-hint">
           <p className={styles.text}>
             Это демонстрационный сайт: его данные похожи на настоящие, и здесь можно открыть любой отчёт. Чтобы видеть статистику своего сайта,
