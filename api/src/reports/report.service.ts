@@ -15,7 +15,7 @@ import {
   type TableResult,
 } from '@stat/schemas';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, type LinePath, type Plan, type Sql } from './compile.js';
+import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, type LinePath, type Sql } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
@@ -110,7 +110,7 @@ export class ReportService {
     const [totals, whole, [lines, lineRows]] = await Promise.all([
       this.run(compileTotals(plan)),
       body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
-      this.linesOf(planned, body, lineCount),
+      this.linesOf(planned, body, () => this.defaultLines(projectId, definition, body, planned, lineCount, window)),
     ]);
     const data: GraphLine[] = [];
     if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
@@ -177,17 +177,28 @@ export class ReportService {
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
-  private async linesOf(planned: ReportPlan, body: ReportRequestDto, lineCount: number): Promise<[LinePath[], ResultRow[]]> {
-    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned, lineCount));
+  private async linesOf(planned: ReportPlan, body: ReportRequestDto, firstRows: () => Promise<LinePath[]>): Promise<[LinePath[], ResultRow[]]> {
+    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await firstRows());
     return [lines, lines.length > 0 ? await this.run(compileSeries(planned.plan, planned.group, lines)) : []];
   }
 
-  /** The rows of the report's top level that a graph draws when none are selected. */
-  private async defaultLines(planned: ReportPlan, lineCount: number): Promise<LinePath[]> {
-    const top: Plan = { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] };
-    const sortBy = planned.sort.name === 'date' ? 'title' : planned.sort.name;
-    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: lineCount, offset: 0 }));
-    return rows.map((r) => [normalValue(r.value, top.path[0]!)]);
+  /**
+   * The rows of the report's top level that a graph draws when none are selected: the first
+   * `lineCount` rows of the page's table, read with the very query the table of the same page
+   * sends (its plan from the same body, first page, its limit), so that a table and a graph
+   * asked together read the rows once (ReportEngine.rows) and the lines are the table's top rows.
+   */
+  private async defaultLines(projectId: number, definition: ReportDefinition, body: ReportRequestDto, planned: ReportPlan, lineCount: number, window: ReportWindow): Promise<LinePath[]> {
+    let table: ReportPlan;
+    try {
+      table = this.plan(projectId, definition, { ...body, parents: [], offset: 0 }, 'table', window);
+    } catch {
+      // A body the table refuses (the graph reads the whole path): the top level of the graph's own plan.
+      table = { ...planned, plan: { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] }, limit: lineCount };
+    }
+    const sortBy = table.sort.name === 'date' ? 'title' : table.sort.name;
+    const rows = await this.run(compileTable(table.plan, { sortBy, order: table.sort.order, limit: Math.max(table.limit, lineCount), offset: 0 }));
+    return rows.slice(0, lineCount).map((r) => [normalValue(r.value, table.plan.path[0]!)]);
   }
 
   /** A page past the last row, or of no rows (limit 0), has no row to carry the count: ask for it alone. */
