@@ -85,6 +85,23 @@ describe('compressed static files', () => {
     expect(plain.body.equals(file)).toBe(true);
   });
 
+  it('answers 404 for an asset the build did not write (never the app page), and HEAD for one it did', async () => {
+    const missing = await get('/stat/assets/index-00000000.js', { 'accept-encoding': 'br' });
+    expect(missing.status).toBe(404);
+    expect(String(missing.headers['content-type'])).not.toMatch(/html/);
+    expect((await get('/stat/assets/', {})).status).toBe(404);
+    const file = await built(mainScript);
+    const head = await new Promise<number>((resolve, reject) => {
+      const req = request(`${api.url}${mainScript}`, { method: 'HEAD' }, (res) => {
+        res.resume();
+        resolve(Number(res.headers['content-length']));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(head).toBe(file.length);
+  });
+
   it('picks brotli, then gzip, by what the client accepts and the build has', () => {
     const both = { br: 1, gzip: 1 };
     expect(pickEncoding('gzip, deflate, br', both)).toBe('br');

@@ -41,7 +41,13 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
     immutable: true,
     maxAge: YEAR * 1000,
     preCompressed: true,
+    // One route for each file the build wrote, listed once at start: a request is sent without
+    // reading the directory again (the wildcard route checks each name's spelling against a
+    // readdir of assets/ on every request). A name the build did not write answers 404 below,
+    // never the app's index.html.
+    wildcard: false,
   });
+  fastify.get('/stat/assets/*', async (_req, reply) => reply.callNotFound());
 
   const sendSnippet = (cacheSeconds: number, immutable: boolean) => ({
     headers: {

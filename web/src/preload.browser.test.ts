@@ -116,6 +116,33 @@ describe('a report page opened by its address', () => {
     }
   }, 120_000);
 
+  it('draws a demo report while its project is still read, and keeps it when the project comes', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const page = await context.newPage();
+    const calls = reportCalls(page);
+    let answerProject = () => undefined as void;
+    const projectHeld = new Promise<void>((resolve) => (answerProject = resolve));
+    await page.route(`**/api/v1.0/project/${PROJECT}`, async (route) => {
+      await projectHeld;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/traffic_sources?dateStart=7days&dateEnd=yesterday&groupBy=day`);
+      await expect.poll(() => paintedPixels(page, 'report-graph'), { timeout: 30_000 }).toBeGreaterThan(1000);
+      // The project's header and menu wait for it; the report does not.
+      expect(await page.locator('[data-testid="project-title"], [data-testid="report-menu"]').count()).toBe(0);
+      await page.$eval('[data-testid="report-graph"]', (graph) => graph.setAttribute('data-before-project', ''));
+      answerProject();
+      await page.waitForSelector('[data-testid="project-title"]');
+      await page.waitForSelector('[data-testid="report-menu"]');
+      // The same graph (not drawn anew) and no call made again.
+      expect(await page.locator('[data-testid="report-graph"][data-before-project]').count()).toBe(1);
+      expect(calls.map((c) => c.kind).sort()).toEqual(['graph', 'table']);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('shows the summary of a period, sort and page given in the address', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();

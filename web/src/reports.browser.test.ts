@@ -217,11 +217,29 @@ describe('dimension reports in a browser', () => {
       await page.click('[data-testid="tip-close"]');
       expect((await tipSaved).status()).toBe(200);
 
-      // Another browser, nothing in its storage: the server's state.
+      // Another browser, nothing in its storage: the server's state. Its session is answered
+      // only once the demo's report has shown: until then no hint shows (not even for a moment:
+      // every change of the page is watched) and no view is counted for this browser's visitor.
       const there = await second.newPage();
+      let answerSession = () => undefined as void;
+      const sessionHeld = new Promise<void>((resolve) => (answerSession = resolve));
+      await there.route('**/api/v1.0/user/current', async (route) => {
+        await sessionHeld;
+        await route.continue();
+      });
+      await there.addInitScript(() => {
+        new MutationObserver(() => {
+          if (document.querySelector('[data-testid="report-hint"]')) (window as unknown as { hintSeen?: boolean }).hintSeen = true;
+        }).observe(document, { childList: true, subtree: true });
+      });
       await there.goto(report('geo'));
+      await there.waitForSelector('[data-testid="demo-hint"]');
+      await there.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
+      expect(await there.locator('[data-testid="report-hint"], [data-testid="meta-tip"], [data-testid="hint-reopen"]').count()).toBe(0);
+      answerSession();
       await there.waitForSelector('[data-testid="hint-reopen"]');
       expect(await there.locator('[data-testid="report-hint"]').count()).toBe(0);
+      expect(await there.evaluate(() => (window as unknown as { hintSeen?: boolean }).hintSeen ?? false)).toBe(false);
       // The tip closed in the first browser is not offered again; the next one is.
       expect(await there.getAttribute('[data-testid="meta-tip"]', 'data-tip')).toBe('reportGraph');
       await there.goto(report('traffic_sources'));

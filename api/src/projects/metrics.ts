@@ -33,6 +33,9 @@ export class MetricsRepository {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** Projects seen with events (a positive answer of `withEvents`, never a negative one). */
+  private readonly withEventsKnown = new Set<number>();
+
   async todayAndYesterday(ids: readonly number[], nowMs = this.clock()): Promise<Map<number, ProjectMetrics>> {
     const result = new Map<number, ProjectMetrics>();
     if (ids.length === 0) return result;
@@ -53,15 +56,26 @@ export class MetricsRepository {
     return result;
   }
 
-  /** The projects that have any event stored: their counter is installed. */
+  /**
+   * The projects that have any event stored: their counter is installed. A project found with
+   * events keeps them, so it is not asked again (every report page reads its project); one found
+   * without is asked every time, so the first hit shows as soon as it is stored.
+   */
   async withEvents(ids: readonly number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
+    const found = new Set(ids.filter((id) => this.withEventsKnown.has(id)));
+    const unknown = ids.filter((id) => !found.has(id));
+    if (unknown.length === 0) return found;
     const answer = await this.clickhouse.query({
       query: 'SELECT DISTINCT project_id FROM rollup_day WHERE project_id IN {ids:Array(UInt32)}',
-      query_params: { ids: [...ids] },
+      query_params: { ids: unknown },
       format: 'JSONEachRow',
     });
-    return new Set((await answer.json<{ project_id: number | string }>()).map((r) => Number(r.project_id)));
+    for (const row of await answer.json<{ project_id: number | string }>()) {
+      const id = Number(row.project_id);
+      this.withEventsKnown.add(id);
+      found.add(id);
+    }
+    return found;
   }
 
   /**

@@ -249,6 +249,18 @@ export function projectsSuite(env: () => TestApi): void {
       expect((await client.get(`/api/v1.0/project/${projectId}`)).json.result.counter_is_set).toBe(true);
     });
 
+    it('counter_is_set turns true with the first stored hit, and stays true on every later read', async () => {
+      const { client, projectId } = await userWithProject(env());
+      const isSet = async () => (await client.get(`/api/v1.0/project/${projectId}`)).json.result.counter_is_set;
+      // Read twice without events: a «not set» answer is never kept.
+      expect(await isSet()).toBe(false);
+      expect(await isSet()).toBe(false);
+      await addTraffic(env().clickhouse, projectId, Date.now() - 3_600_000, 3, 1);
+      expect(await isSet()).toBe(true);
+      expect(await isSet()).toBe(true);
+      expect((await client.get('/api/report/v1.0/project/list')).json.result.data[0]).toMatchObject({ id: projectId, counter_is_set: true });
+    });
+
     it('the «all accessible projects» switch works for staff roles only', async () => {
       await userWithProject(env());
       const plain = await newUser(env());

@@ -369,6 +369,33 @@ describe('the report engine, on a traffic counted by hand', () => {
       expect(g.data.map((l) => l.id)).toEqual(['["direct"]', '["search"]', '["social"]']);
     });
 
+    it('without selected lines, the lines are the first five rows of the table by its sort', async () => {
+      // Another project: eight browsers, visits counted by hand (one page view a visit), two ties.
+      const OTHER = PROJECT + 1;
+      const visits: [string, number][] = [['Chrome', 6], ['Firefox', 5], ['Opera', 4], ['Edge', 4], ['Safari', 3], ['Yandex Browser', 2], ['Vivaldi', 1], ['Samsung Internet', 1]];
+      let session = 100;
+      const rows = visits.flatMap(([browser, count]) =>
+        Array.from({ length: count }, (_, i) => {
+          session += 1;
+          const at = `${D1} 1${i}:00:00`;
+          return { ...row({ type: 'pageview', at, visitor: `${browser}${i}`, session, start: at, n: 1, bounce: 1, path: '/', source: DIRECT, more: { device_type: 'desktop', browser_family: browser } }), project_id: OTHER };
+        }),
+      );
+      await clickhouse.insert({ table: 'events', values: rows, format: 'JSONEachRow' });
+      const lines = async (more: Partial<ReportRequestDto>) => {
+        const body = request({ metrics: ['visits'], ...more });
+        const [table, graph] = await Promise.all([service.table(OTHER, 'browser', body), service.graph(OTHER, 'browser', body)]);
+        expect(graph.data.map((l) => l.id)).toEqual(table.data.slice(0, 5).map((r) => r.id));
+        return graph.data.map((l) => [l.title, l.points.reduce((sum, p) => sum + p.metrics[0]!, 0)]);
+      };
+      // Most visits first; of two equal, the name first in order.
+      expect(await lines({})).toEqual([['Chrome', 6], ['Firefox', 5], ['Edge', 4], ['Opera', 4], ['Safari', 3]]);
+      expect(await lines({ sort: { name: 'visits', order: 'asc' } })).toEqual([['Samsung Internet', 1], ['Vivaldi', 1], ['Yandex Browser', 2], ['Safari', 3], ['Edge', 4]]);
+      // The graph asked alone draws the same lines.
+      const alone = await service.graph(OTHER, 'browser', request({ metrics: ['visits'] }));
+      expect(alone.data.map((l) => l.title)).toEqual(['Chrome', 'Firefox', 'Edge', 'Opera', 'Safari']);
+    });
+
     it('a week cut by the period starts at the period', async () => {
       // 1 November 2026 is a Sunday: its week is that one day.
       const g = await service.graph(PROJECT, 'summary', request({ date_start: '2026-11-01', date_end: D2, group: 'week', metrics: ['page_views'] }));
@@ -475,15 +502,16 @@ describe('the runner', () => {
     const [table, graph] = await Promise.all([page.table(PROJECT, 'traffic_sources', asked), page.graph(PROJECT, 'traffic_sources', asked)]);
     expect(table.totals).toEqual([3, 4]);
     expect(graph.totals).toEqual([3, 4]);
-    // The table: one query, its rows with their totals rolled up; the graph: the totals, its
-    // default lines (the first rows) and their series.
+    // The table: one query, its rows with their totals rolled up; the graph: the same query for its
+    // totals and default lines (the table's first rows), then their series. Together, one read of
+    // the rows and totals.
     const together = queries();
     const alone = counted();
     const one = new ReportService(alone.engine, new DictionaryRepository(clickhouse), () => NOW);
     await one.table(PROJECT, 'traffic_sources', asked);
     expect(alone.queries()).toBe(1);
     await one.graph(PROJECT, 'traffic_sources', asked);
-    expect([together, alone.queries()]).toEqual([4, 4]);
+    expect([together, alone.queries()]).toEqual([2, 3]);
   });
 
   it('keeps nothing once answered: the same query asked later reads again', async () => {

@@ -102,12 +102,17 @@ export class ReportService {
       const points = fill(starts, series, plan.metrics.length);
       return { ...head, data: [{ id: 'total', title: 'Итого', points }], totals: values(totals[0], plan.metrics.length) };
     }
-    // Every query starts at once; the totals first, so that a table of the same page asked
-    // together shares them (ReportEngine.rows).
+    // Every query starts at once. Without selected lines, the totals and the default lines both
+    // come from the first page of the table, read with the query the page's table sends: a table
+    // and a graph asked together read their rows and totals once (ReportEngine.rows).
+    const first = body.selected_lines === undefined ? this.firstPage(projectId, definition, body, planned, lineCount, window) : undefined;
     const [totals, whole, [lines, lineRows]] = await Promise.all([
-      this.run(compileTotals(plan)),
+      first === undefined ? this.run(compileTotals(plan)).then((rows) => rows[0]) : first.then((page) => page.totals),
       body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
-      this.linesOf(planned, body, lineCount),
+      this.linesOf(planned, body, async () => {
+        const page = await first!;
+        return page.rows.slice(0, lineCount).map((r) => [normalValue(r.value, page.plan.path[0]!)]);
+      }),
     ]);
     const data: GraphLine[] = [];
     if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
@@ -118,7 +123,7 @@ export class ReportService {
       const title = (await this.titles(dimension, [value])).get(String(value)) ?? EMPTY_TITLE;
       data.push({ id: JSON.stringify(path), title, points: fill(starts, own, plan.metrics.length) });
     }
-    return { ...head, data, totals: values(totals[0], plan.metrics.length) };
+    return { ...head, data, totals: values(totals, plan.metrics.length) };
   }
 
   /**
@@ -199,17 +204,35 @@ export class ReportService {
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
-  private async linesOf(planned: ReportPlan, body: ReportRequestDto, lineCount: number): Promise<[LinePath[], ResultRow[]]> {
-    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await this.defaultLines(planned, lineCount));
+  private async linesOf(planned: ReportPlan, body: ReportRequestDto, firstRows: () => Promise<LinePath[]>): Promise<[LinePath[], ResultRow[]]> {
+    const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await firstRows());
     return [lines, lines.length > 0 ? await this.run(compileSeries(planned.plan, planned.group, lines)) : []];
   }
 
-  /** The rows of the report's top level that a graph draws when none are selected. */
-  private async defaultLines(planned: ReportPlan, lineCount: number): Promise<LinePath[]> {
-    const top: Plan = { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] };
-    const sortBy = planned.sort.name === 'date' ? 'title' : planned.sort.name;
-    const rows = await this.run(compileTable(top, { sortBy, order: planned.sort.order, limit: lineCount, offset: 0 }));
-    return rows.map((r) => [normalValue(r.value, top.path[0]!)]);
+  /**
+   * The first page of the report's top level and its totals, as the page's table reads them (its
+   * plan from the same body, first page, its limit, at least `lineCount` rows): the rows a graph
+   * draws when none are selected are the table's top rows, and a table and a graph asked together
+   * share the query.
+   */
+  private async firstPage(
+    projectId: number,
+    definition: ReportDefinition,
+    body: ReportRequestDto,
+    planned: ReportPlan,
+    lineCount: number,
+    window: ReportWindow,
+  ): Promise<{ plan: Plan; rows: ResultRow[]; totals: ResultRow | undefined }> {
+    let table: ReportPlan;
+    try {
+      table = this.plan(projectId, definition, { ...body, parents: [], offset: 0 }, 'table', window);
+    } catch {
+      // A body the table refuses (the graph reads the whole path): the top level of the graph's own plan.
+      table = { ...planned, plan: { ...planned.plan, path: planned.plan.path.slice(0, 1), parents: [] }, limit: lineCount };
+    }
+    const sortBy = table.sort.name === 'date' ? 'title' : table.sort.name;
+    const { rows, totals } = await this.rowsAndTotals(table.plan, { sortBy, order: table.sort.order, limit: Math.max(table.limit, lineCount), offset: 0 });
+    return { plan: table.plan, rows, totals };
   }
 
   /** A page past the last row, or of no rows (limit 0), has no row to carry the count: ask for it alone. */

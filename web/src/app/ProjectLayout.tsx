@@ -39,7 +39,7 @@ function carriedQuery(search: string): string {
  * A project's pages: the project is read first (spec 000 §4 "Report pages load: project, …"),
  * then the project header (spec 000 §2.4), the report menu and the page itself. Visitors who are
  * not logged in may read only the demo project; others go to the login page. The demo project
- * shows while the session is still being read.
+ * shows while the session is still being read, and its reports while the project is.
  */
 export function ProjectLayout() {
   const { projectId = '' } = useParams();
@@ -74,98 +74,43 @@ export function ProjectLayout() {
     if (status === 404) return <ErrorPage status={404} text="Счётчик не найден" />;
     return <ErrorPage status={status || 500} />;
   }
-  if (!context || !project || String(project.id) !== projectId) return <LayoutSkeleton />;
+  const loaded = context !== null && project !== undefined && String(project.id) === projectId;
+  // A report of the demo project (not its rating, which reads the project's categories) needs
+  // nothing of the project: it shows, and draws its graph, while the project is still read; the
+  // header and the menu fill in when the project comes (the same frame: the report stays).
+  if (!loaded && !(isDemo && earlyReport(location.pathname))) return <LayoutSkeleton />;
 
   return (
-    <ProjectContext.Provider value={context}>
-      <ProjectFrame project={project} />
+    <ProjectContext.Provider value={loaded ? context : null}>
+      <ProjectFrame project={loaded ? project : null} />
     </ProjectContext.Provider>
   );
 }
 
-function ProjectFrame({ project }: { readonly project: Project }) {
-  const { user } = useSession();
-  const { search } = useLocation();
-  const snackbar = useSnackbar();
-  const [switcherOpen, setSwitcherOpen] = useState(false);
-  const base = `/stat/projects/${project.id}`;
-  const canEdit = project.can_edit_project;
-  const menu = visibleMenu({
-    availableReports: project.available_reports,
-    restricted: isRestrictedUser(user?.email),
-    staff: isStaffLike(user),
-    canEdit,
-    ratingAllowed: ratingReportsAllowed(project.status, project.id),
-  });
-  const copyId = () => {
-    void copyText(String(project.id)).then((ok) => ok && snackbar('Id проекта скопирован'));
-  };
+/** A report page whose view shows before its project is read (the demo's): every report but the rating. */
+function earlyReport(pathname: string): boolean {
+  const name = /\/new\/report\/([a-z_]+)\/?$/.exec(pathname)?.[1];
+  return name !== undefined && name !== 'rating';
+}
 
+/** The project's header, its menu and the page; their skeletons until the project comes (the page the same element throughout). */
+function ProjectFrame({ project }: { readonly project: Project | null }) {
+  const [switcherOpen, setSwitcherOpen] = useState(false);
   return (
-    <div className={styles.layout}>
-      <div className={styles.projectBar} data-testid="project-bar">
-        {user ? (
-          <button type="button" className={styles.mySites} onClick={() => setSwitcherOpen(true)} data-testid="switcher-open">
-            Мои сайты
-            {ICONS.chevronDown}
-          </button>
-        ) : (
-          <Link to="/stat/projects" className={styles.mySites}>
-            Мои сайты
-          </Link>
-        )}
-        <span className={styles.sep} aria-hidden="true" />
-        <span className={styles.projectTitle} title={projectTitle(project.title)}>
-          <SiteIcon favicon={project.favicon} size={18} />
-          <span className={styles.titleText} data-testid="project-title">
-            {projectTitle(project.title)}
-          </span>
-        </span>
-        <a className={styles.siteLink} href={project.url} target="_blank" rel="noopener noreferrer" data-testid="project-url">
-          {project.cleanedUrl || project.url}
-          {ICONS.external}
-        </a>
-        <span className={styles.idBlock}>
-          <Link to={canEdit ? `${base}/settings/counter` : `${base}/dashboard`} className={styles.projectId} data-testid="project-id">
-            Счётчик {project.id}
-          </Link>
-          <button type="button" className={styles.iconButton} onClick={copyId} title="Скопировать id проекта" aria-label="Скопировать id проекта" data-testid="copy-id">
-            {ICONS.copy}
-          </button>
-        </span>
-        {canEdit ? (
-          <Link to={`${base}/settings/counter`} className={styles.gear} title="Настройки сайта" aria-label="Настройки сайта" data-testid="project-settings">
-            {ICONS.gear}
-          </Link>
-        ) : null}
-      </div>
-      {project.deleted ? (
+    <div className={styles.layout} {...(project ? {} : { 'aria-busy': true })}>
+      {project ? <ProjectBar project={project} onSwitcher={() => setSwitcherOpen(true)} /> : <BarSkeleton />}
+      {project?.deleted ? (
         <Notice tone="danger">
           Счётчик удален. Восстановить его можно в <Link to="/stat/projects/deleted">списке удаленных сайтов</Link>.
         </Notice>
       ) : null}
       <div className={styles.body}>
-        <nav className={styles.menu} aria-label="Меню проекта" data-testid="report-menu">
-          {menu.map((group, i) => (
-            <div key={group.title ?? i} className={styles.menuGroup}>
-              {group.title ? <div className={styles.menuTitle}>{group.title}</div> : null}
-              {group.items.map((item) => (
-                <NavLink
-                  key={item.to}
-                  to={`${base}/${item.to}${item.carry ? carriedQuery(search) : ''}`}
-                  className={({ isActive }) => (isActive ? `${styles.menuItem} ${styles.menuActive}` : styles.menuItem)}
-                >
-                  {item.label}
-                </NavLink>
-              ))}
-            </div>
-          ))}
-        </nav>
+        {project ? <ProjectMenu project={project} /> : <MenuSkeleton />}
         <div className={styles.content}>
           <Outlet />
         </div>
       </div>
-      {switcherOpen ? (
+      {switcherOpen && project ? (
         <Suspense fallback={null}>
           <ProjectSwitcher currentId={project.id} onClose={() => setSwitcherOpen(false)} />
         </Suspense>
@@ -174,21 +119,114 @@ function ProjectFrame({ project }: { readonly project: Project }) {
   );
 }
 
+/** The project bar (spec 000 §2.4): «Мои сайты», the site's title and address, its id and settings. */
+function ProjectBar({ project, onSwitcher }: { readonly project: Project; readonly onSwitcher: () => void }) {
+  const { user } = useSession();
+  const snackbar = useSnackbar();
+  const base = `/stat/projects/${project.id}`;
+  const canEdit = project.can_edit_project;
+  const copyId = () => {
+    void copyText(String(project.id)).then((ok) => ok && snackbar('Id проекта скопирован'));
+  };
+  return (
+    <div className={styles.projectBar} data-testid="project-bar">
+      {user ? (
+        <button type="button" className={styles.mySites} onClick={onSwitcher} data-testid="switcher-open">
+          Мои сайты
+          {ICONS.chevronDown}
+        </button>
+      ) : (
+        <Link to="/stat/projects" className={styles.mySites}>
+          Мои сайты
+        </Link>
+      )}
+      <span className={styles.sep} aria-hidden="true" />
+      <span className={styles.projectTitle} title={projectTitle(project.title)}>
+        <SiteIcon favicon={project.favicon} size={18} />
+        <span className={styles.titleText} data-testid="project-title">
+          {projectTitle(project.title)}
+        </span>
+      </span>
+      <a className={styles.siteLink} href={project.url} target="_blank" rel="noopener noreferrer" data-testid="project-url">
+        {project.cleanedUrl || project.url}
+        {ICONS.external}
+      </a>
+      <span className={styles.idBlock}>
+        <Link to={canEdit ? `${base}/settings/counter` : `${base}/dashboard`} className={styles.projectId} data-testid="project-id">
+          Счётчик {project.id}
+        </Link>
+        <button type="button" className={styles.iconButton} onClick={copyId} title="Скопировать id проекта" aria-label="Скопировать id проекта" data-testid="copy-id">
+          {ICONS.copy}
+        </button>
+      </span>
+      {canEdit ? (
+        <Link to={`${base}/settings/counter`} className={styles.gear} title="Настройки сайта" aria-label="Настройки сайта" data-testid="project-settings">
+          {ICONS.gear}
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+/** The report menu of the project, as the user may see it. */
+function ProjectMenu({ project }: { readonly project: Project }) {
+  const { user } = useSession();
+  const { search } = useLocation();
+  const base = `/stat/projects/${project.id}`;
+  const menu = visibleMenu({
+    availableReports: project.available_reports,
+    restricted: isRestrictedUser(user?.email),
+    staff: isStaffLike(user),
+    canEdit: project.can_edit_project,
+    ratingAllowed: ratingReportsAllowed(project.status, project.id),
+  });
+  return (
+    <nav className={styles.menu} aria-label="Меню проекта" data-testid="report-menu">
+      {menu.map((group, i) => (
+        <div key={group.title ?? i} className={styles.menuGroup}>
+          {group.title ? <div className={styles.menuTitle}>{group.title}</div> : null}
+          {group.items.map((item) => (
+            <NavLink
+              key={item.to}
+              to={`${base}/${item.to}${item.carry ? carriedQuery(search) : ''}`}
+              className={({ isActive }) => (isActive ? `${styles.menuItem} ${styles.menuActive}` : styles.menuItem)}
+            >
+              {item.label}
+            </NavLink>
+          ))}
+        </div>
+      ))}
+    </nav>
+  );
+}
+
+function BarSkeleton() {
+  return (
+    <div className={styles.projectBar}>
+      <span className="skeleton" style={{ width: 90, height: 18 }} />
+      <span className="skeleton" style={{ width: 220, height: 18 }} />
+      <span className="skeleton" style={{ width: 140, height: 18 }} />
+    </div>
+  );
+}
+
+function MenuSkeleton() {
+  return (
+    <div className={styles.menu}>
+      {[70, 120, 100, 130, 80, 110].map((w, i) => (
+        <span key={i} className="skeleton" style={{ width: w, height: 16, margin: '8px 10px' }} />
+      ))}
+    </div>
+  );
+}
+
 /** The layout's shape while the project loads: no jump when it arrives. */
 function LayoutSkeleton() {
   return (
     <div className={styles.layout} aria-busy="true">
-      <div className={styles.projectBar}>
-        <span className="skeleton" style={{ width: 90, height: 18 }} />
-        <span className="skeleton" style={{ width: 220, height: 18 }} />
-        <span className="skeleton" style={{ width: 140, height: 18 }} />
-      </div>
+      <BarSkeleton />
       <div className={styles.body}>
-        <div className={styles.menu}>
-          {[70, 120, 100, 130, 80, 110].map((w, i) => (
-            <span key={i} className="skeleton" style={{ width: w, height: 16, margin: '8px 10px' }} />
-          ))}
-        </div>
+        <MenuSkeleton />
         <div className={styles.contentLoading}>
           <Spinner size={28} label="Загрузка" />
         </div>

@@ -1,8 +1,8 @@
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
 import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
-import { useUser } from '../../app/session';
+import { useOptionalSession } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Modal } from '../../components/Modal';
 import { Button } from '../../components/ui';
@@ -36,8 +36,11 @@ function docsOf(report: string): string {
   return report === 'usability' || report === 'custom_vars' ? `/stat/docs/${report}` : '/stat/docs';
 }
 
-/** A user's hint state and how to change it. */
-export type Hints = readonly [HintState, (edit: (s: HintState) => HintState) => void];
+/**
+ * A user's hint state and how to change it; the state is null while the session is still being
+ * read (whose state it is, the visitor's in this browser or the user's on the server, is not known).
+ */
+export type Hints = readonly [HintState | null, (edit: (s: HintState) => HintState) => void];
 
 /**
  * Where a user's hint state lives: a logged-in user's on the server (read with the session, kept
@@ -63,27 +66,39 @@ function hintStoreOf(user: CurrentUser | null): HintStore {
   };
 }
 
-/** The user's hint state; a report page counts as one view when it opens. */
+/**
+ * The user's hint state; a report page counts as one view when it opens. Until the session is
+ * known (a report of the demo project shows before it is) there is no state: no hint shows and no
+ * view is counted, so a logged-in user never sees for a moment a hint they closed, nor counts a
+ * view for this browser's visitor.
+ */
 export function useHintState(report: string): Hints {
-  const user = useUser();
-  const store = useMemo(() => hintStoreOf(user), [user?.id]); // eslint-disable-line react-hooks/exhaustive-deps
-  const [state, setState] = useState<HintState>(() => store.read());
+  const session = useOptionalSession();
+  // Outside the session provider (a view rendered alone) nobody is logged in.
+  const known = session === null || session.state.status !== 'loading';
+  const user = session?.user ?? null;
+  const store = useMemo(() => (known ? hintStoreOf(user) : null), [known, user?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The state with the store it is of: a state of another store (before the session changed) is none.
+  const [held, setHeld] = useState<{ readonly store: HintStore | null; readonly state: HintState | null }>(() => ({ store, state: store?.read() ?? null }));
   useEffect(() => {
+    if (!store) return;
     const before = store.read();
     const counted = countView(before);
     if (counted !== before) store.write(counted);
     // This page's tip is chosen by the views before it: the view is counted, the tip stays.
-    setState({ ...counted, views: before.views });
+    setHeld({ store, state: { ...counted, views: before.views } });
   }, [store, report]);
+  const state = held.store === store ? held.state : null;
   // Written in the click's own handler, not in a state updater (which React may run later, or twice).
   const current = useRef(state);
   current.current = state;
   const update = useCallback(
     (edit: (s: HintState) => HintState) => {
+      if (!store || !current.current) return;
       const next = edit(current.current);
       store.write({ ...next, views: store.read().views });
       current.current = next;
-      setState(next);
+      setHeld({ store, state: next });
     },
     [store],
   );
@@ -98,13 +113,15 @@ export function useHintState(report: string): Hints {
 export function ReportHints({ subject, hints: [state, update] }: { readonly subject: HintSubject; readonly hints: Hints }) {
   const [details, setDetails] = useState(false);
   const snackbar = useSnackbar();
-  const project = useContext(ProjectContext)?.project;
-  const shown = subject.hint !== undefined && reportHintShown(state, subject.name);
-  const tip = metaTipOf(state, subject.tips);
+  // The address names the project before it is read (a demo report shows before): no jump when it comes.
+  const params = useParams();
+  const projectId = useContext(ProjectContext)?.project.id ?? Number(params.projectId);
+  const shown = state !== null && subject.hint !== undefined && reportHintShown(state, subject.name);
+  const tip = state === null ? null : metaTipOf(state, subject.tips);
 
   return (
     <>
-      {project?.id === DEMO_PROJECT_ID ? (
+      {projectId === DEMO_PROJECT_ID ? (
         <div className={styles.demo} data-testid="demo-hint">
           <p className={styles.text}>
             Это демонстрационный сайт: его данные похожи на настоящие, и здесь можно открыть любой отчёт. Чтобы видеть статистику своего сайта,
@@ -155,7 +172,7 @@ export function ReportHints({ subject, hints: [state, update] }: { readonly subj
 
 /** The «?» beside a report's title when its hint is hidden: shows it again. */
 export function HintReopen({ subject, hints: [state, update] }: { readonly subject: HintSubject; readonly hints: Hints }) {
-  if (subject.hint === undefined || reportHintShown(state, subject.name)) return null;
+  if (state === null || subject.hint === undefined || reportHintShown(state, subject.name)) return null;
   return (
     <button type="button" className={styles.reopen} title="Показать подсказку" aria-label="Показать подсказку" onClick={() => update((s) => openReportHint(s, subject.name))} data-testid="hint-reopen">
       ?
