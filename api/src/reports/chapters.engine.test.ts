@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
-import { eventKeyOf, reportDefinition, URL_SECTION_DEPTH, type TableResult } from '@stat/schemas';
+import { constructorDefinition, eventKeyOf, reportDefinition, URL_SECTION_DEPTH, type TableResult } from '@stat/schemas';
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import { FilterValuesController } from './filter-values.js';
@@ -192,6 +192,20 @@ describe('chapters: the site sections as a URL tree', () => {
         'Итого;6;4;3\r\n' +
         '/news/politics/;3;2;2\r\n/news/a.html;2;2;1\r\n/news/;1;1;1\r\n',
     );
+  });
+
+  it('the constructor: section then subsection, a page has nothing below; a section then a dimension of its own expands every row', async () => {
+    const tree = constructorDefinition(['url_section_1', 'url_section_2']);
+    expect(shown(await service.tableOf(PROJECT, tree, request()))).toEqual([
+      ['/news/', true, 6, 4, 3],
+      ['/', false, 2, 2, 2],
+      ['/about', false, 1, 1, 1],
+      ['/d1/', true, 1, 1, 1],
+    ]);
+    expect(planReport(tree, PROJECT, request({ parents: ['/news/'] }), '2026-11-12', 'table').plan.source).toBe('paths');
+    expect(shown(await service.tableOf(PROJECT, tree, request({ parents: ['/news/'] }))).map((r) => r[0])).toEqual(['/news/politics/', '/news/a.html', '/news/']);
+    const byDay = constructorDefinition(['url_section_1', 'date']);
+    expect((await service.tableOf(PROJECT, byDay, request())).data.map((r) => r.can_be_expanded)).toEqual([true, true, true, true]);
   });
 
   it("the filter dialog's values: a level's values under their parents, the sections expandable", async () => {
