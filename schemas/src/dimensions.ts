@@ -5,9 +5,14 @@
  */
 export type DimensionStorage =
   | {
-      /** the table and column (or ALIAS column) that holds the dimension's value */
+      /** the table and column (or ALIAS column) that holds the dimension's value, or an expression over its columns */
       table: 'events' | 'visits';
       column: string;
+      /**
+       * the one stored column an expression is computed from (`column` is then that expression):
+       * a rollup that keeps this column computes the dimension as the raw table does
+       */
+      from?: string;
     }
   | {
       table: null;
@@ -17,6 +22,28 @@ export type DimensionStorage =
 
 const event = (column: string): DimensionStorage => ({ table: 'events', column });
 const visit = (column: string): DimensionStorage => ({ table: 'visits', column });
+/**
+ * The URL tree of «Разделы сайта» (the `chapters` report): the section levels under the site's
+ * root. A row of level k (1 to URL_SECTION_DEPTH) is a section, the page path's first k segments
+ * with the slash after them (`/news/politics/`), when the path goes deeper; or the page itself
+ * (its path without arguments, `/news/a.html`, `/news/` for the section's own page) when it ends
+ * there. The level below the last keeps every page deeper than the sections, by its whole path.
+ */
+export const URL_SECTION_DEPTH = 6;
+
+/** A page's path, without host and arguments: `/` for the site's root, empty without an address. */
+const PAGE_PATH = "if(path(url_no_args) = '' AND url_no_args != '', '/', path(url_no_args))";
+
+/** The ClickHouse expression of the URL tree's level (1-based), over `url_no_args`. */
+function urlSectionSql(level: number): string {
+  const slashes = `countSubstrings(${PAGE_PATH}, '/')`;
+  if (level > URL_SECTION_DEPTH) return `if(${slashes} > ${URL_SECTION_DEPTH}, ${PAGE_PATH}, '')`;
+  const section = `concat(arrayStringConcat(arraySlice(splitByChar('/', ${PAGE_PATH}), 1, ${level + 1}), '/'), '/')`;
+  return `multiIf(${slashes} > ${level}, ${section}, ${slashes} = ${level}, ${PAGE_PATH}, '')`;
+}
+
+const urlSection = (level: number): DimensionStorage => ({ table: 'events', column: urlSectionSql(level), from: 'url_no_args' });
+
 const missing = (reason: string): Extract<DimensionStorage, { table: null }> => ({ table: null, reason });
 
 const PANEL = 'demographics and interests come from an audience panel or an ad network profile; a self-hosted counter has neither';
@@ -107,6 +134,14 @@ export const DIMENSIONS = {
   visit_time: visit('end_ts'),
   /** the site section of a page: its first path segment */
   url_chapter: event('url_chapter'),
+  /** the URL tree's levels (URL_SECTION_DEPTH sections, then the pages below them): a section or a page */
+  url_section_1: urlSection(1),
+  url_section_2: urlSection(2),
+  url_section_3: urlSection(3),
+  url_section_4: urlSection(4),
+  url_section_5: urlSection(5),
+  url_section_6: urlSection(6),
+  url_section_7: urlSection(7),
   /** the kind of hit: pageview, event (a custom event), click and show (blocks), outbound, engagement, read */
   event_type: event('event_type'),
   /** the value of a custom event's parameter, under its key (custom_vars) */
@@ -114,6 +149,28 @@ export const DIMENSIONS = {
 } as const satisfies Record<string, DimensionStorage>;
 
 export type Dimension = keyof typeof DIMENSIONS;
+
+/** The URL tree's levels, from the top: `url_section_1` … (URL_SECTION_DEPTH + 1 of them). */
+export const URL_SECTION_DIMENSIONS = Array.from({ length: URL_SECTION_DEPTH + 1 }, (_, i) => `url_section_${i + 1}` as Dimension);
+
+/** The level (1-based) of a dimension of the URL tree; undefined for any other. */
+export function urlSectionLevel(d: string): number | undefined {
+  const at = (URL_SECTION_DIMENSIONS as readonly string[]).indexOf(d);
+  return at < 0 ? undefined : at + 1;
+}
+
+/**
+ * Whether a row of `d` with this value has rows of `next` (the level below it in the drill-down)
+ * under it, as far as the value tells: a page of the URL tree has none (a section has one slash
+ * more than its level, the slash after its last segment; a page ending at that level has not);
+ * every other row may have. No next level: none.
+ */
+export function hasRowsBelow(d: Dimension, value: string | number, next: Dimension | undefined): boolean {
+  if (next === undefined) return false;
+  const level = urlSectionLevel(d);
+  if (level === undefined || urlSectionLevel(next) !== level + 1) return true;
+  return level <= URL_SECTION_DEPTH && String(value).split('/').length - 1 > level;
+}
 
 /**
  * The dimensions whose values are the ids of traffic systems (`yandex`, `vk`, `telegram`), which
@@ -141,6 +198,7 @@ export const HIT_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
   'url_no_args',
   'url_args_key',
   'url_chapter',
+  ...URL_SECTION_DIMENSIONS,
   'title',
   'external_url',
   'page_format',

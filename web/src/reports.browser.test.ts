@@ -134,6 +134,40 @@ describe('dimension reports in a browser', () => {
     }
   }, 180_000);
 
+  it('chapters: the URL tree expands a section into subsections and a subsection into its pages; a page does not expand', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    try {
+      const top = page.waitForRequest(isTopTable('chapters'));
+      // By title, descending: /tags/ comes among the first rows, after the sections named past it.
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/chapters?dateStart=7days&dateEnd=yesterday&groupBy=day&orderBy=title:desc`);
+      await expectApiTotals(page, 'chapters', (await top).postDataJSON() as Record<string, unknown>);
+      expect(await page.textContent('[data-testid="report-table"] thead th')).toContain('Раздел сайта / страница');
+      // A page of the first level (/subscribe) has no arrow. The tags (/tags/<tag>/) are a section of sections.
+      await page.waitForSelector('[data-testid="report-row"][data-row-id=\'["/subscribe"]\']');
+      expect(await page.$('[data-testid="report-row"][data-row-id=\'["/subscribe"]\'] [data-testid="row-expand"]')).toBeNull();
+      await page.click('[data-testid="report-row"][data-row-id=\'["/tags/"]\'] [data-testid="row-expand"]');
+      await page.waitForSelector('[data-testid="report-row"][data-level="1"]');
+      const tags = await page.$$eval('[data-testid="report-row"][data-level="1"]', (rows) => rows.map((r) => JSON.parse(r.getAttribute('data-row-id') ?? '[]') as string[]));
+      expect(tags.length).toBeGreaterThan(1);
+      for (const [section, tag] of tags) {
+        expect(section).toBe('/tags/');
+        expect(tag).toMatch(/^\/tags\/[^/]+\/$/);
+      }
+      const tag = tags[0]![1]!;
+      await page.click(`[data-testid="report-row"][data-row-id='${JSON.stringify(['/tags/', tag])}'] [data-testid="row-expand"]`);
+      // The tag's own page, one level deeper: a leaf, titled by its address.
+      const leaf = `[data-testid="report-row"][data-level="2"][data-row-id='${JSON.stringify(['/tags/', tag, tag])}']`;
+      await page.waitForSelector(leaf);
+      expect(await page.$(`${leaf} [data-testid="row-expand"]`)).toBeNull();
+      expect(await page.textContent(`${leaf} th`)).toContain(tag);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
   it('hints: the demo message, a report hint with «Узнать подробнее», closed for one report or all, and meta tips for the first views', async () => {
     // A fresh context: nothing closed yet in this browser.
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, HttpCode, Inject, Param, Post } 
 import { ApiOkResponse } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { FILTER_VALUES_PAGE, moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule, type FilterOption } from '@stat/schemas';
+import { FILTER_VALUES_PAGE, hasRowsBelow, moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule, type FilterOption } from '@stat/schemas';
 import { resolveDate } from '@stat/schemas/period';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
@@ -22,6 +22,9 @@ export const EVENTS_PAGE = FILTER_VALUES_PAGE.events;
 
 /** Event classes kept out of the event list (§3 "Event tree entry": rec and tech are hidden). */
 const HIDDEN_EVENT_CLASSES = ['rec', 'tech'];
+
+/** The values above the deepest level of any report's tree (the URL tree's pages: its sections). */
+const MAX_PARENTS = Math.max(...Object.values(REPORT_DEFINITIONS).map((r) => r.drilldown.length - 1));
 
 const isPathValue = (v: unknown): boolean => (typeof v === 'string' && v.length <= 2000) || (typeof v === 'number' && Number.isFinite(v));
 
@@ -59,7 +62,7 @@ export class FilterValuesRequestDto {
 
   /** the values above, for a value of a tree (a region under its country) */
   @IsOptional()
-  @ValidateBy({ name: 'isParents', validator: { validate: (v: unknown) => Array.isArray(v) && v.length <= 4 && v.every(isPathValue) } }, { message: 'parents must be a list of at most 4 values' })
+  @ValidateBy({ name: 'isParents', validator: { validate: (v: unknown) => Array.isArray(v) && v.length <= MAX_PARENTS && v.every(isPathValue) } }, { message: `parents must be a list of at most ${MAX_PARENTS} values` })
   parents?: (string | number)[];
 
   /** values containing this text, case ignored (§5: the dialog's search) */
@@ -166,7 +169,7 @@ export class FilterValuesController {
     const valued = rows.map((r) => ({ value: normalValue(r.value, name), visits: Number(r.m0) }));
     const titles = await this.reports.titles(name, valued.map((v) => v.value));
     return {
-      data: valued.map((v) => ({ ...v, title: titles.get(String(v.value)) ?? String(v.value), can_be_expanded: next !== undefined })),
+      data: valued.map((v) => ({ ...v, title: titles.get(String(v.value)) ?? String(v.value), can_be_expanded: hasRowsBelow(name, v.value, next) })),
       meta: { total: Number(rows[0]?.total_rows ?? 0), offset },
     };
   }

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { METRIC_INFO, type Dimension, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
+import { DIMENSIONS, METRIC_INFO, type Dimension, type DimensionStorage, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
 import { canAnswer, isHitDimension, isVisitTableDimension, PATH_ROLLUPS, rollupTable, type PathRollup, type Plan, type Scope, type Source } from './compile.js';
 import type { ReportRequestDto } from './report-request.dto.js';
@@ -100,7 +100,7 @@ const DAY_GROUPS: readonly Group[] = ['day', 'week', 'month'];
 
 /**
  * The day rollup of the report's drill-down path (migration 0014), when it can answer: the
- * report's path is the rollup's, every filter is on the rollup's dimensions, and a graph's
+ * report's path is the rollup's or computed from its columns, every filter is on the rollup's dimensions, and a graph's
  * buckets are days or longer (a table has no buckets). Exact and read in tens of milliseconds
  * where the raw events take hundreds (benchmarks/RESULTS.md, 2026-11-24).
  */
@@ -109,10 +109,15 @@ function pathRollupFor(definition: ReportDefinition, filters: readonly Dimension
   if (path.length === 0 || (kind === 'graph' && !DAY_GROUPS.includes(group))) return undefined;
   return PATH_ROLLUPS.find(
     (rollup) =>
-      path.length <= rollup.dims.length &&
-      path.every((d, i) => rollup.dims[i] === d) &&
-      filters.every((rule) => rollup.dims.includes(rule.key as Dimension) && rule.extra?.eventClass === undefined),
+      path.every((d, i) => rollup.dims[i] === d || computedIn(rollup, d)) &&
+      filters.every((rule) => (rollup.dims.includes(rule.key as Dimension) || computedIn(rollup, rule.key as Dimension)) && rule.extra?.eventClass === undefined),
   );
+}
+
+/** Whether a rollup computes a dimension from a column it keeps (the URL tree's levels from `url_no_args`). */
+function computedIn(rollup: PathRollup, d: Dimension): boolean {
+  const storage = DIMENSIONS[d] as DimensionStorage | undefined;
+  return storage?.table === 'events' && storage.from !== undefined && (rollup.dims as readonly string[]).includes(storage.from);
 }
 
 interface Period {

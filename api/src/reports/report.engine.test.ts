@@ -439,10 +439,12 @@ describe('the report engine, on a traffic counted by hand', () => {
     // A rule every event passes, on a dimension no path rollup keeps, sends a request to the raw events.
     const toRaw = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] } as const;
 
-    it('answer traffic_sources, geo and page_urls when path, filters and metrics fit; the raw events otherwise', () => {
+    it('answer traffic_sources, geo, page_urls and chapters when path, filters and metrics fit; the raw events otherwise', () => {
       const source = (name: string, more: Partial<ReportRequestDto>, kind: 'table' | 'graph' = 'table'): string =>
         planReport(reportDefinition(name)!, PROJECT, request(more), '2026-11-12', kind).plan.source;
-      expect(['traffic_sources', 'geo', 'page_urls'].map((name) => source(name, {}))).toEqual(['paths', 'paths', 'paths']);
+      expect(['traffic_sources', 'geo', 'page_urls', 'chapters'].map((name) => source(name, {}))).toEqual(['paths', 'paths', 'paths', 'paths']);
+      // The URL tree's levels are computed from the rollup's url_no_args, as filters too.
+      expect(source('page_urls', { dimension_filters: [{ key: 'url_section_1', op: '=', value: '/news/' }] })).toBe('paths');
       expect(source('traffic_sources', { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'search' }] })).toBe('paths');
       expect(source('traffic_sources', toRaw)).toBe('events');
       expect(source('traffic_sources', { date_end: D1, group: 'hour' }, 'graph')).toBe('events');
@@ -453,6 +455,7 @@ describe('the report engine, on a traffic counted by hand', () => {
       ['traffic_sources', ['visits', 'visitors', 'page_views', 'bounces', 'avg_view_depth', 'avg_sessions_duration', 'uid'], ['search']],
       ['geo', ['visits', 'visitors', 'page_views', 'bounces', 'avg_view_depth', 'avg_sessions_duration', 'uid'], [2017370]],
       ['page_urls', ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'], ['https://site.example/news/1']],
+      ['chapters', ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'], ['/news/']],
     ] as const)('%s: the same tables, expanded rows and graphs as the raw events', async (name, metrics, parents) => {
       const asked = { metrics: [...metrics] } as Partial<ReportRequestDto>;
       const raw = { ...asked, ...toRaw } as Partial<ReportRequestDto>;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
   EMPTY_TITLE,
+  hasRowsBelow,
   METRIC_INFO,
   moscowDate,
   reportDefinition,
@@ -72,7 +73,7 @@ export class ReportService {
           id: JSON.stringify([...plan.parents, value]),
           parent_id: level === 0 ? null : JSON.stringify(plan.parents),
           level,
-          can_be_expanded: level < definition.drilldown.length - 1,
+          can_be_expanded: hasRowsBelow(dimension, value, definition.drilldown[level + 1]),
           title,
           extra: { title, value },
           metrics: values(row, plan.metrics.length),

@@ -67,7 +67,7 @@ export const CONSTRUCTOR_DIMENSION_GROUPS: readonly { readonly title: string; re
       'utm_campaign', 'utm_content', 'utm_medium', 'utm_source', 'utm_term', 'openstat_ad', 'openstat_campaign', 'openstat_service', 'openstat_source',
     ],
   },
-  { title: 'Содержание', dimensions: ['url', 'url_no_args', 'url_args_key', 'url_chapter', 'entry_page', 'exit_page', 'external_url', 'title', 'page_format'] },
+  { title: 'Содержание', dimensions: ['url', 'url_no_args', 'url_args_key', 'url_chapter', 'url_section_1', 'url_section_2', 'entry_page', 'exit_page', 'external_url', 'title', 'page_format'] },
   { title: 'Тип авторизации', dimensions: ['auth_top100'] },
 ];
 

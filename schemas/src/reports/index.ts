@@ -10,6 +10,8 @@ export * from './define.js';
 export * from './api.js';
 export * from './constructor.js';
 export * from './realtime.js';
+/** The URL tree's levels, for the web's titles of the «Разделы сайта» drill-down. */
+export { URL_SECTION_DEPTH, URL_SECTION_DIMENSIONS, urlSectionLevel } from '../dimensions.js';
 
 /** Every base report the api answers, by name (specification 001, §2). */
 export const REPORT_DEFINITIONS: Readonly<Record<string, ReportDefinition>> = Object.fromEntries(

@@ -1,3 +1,5 @@
+import { urlSectionLevel } from '@stat/schemas/reports';
+
 /**
  * Column titles of the drill-down dimensions. The schemas' dimension catalogue has no titles yet
  * (only where each dimension is stored); when it gets them, this table moves there.
@@ -48,6 +50,8 @@ const TITLES: Readonly<Record<string, string>> = {
   url_no_args: 'Адрес без параметров',
   url: 'Адрес страницы',
   url_chapter: 'Раздел',
+  url_section_1: 'Раздел сайта',
+  url_section_2: 'Подраздел сайта',
   title: 'Заголовок страницы',
   url_args_key: 'Параметр',
   entry_page: 'Страница входа',
@@ -68,12 +72,17 @@ const TITLES: Readonly<Record<string, string>> = {
   external_url: 'Внешняя ссылка',
 };
 
-/** A dimension's title (its name when it has none). */
+/** A dimension's title (its name when it has none); the URL tree's deeper levels by their number. */
 export function dimensionTitle(dimension: string): string {
-  return TITLES[dimension] ?? dimension;
+  const level = urlSectionLevel(dimension);
+  return TITLES[dimension] ?? (level === undefined ? dimension : `Раздел сайта, уровень ${level}`);
 }
 
-/** The first column's header: the drill-down's levels, «Страна / Регион / Город». */
+/** The header of the URL tree's levels, however many a drill-down has: rows are sections and pages. */
+const URL_TREE_HEADER = 'Раздел сайта / страница';
+
+/** The first column's header: the drill-down's levels, «Страна / Регион / Город»; the URL tree's levels as one. */
 export function drilldownHeader(drilldown: readonly string[]): string {
-  return drilldown.map((d) => TITLES[d] ?? d).join(' / ');
+  const titles = drilldown.map((d) => (urlSectionLevel(d) === undefined ? dimensionTitle(d) : URL_TREE_HEADER));
+  return titles.filter((t, i) => t !== URL_TREE_HEADER || titles[i - 1] !== URL_TREE_HEADER).join(' / ');
 }

@@ -98,7 +98,11 @@ const MENU: readonly FilterSection[] = [
   { title: 'Метки Openstat', items: ['openstat_service', 'openstat_campaign', 'openstat_ad', 'openstat_source'].map((k) => item(k, 'checkbox')) },
   {
     title: 'Содержание',
-    items: ['url', 'url_no_args', 'title', 'entry_page', 'exit_page', 'external_url', 'url_args_key'].map((k) => item(k, 'textarea')),
+    items: [
+      ...['url', 'url_no_args', 'title', 'entry_page', 'exit_page', 'external_url', 'url_args_key'].map((k) => item(k, 'textarea')),
+      item('url_section_1', 'checkbox'),
+      item('url_section_2', 'checkbox'),
+    ],
   },
   { title: 'Тип авторизации', items: [item('auth_top100', 'radio'), item('auth_rambler', 'radio')] },
   { title: 'Эксперименты', items: [item('split', 'checkbox')] },
