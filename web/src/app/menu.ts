@@ -138,9 +138,10 @@ export interface ReportMenuGroup {
 
 /**
  * Reports reached through another report's drill-down or filters, not from the menu (spec 001 §2:
- * "Further names seen in filters and drill-down").
+ * "Further names seen in filters and drill-down"). `chapters` is one of those names too, but it is
+ * the only way to the URL tree by path segments, so «Разделы сайта» has its menu item.
  */
-const NOT_IN_MENU: ReadonlySet<string> = new Set(['drilldown_sources', 'drilldown_width', 'chapters']);
+const NOT_IN_MENU: ReadonlySet<string> = new Set(['drilldown_sources', 'drilldown_width']);
 
 /** Titles of the menu's report groups, in menu order. */
 const REPORT_GROUPS: readonly { readonly group: Exclude<ReportGroup, 'summary'>; readonly title: string }[] = [
