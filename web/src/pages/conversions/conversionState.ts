@@ -148,6 +148,15 @@ export function conversionFailure(error: unknown): string {
 /** The days a conversions page counts: the period of its «Период:» picker. */
 export type DateSpan = Pick<Period, 'start' | 'end'>;
 
+/**
+ * A conversions page's address with the period shown on this one (its dateStart and dateEnd as the
+ * URL keeps them, relative ones staying relative), so that the other page opens on the same days.
+ */
+export function withPeriod(path: string, period: Pick<Period, 'dateStart' | 'dateEnd'> | null): string {
+  if (!period) return path;
+  return `${path}?${new URLSearchParams({ dateStart: period.dateStart, dateEnd: period.dateEnd }).toString()}`;
+}
+
 export const TABLE_PARAMS = { dimensions: 'tableDimensions', sort: 'orderBy', offset: 'offset' } as const;
 
 /** A sort of the conversion table: by one of its dimensions or metrics. */
