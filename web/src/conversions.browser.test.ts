@@ -96,7 +96,8 @@ describe('the conversions pages', () => {
       await page.waitForSelector('[data-testid="conversions-empty"]');
       expect(await page.textContent('h1')).toBe('Конверсии');
       expect(await page.textContent('[data-testid="conversions-empty"]')).toBe('Нет данных для отображения');
-      expect(await page.textContent('[data-testid="conversions-page"]')).toContain('Показать публичные');
+      expect(await page.textContent('[data-testid="conversions-page"]')).toContain('Показать публичные конверсии');
+      expect(await page.textContent('[data-testid="conversion-new"]')).toBe('Новая конверсия');
 
       // The form refuses an empty conversion with the spec's texts, then a short title.
       await page.click('[data-testid="conversion-new"]');

@@ -22,7 +22,7 @@ import styles from './Conversions.module.css';
 const PAGE = 10;
 
 /**
- * «Конверсии» (spec 002 §2 "Conversions list"): search, «Создать конверсию», the switch of public
+ * «Конверсии» (spec 002 §2 "Conversions list"): search, «Новая конверсия», the switch of public
  * ones kept per user, cards with the value over the period, the favourite star, the access badge,
  * the card's menu (change, make public, delete), ConversionForm, snackbars.
  */

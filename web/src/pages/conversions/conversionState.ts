@@ -23,9 +23,9 @@ import { readStored, writeStored } from '../../lib/browser';
 /** Texts of the conversions pages that the schemas do not hold. */
 export const CONVERSION_PAGE_TEXTS = {
   pageTitle: 'Конверсии',
-  create: 'Создать конверсию',
+  create: 'Новая конверсия',
   search: 'Поиск по названию',
-  showCommon: 'Показать публичные',
+  showCommon: 'Показать публичные конверсии',
   empty: 'Нет данных для отображения',
   showMore: 'Показать ещё',
   formAdd: 'Новая конверсия',
@@ -128,7 +128,7 @@ function storedSwitches(): Record<string, boolean> {
   }
 }
 
-/** The switch «Показать публичные» of a user; unset, on for the demo project (spec 002 §2). */
+/** The switch «Показать публичные конверсии» of a user; unset, on for the demo project (spec 002 §2). */
 export function readShowCommon(userId: number, projectId: string): boolean {
   const value = storedSwitches()[String(userId)];
   return typeof value === 'boolean' ? value : projectId === String(DEMO_PROJECT_ID);
