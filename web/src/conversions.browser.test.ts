@@ -23,7 +23,13 @@ const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.
 const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const JSON_HEADERS = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
 
+/**
+ * A screenshot; a whole page one from its top. Taken while scrolled, a whole page shot keeps the
+ * scrolled window's sticky parts where that window had them: the shell's header halfway down and
+ * the table's header rows stuck below its last row, leaving an empty band above the first one.
+ */
 async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${SCREENS}conversions-${name}.png`, fullPage });
 }
@@ -90,7 +96,8 @@ describe('the conversions pages', () => {
       await page.waitForSelector('[data-testid="conversions-empty"]');
       expect(await page.textContent('h1')).toBe('Конверсии');
       expect(await page.textContent('[data-testid="conversions-empty"]')).toBe('Нет данных для отображения');
-      expect(await page.textContent('[data-testid="conversions-page"]')).toContain('Показать публичные');
+      expect(await page.textContent('[data-testid="conversions-page"]')).toContain('Показать публичные конверсии');
+      expect(await page.textContent('[data-testid="conversion-new"]')).toBe('Новая конверсия');
 
       // The form refuses an empty conversion with the spec's texts, then a short title.
       await page.click('[data-testid="conversion-new"]');
@@ -170,6 +177,13 @@ describe('the conversions pages', () => {
       expect(await types('audience')).toEqual(['line on', 'bar', 'pie off', 'area off']);
       expect(await page.isVisible('[data-testid="conversion-widget-traffic_sources-graph"] canvas')).toBe(true);
       await shot(page, 'single');
+      // Seen from the top, the table's header and totals rows sit right above its first row.
+      const gap = await page.$eval('[data-testid="conversion-table"]', (table) => {
+        const totals = table.querySelector('thead tr:last-child')!.getBoundingClientRect();
+        const first = table.querySelector('tbody tr')!.getBoundingClientRect();
+        return Math.round(first.top - totals.bottom);
+      });
+      expect(gap).toBe(0);
 
       // The first column sorts, each click the other way; the request says so.
       const sorted = (order: string) => page.waitForRequest((r) => r.url().endsWith('/conversion_table') && (r.postDataJSON() as { sort?: { order?: string } }).sort?.order === order);

@@ -6,6 +6,7 @@ import { formatNumber } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { CONVERSION_PAGE_TEXTS as T } from './conversionState';
 import type { DateSpan } from './conversionState';
+import styles from './Conversions.module.css';
 
 const DAY_MS = 86_400_000;
 
@@ -48,5 +49,5 @@ export function CardGraph({ figures, span }: { readonly figures: ConversionFigur
     }),
     [],
   );
-  return <UPlotChart options={options} data={data} height={90} testId="conversion-card-graph" />;
+  return <UPlotChart options={options} data={data} height={90} className={styles.cardGraph} testId="conversion-card-graph" />;
 }

@@ -92,7 +92,7 @@ export function ConversionDetails({ query, title }: { readonly query: WidgetQuer
   };
 
   return (
-    <section className={styles.panel} data-testid="conversion-details">
+    <section className={`${styles.panel} ${styles.details}`} data-testid="conversion-details">
       <div className={styles.detailsHead}>
         <h2 className={styles.panelTitle}>
           {T.details} <Badge tone="accent">{T.detailsLabel}</Badge>

@@ -10,18 +10,19 @@ import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../com
 import { calls, type ConversionBody } from '../../data/calls';
 import { formatInteger } from '../../lib/format';
 import { DELAYS, useDebounced, useRequest } from '../../lib/hooks';
+import type { Period } from '../../lib/period';
 import { usePagePeriod } from '../../reports/framework/hooks';
 import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { CardGraph } from './CardGraph';
 import { ConversionForm } from './ConversionForm';
-import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, readShowCommon, writeShowCommon, type DateSpan } from './conversionState';
+import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, readShowCommon, withPeriod, writeShowCommon, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
 
 /** Spec 002 §2: «show more» adds 10 cards. */
 const PAGE = 10;
 
 /**
- * «Конверсии» (spec 002 §2 "Conversions list"): search, «Создать конверсию», the switch of public
+ * «Конверсии» (spec 002 §2 "Conversions list"): search, «Новая конверсия», the switch of public
  * ones kept per user, cards with the value over the period, the favourite star, the access badge,
  * the card's menu (change, make public, delete), ConversionForm, snackbars.
  */
@@ -136,6 +137,7 @@ export default function ConversionsPage() {
             conversion={conversion}
             figures={figuresOf.get(conversion.id)}
             span={span}
+            period={dates?.period ?? null}
             actions={cardActions(conversion, rights.write, canEdit)}
             menu={!rights.demo || rights.write}
             canStar={user !== null}
@@ -178,6 +180,8 @@ interface CardProps {
   readonly conversion: Conversion;
   readonly figures: ConversionFigures | undefined;
   readonly span: DateSpan | null;
+  /** The list's period, passed on to the conversion's page. */
+  readonly period: Pick<Period, 'dateStart' | 'dateEnd'> | null;
   readonly actions: { edit: boolean; makePublic: boolean; remove: boolean };
   readonly menu: boolean;
   readonly canStar: boolean;
@@ -188,7 +192,7 @@ interface CardProps {
 }
 
 /** A conversion's card: star, title link, menu, owner, access, description, the value and both goals' totals. */
-function ConversionCard({ projectId, conversion, figures, span, actions, menu, canStar, onStar, onEdit, onMakePublic, onRemove }: CardProps) {
+function ConversionCard({ projectId, conversion, figures, span, period, actions, menu, canStar, onStar, onEdit, onMakePublic, onRemove }: CardProps) {
   const items = [
     ...(actions.edit ? [{ label: T.edit, onSelect: onEdit, 'data-testid': 'conversion-edit' }] : []),
     ...(actions.makePublic ? [{ label: T.makePublic, onSelect: onMakePublic, 'data-testid': 'conversion-make-public' }] : []),
@@ -209,7 +213,7 @@ function ConversionCard({ projectId, conversion, figures, span, actions, menu, c
         >
           {conversion.is_favorite ? '★' : '☆'}
         </button>
-        <Link className={styles.cardTitle} to={`/stat/projects/${projectId}/conversions/${conversion.id}`} data-testid="conversion-card-title">
+        <Link className={styles.cardTitle} to={withPeriod(`/stat/projects/${projectId}/conversions/${conversion.id}`, period)} data-testid="conversion-card-title">
           {conversion.title}
         </Link>
         {menu && items.length > 0 ? <Dropdown trigger="⋯" label={T.actions} data-testid="conversion-actions" items={items} /> : null}

@@ -23,9 +23,9 @@ import { readStored, writeStored } from '../../lib/browser';
 /** Texts of the conversions pages that the schemas do not hold. */
 export const CONVERSION_PAGE_TEXTS = {
   pageTitle: 'Конверсии',
-  create: 'Создать конверсию',
+  create: 'Новая конверсия',
   search: 'Поиск по названию',
-  showCommon: 'Показать публичные',
+  showCommon: 'Показать публичные конверсии',
   empty: 'Нет данных для отображения',
   showMore: 'Показать ещё',
   formAdd: 'Новая конверсия',
@@ -128,7 +128,7 @@ function storedSwitches(): Record<string, boolean> {
   }
 }
 
-/** The switch «Показать публичные» of a user; unset, on for the demo project (spec 002 §2). */
+/** The switch «Показать публичные конверсии» of a user; unset, on for the demo project (spec 002 §2). */
 export function readShowCommon(userId: number, projectId: string): boolean {
   const value = storedSwitches()[String(userId)];
   return typeof value === 'boolean' ? value : projectId === String(DEMO_PROJECT_ID);
@@ -147,6 +147,15 @@ export function conversionFailure(error: unknown): string {
 /** The table's own URL parameters: its dimensions, sort and page, so a reload or a shared link shows the same table. */
 /** The days a conversions page counts: the period of its «Период:» picker. */
 export type DateSpan = Pick<Period, 'start' | 'end'>;
+
+/**
+ * A conversions page's address with the period shown on this one (its dateStart and dateEnd as the
+ * URL keeps them, relative ones staying relative), so that the other page opens on the same days.
+ */
+export function withPeriod(path: string, period: Pick<Period, 'dateStart' | 'dateEnd'> | null): string {
+  if (!period) return path;
+  return `${path}?${new URLSearchParams({ dateStart: period.dateStart, dateEnd: period.dateEnd }).toString()}`;
+}
 
 export const TABLE_PARAMS = { dimensions: 'tableDimensions', sort: 'orderBy', offset: 'offset' } as const;
 

@@ -169,51 +169,53 @@ function Dashboard({ today }: { readonly today: string }) {
           {periodPicker}
         </ErrorPage>
       ) : (
-        <div className={styles.grid}>
-          <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />
-          <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
-          <TrafficSourcesWidget
-            projectId={projectId}
-            period={shownPeriod}
-            answer={section(traffic, 'traffic_sources')}
-            loading={traffic.loading}
-            trafficType={trafficType}
-            groups={TRAFFIC_SOURCE_GROUPS}
-            onTrafficType={setTrafficType}
-          />
-          <TableWidget
-            section="active_pages"
-            title="Популярные страницы"
-            firstColumn="Адрес страницы"
-            projectId={projectId}
-            period={shownPeriod}
-            answer={section(main, 'active_pages')}
-            loading={main.loading}
-            links
-          />
-          <PieWidget
-            section="audience"
-            title="Аудитория"
-            projectId={projectId}
-            period={shownPeriod}
-            answer={section(audienceAnswer, 'audience')}
-            loading={audienceAnswer.loading}
-            report={AUDIENCE_DIMENSIONS.find((a) => a.dimension === audience)!.report}
-            tabs={AUDIENCE_DIMENSIONS.map((a) => ({ value: a.dimension, title: a.title }))}
-            tab={audience}
-            onTab={(d) => setAudience(d as AudienceDimension)}
-          />
-          <PieWidget section="platforms" title="Платформы" projectId={projectId} period={shownPeriod} answer={section(main, 'platforms')} loading={main.loading} report="page_formats" />
-          <EventsWidget
-            projectId={projectId}
-            period={shownPeriod}
-            answer={section(eventsAnswer, 'events')}
-            loading={eventsAnswer.loading}
-            picked={events}
-            max={MAX_DASHBOARD_EVENTS}
-            onPicked={setEvents}
-          />
-          <TableWidget section="utms" title="Популярные UTM-метки" firstColumn="utm_source" projectId={projectId} period={shownPeriod} answer={section(main, 'utms')} loading={main.loading} />
+        <div className={styles.widgets}>
+          <div className={styles.grid}>
+            <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />
+            <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
+            <TrafficSourcesWidget
+              projectId={projectId}
+              period={shownPeriod}
+              answer={section(traffic, 'traffic_sources')}
+              loading={traffic.loading}
+              trafficType={trafficType}
+              groups={TRAFFIC_SOURCE_GROUPS}
+              onTrafficType={setTrafficType}
+            />
+            <TableWidget
+              section="active_pages"
+              title="Популярные страницы"
+              firstColumn="Адрес страницы"
+              projectId={projectId}
+              period={shownPeriod}
+              answer={section(main, 'active_pages')}
+              loading={main.loading}
+              links
+            />
+            <PieWidget
+              section="audience"
+              title="Аудитория"
+              projectId={projectId}
+              period={shownPeriod}
+              answer={section(audienceAnswer, 'audience')}
+              loading={audienceAnswer.loading}
+              report={AUDIENCE_DIMENSIONS.find((a) => a.dimension === audience)!.report}
+              tabs={AUDIENCE_DIMENSIONS.map((a) => ({ value: a.dimension, title: a.title }))}
+              tab={audience}
+              onTab={(d) => setAudience(d as AudienceDimension)}
+            />
+            <PieWidget section="platforms" title="Платформы" projectId={projectId} period={shownPeriod} answer={section(main, 'platforms')} loading={main.loading} report="page_formats" />
+            <EventsWidget
+              projectId={projectId}
+              period={shownPeriod}
+              answer={section(eventsAnswer, 'events')}
+              loading={eventsAnswer.loading}
+              picked={events}
+              max={MAX_DASHBOARD_EVENTS}
+              onPicked={setEvents}
+            />
+            <TableWidget section="utms" title="Популярные UTM-метки" firstColumn="utm_source" projectId={projectId} period={shownPeriod} answer={section(main, 'utms')} loading={main.loading} />
+          </div>
         </div>
       )}
     </ReportPage>

@@ -246,6 +246,7 @@ export default function GoalsPage() {
                       {goal.title}
                     </div>
                     {goal.description ? <div className={styles.muted}>{goal.description}</div> : null}
+                    {goal.email ? <div className={`${styles.muted} ${styles.ownerInline}`}>{goal.email}</div> : null}
                   </td>
                   <td className={styles.conditionsCell}>
                     <ConditionsText goal={goal} />
