@@ -243,6 +243,20 @@ describe('the report engine, on a traffic counted by hand', () => {
     await expect(service.table(PROJECT, 'summary', request({ date_start: '2026-01-01', group: 'five_minute' }))).rejects.toThrow(/group/);
   });
 
+  it('refuses a graph whose queries cannot be built, with nothing left unhandled (an unhandled rejection stops the service)', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const asked = request({ need_all_total: true, dimension_filters: [{ key: 'view_depth', op: '>', value: 1 }] });
+      await expect(service.graph(PROJECT, 'traffic_sources', asked)).rejects.toThrow(/view_depth filters reports of visits only/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
+
   it('refuses a metric the report does not offer, and a sort by a column not shown', async () => {
     await expect(service.table(PROJECT, 'page_urls', request({ metrics: ['bounces'] }))).rejects.toThrow(/bounces is not a metric of the report page_urls/);
     await expect(service.table(PROJECT, 'geo', request({ metrics: ['visits'], sort: { name: 'page_views', order: 'desc' } }))).rejects.toThrow(/sort.name: page_views/);

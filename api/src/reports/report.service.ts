@@ -107,9 +107,14 @@ export class ReportService {
     // come from the first page of the table, read with the query the page's table sends: a table
     // and a graph asked together read their rows and totals once (ReportEngine.rows).
     const first = body.selected_lines === undefined ? this.firstPage(projectId, definition, body, planned, lineCount, window) : undefined;
+    // Its failure is answered through the awaits below; a query refused while they are still being
+    // built (a 400 thrown by a compiler) must not leave it unhandled: that would stop the process.
+    first?.catch(() => undefined);
+    // Each query is built inside its promise: a compiler's refusal then rejects the whole, never
+    // a promise started before it.
     const [totals, whole, [lines, lineRows]] = await Promise.all([
-      first === undefined ? this.run(compileTotals(plan)).then((rows) => rows[0]) : first.then((page) => page.totals),
-      body.need_all_total ? this.run(compileSeries(plan, planned.group)) : Promise.resolve(null),
+      first === undefined ? this.later(() => this.run(compileTotals(plan))).then((rows) => rows[0]) : first.then((page) => page.totals),
+      body.need_all_total ? this.later(() => this.run(compileSeries(plan, planned.group))) : Promise.resolve(null),
       this.linesOf(planned, body, async () => {
         const page = await first!;
         return page.rows.slice(0, lineCount).map((r) => [normalValue(r.value, page.plan.path[0]!)]);
@@ -184,6 +189,11 @@ export class ReportService {
     const context = requestContext();
     if (context) context.report = definition.name;
     return planReport(definition, projectId, body, moscowDate(this.clock()), kind, window);
+  }
+
+  /** `f`'s promise, with what `f` throws while building it as its rejection. */
+  private async later<T>(f: () => Promise<T>): Promise<T> {
+    return f();
   }
 
   private async run(sql: Sql): Promise<ResultRow[]> {
