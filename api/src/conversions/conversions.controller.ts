@@ -14,7 +14,7 @@ import { ConversionListQueryDto, ConversionsReportDto, ConversionTableDto, Conve
 import { ConversionsService } from './conversions.service.js';
 
 // The project is named in the query or the body (or is the conversion's): the service checks the
-// caller's rights on it; the list and a conversion are public for the demo project's anonymous visitors.
+// caller's rights on it; the list is public for the demo project's anonymous visitors.
 @Controller('api/v1.0')
 export class ConversionsController {
   constructor(@Inject(ConversionsService) private readonly conversions: ConversionsService) {}
@@ -33,8 +33,8 @@ export class ConversionsController {
   }
 
   @Get('conversion/:id')
-  @Public()
-  async get(@CurrentUser() user: Principal | null, @Param('id', new IdPipe('id')) id: number): Promise<Envelope<Conversion>> {
+  @LoggedIn()
+  async get(@User() user: Principal, @Param('id', new IdPipe('id')) id: number): Promise<Envelope<Conversion>> {
     return ok(await this.conversions.get(user, id));
   }
 

@@ -119,13 +119,7 @@ export class ConversionsService {
     return { conversions: rows.map((r) => view(r, user)), totals: Number(count?.n ?? 0) };
   }
 
-  /** One conversion: a public one of the demo project for anyone (its list is public too), else for those who view its project. */
-  async get(user: Principal | null, id: number): Promise<Conversion> {
-    if (!user) {
-      // Nobody logged in, outside the demo project: 401 (the page asks to log in), whoever's the conversion is.
-      const [found] = await this.db.query<{ project_id: number }>('SELECT project_id FROM conversions WHERE id = $1', [id]);
-      if (found) await this.viewable(user, Number(found.project_id));
-    }
+  async get(user: Principal, id: number): Promise<Conversion> {
     const row = await this.visible(user, id);
     await this.viewable(user, Number(row.project_id));
     return view(row, user);
@@ -381,8 +375,8 @@ export class ConversionsService {
     else await this.db.query('DELETE FROM conversion_favorites WHERE user_id = $1 AND conversion_id = $2', [user.id, id]);
   }
 
-  private async visible(user: Principal | null, id: number): Promise<ConversionRow> {
-    const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1`, [id, user?.id ?? 0]);
+  private async visible(user: Principal, id: number): Promise<ConversionRow> {
+    const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1`, [id, user.id]);
     if (!row || (row.access !== 'common' && !ownedBy(row, user))) throw new NotFoundException(CONVERSION_TEXTS.notFound);
     return row;
   }

@@ -1,8 +1,5 @@
 import { eventKeyOf, type ConversionWidgetResult } from '@stat/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PROJECT_ID } from '../auth/project-access.js';
-import { ROLE } from '../auth/principal.js';
-import { ApiClient } from '../testing/client.js';
 import { newUser, userWithProject } from '../testing/fixtures.js';
 import { startTestApi, type TestApi } from '../testing/harness.js';
 
@@ -208,32 +205,5 @@ describe('conversions', () => {
     expect((await owner.client.post('/api/v1.0/conversion', { project_id: owner.projectId, title: 'Чужая цель', numerator_goal_id: foreignGoal.id })).status).toBe(400);
     expect((await owner.client.delete(`/api/v1.0/conversion/${mine.id}`)).status).toBe(200);
     expect((await owner.client.get(`/api/v1.0/conversion/${mine.id}`)).status).toBe(404);
-  });
-});
-
-describe('conversions of the demo project', () => {
-  it('a public one opens for a visitor who is not logged in, as the list shows it; elsewhere, or a personal one, does not', async () => {
-    const admin = await newUser(api, ROLE.ADMIN);
-    const goal = await admin.client.post('/api/v1.0/goal', { project_id: DEMO_PROJECT_ID, title: 'Демо-подписка', access: 'common', body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'subscribe' }] } });
-    const shared = (await admin.client.post('/api/v1.0/conversion', { project_id: DEMO_PROJECT_ID, title: 'Демо-конверсия', access: 'common', numerator_goal_id: goal.json.result.id })).json.result;
-    const own = (await admin.client.post('/api/v1.0/conversion', { project_id: DEMO_PROJECT_ID, title: 'Личная демо', numerator_goal_id: goal.json.result.id })).json.result;
-    const nobody = new ApiClient(api.url);
-    const listed = (await nobody.get(`/api/v1.0/user/conversions?project_id=${DEMO_PROJECT_ID}&show_common=true`)).json.result.conversions.map((c: { id: number }) => c.id);
-    expect(listed).toContain(shared.id);
-    expect(listed).not.toContain(own.id);
-    const opened = await nobody.get(`/api/v1.0/conversion/${shared.id}`);
-    expect([opened.status, opened.json.result.title, opened.json.result.is_owner, opened.json.result.is_favorite]).toEqual([200, 'Демо-конверсия', false, false]);
-    expect((await nobody.get(`/api/v1.0/conversion/${own.id}`)).status).toBe(404);
-    // Still no changes without a login.
-    expect((await nobody.put(`/api/v1.0/conversion/${shared.id}`, { title: 'Аноним' })).status).toBe(401);
-
-    // Another project's public conversion asks a visitor to log in, as its list does.
-    const owner = await userWithProject(api);
-    const theirs = await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Цель', access: 'common', body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'subscribe' }] } });
-    const closed = (await owner.client.post('/api/v1.0/conversion', { project_id: owner.projectId, title: 'Закрытая', access: 'common', numerator_goal_id: theirs.json.result.id })).json.result;
-    expect((await nobody.get(`/api/v1.0/conversion/${closed.id}`)).status).toBe(401);
-    expect((await nobody.get(`/api/v1.0/user/conversions?project_id=${owner.projectId}`)).status).toBe(401);
-    expect((await admin.client.delete(`/api/v1.0/conversion/${shared.id}`)).status).toBe(200);
-    expect((await admin.client.delete(`/api/v1.0/conversion/${own.id}`)).status).toBe(200);
   });
 });
