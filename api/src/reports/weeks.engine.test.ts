@@ -1,0 +1,160 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
+import { compileTable } from './compile.js';
+import { DictionaryRepository } from './dictionaries.js';
+import { ReportEngine } from './engine.js';
+import { planReport } from './plan.js';
+import type { ReportRequestDto } from './report-request.dto.js';
+import { ReportService } from './report.service.js';
+
+// Needs: chDB (in-process). A period of two weeks whose middle week is whole: its rows come from
+// the week rollups (migration 0020), the days around it from the day rollups; every number below
+// was counted by hand.
+const PROJECT = 44;
+/** Wednesday 28 October to Tuesday 10 November: days 28 Oct–1 Nov, the week of Monday 2 Nov, days 9–10 Nov. */
+const PERIOD = { date_start: '2026-10-28', date_end: '2026-11-10' } as const;
+const NOW = Date.parse('2026-11-12T12:00:00Z');
+const RUSSIA = 2017370;
+const BELARUS = 630336;
+
+/**
+ * Page views: [Moscow day, visitor, visit, page, source, country]. Visitor 1 comes before, inside
+ * and after the whole week (so the parts of the period share a visitor), visitor 2 inside it,
+ * visitor 4 after it; visitor 3 only outside the period (27 October and 11 November).
+ */
+const VIEWS: [string, string, number, string, string, number][] = [
+  ['2026-10-27', 'v3', 9, '/a', 'direct', RUSSIA],
+  ['2026-10-29', 'v1', 1, '/a', 'search', RUSSIA],
+  ['2026-11-03', 'v1', 2, '/a', 'direct', RUSSIA],
+  ['2026-11-04', 'v2', 4, '/a', 'search', RUSSIA],
+  ['2026-11-04', 'v2', 4, '/b', 'search', RUSSIA],
+  ['2026-11-09', 'v4', 6, '/a?x=1', 'social', BELARUS],
+  ['2026-11-10', 'v1', 3, '/b', 'direct', RUSSIA],
+  ['2026-11-11', 'v3', 10, '/a', 'direct', RUSSIA],
+];
+
+function row([day, visitor, session, path, source, country]: (typeof VIEWS)[number], i: number): Record<string, unknown> {
+  const url = `https://site.example${path}`;
+  return {
+    event_key: eventKeyOf(crypto.randomUUID()),
+    project_id: PROJECT,
+    event_type: 'pageview',
+    ts: `${day} 09:00:${String(i).padStart(2, '0')}`,
+    event_date: day,
+    visitor_id: visitor,
+    session_id: session,
+    session_start: `${day} 09:00:00`,
+    event_number: VIEWS.slice(0, i + 1).filter((v) => v[2] === session).length,
+    url,
+    url_no_args: url.split('?')[0],
+    traffic_type: source,
+    geo_country: country,
+  };
+}
+
+let dir: string;
+let clickhouse: ClickHouseClient;
+let service: ReportService;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'stat-weeks-'));
+  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
+  await migrateClickHouse(clickhouse);
+  await clickhouse.insert({ table: 'events', values: VIEWS.map(row), format: 'JSONEachRow' });
+  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+});
+
+afterAll(async () => {
+  await clickhouse.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const METRICS = ['page_views', 'visits', 'visitors'] as const;
+const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto => ({ ...PERIOD, group: 'day', metrics: [...METRICS], ...more }) as ReportRequestDto;
+/** A rule every event passes, on a dimension no path rollup keeps: sends a request to the raw events. */
+const toRaw = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] } as const;
+/** Rows as [title, ...metrics] and the totals: what a reader of the table sees. */
+const shown = (t: TableResult): unknown => ({ rows: t.data.map((r) => [r.extra.title, ...r.metrics]), totals: t.totals });
+
+describe('a period with a whole week', () => {
+  it('reads the whole week from the week rollup and the days around it from the day rollup', () => {
+    const table = (name: string, body: ReportRequestDto): string => {
+      const { plan, sort } = planReport(reportDefinition(name)!, PROJECT, body, '2026-11-12', 'table');
+      return compileTable(plan, { sortBy: sort.name, order: sort.order, limit: 10, offset: 0, totals: true }).table;
+    };
+    expect(['page_urls', 'geo', 'traffic_sources'].map((name) => table(name, request()))).toEqual(['rollup_pages_week', 'rollup_geo_week', 'rollup_sources_week']);
+    // Six days hold no whole week: the day rollup alone.
+    expect(table('page_urls', request({ date_start: '2026-11-03', date_end: '2026-11-10' }))).toBe('rollup_pages_day');
+  });
+
+  it('page_urls: a visitor of the days before, of the week and of the days after is one visitor', async () => {
+    // /a: views on 29 Oct (v1), 3 Nov (v1), 4 Nov (v2), 9 Nov (v4, with arguments); /b: 4 Nov (v2), 10 Nov (v1).
+    // Visits with a page view: 1, 2, 3, 4, 6; visitors v1, v2, v4. 27 Oct and 11 Nov are outside.
+    const table = await service.table(PROJECT, 'page_urls', request());
+    expect(shown(table)).toEqual({
+      rows: [
+        ['https://site.example/a', 4, 4, 3],
+        ['https://site.example/b', 2, 2, 2],
+      ],
+      totals: [6, 5, 3],
+    });
+    expect(table).toEqual(await service.table(PROJECT, 'page_urls', request(toRaw)));
+  });
+
+  it('traffic_sources and geo: visits where they start, visitors once over the period', async () => {
+    const sources = await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'visitors', 'page_views'] }));
+    // direct: visits 2 and 3 (both v1); search: 1 (v1) and 4 (v2, two views); social: 6 (v4). Ties by the value's id.
+    expect(shown(sources)).toEqual({
+      rows: [
+        ['Прямые заходы', 2, 1, 2],
+        ['Поисковые системы', 2, 2, 3],
+        ['Социальные сети', 1, 1, 1],
+      ],
+      totals: [5, 3, 6],
+    });
+    expect(sources).toEqual(await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'visitors', 'page_views'], ...toRaw })));
+    const geo = await service.table(PROJECT, 'geo', request({ metrics: ['visits', 'visitors', 'page_views'] }));
+    expect(geo.data.map((r) => r.metrics)).toEqual([
+      [4, 2, 5],
+      [1, 1, 1],
+    ]);
+    expect(geo.totals).toEqual([5, 3, 6]);
+    expect(geo).toEqual(await service.table(PROJECT, 'geo', request({ metrics: ['visits', 'visitors', 'page_views'], ...toRaw })));
+  });
+
+  it('a filter and an expanded row read the same parts', async () => {
+    const filtered = request({ dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*/b' }] });
+    expect(shown(await service.table(PROJECT, 'page_urls', filtered))).toEqual({ rows: [['https://site.example/b', 2, 2, 2]], totals: [2, 2, 2] });
+    const expanded = request({ parents: ['https://site.example/a'] });
+    expect(shown(await service.table(PROJECT, 'page_urls', expanded))).toEqual({
+      rows: [
+        ['https://site.example/a', 3, 3, 2],
+        ['https://site.example/a?x=1', 1, 1, 1],
+      ],
+      totals: [4, 4, 3],
+    });
+  });
+
+  it('the week rollup holds what the day rollup holds for the same days', async () => {
+    for (const [day, week] of [
+      ['rollup_pages_day', 'rollup_pages_week'],
+      ['rollup_geo_day', 'rollup_geo_week'],
+      ['rollup_sources_day', 'rollup_sources_week'],
+    ]) {
+      const read = async (table: string, monday: string): Promise<unknown> => {
+        const r = await clickhouse.query({
+          query: `SELECT toString(sum(page_views)) AS views, toString(uniqCombinedMerge(17)(visitors)) AS visitors FROM ${table} WHERE project_id = {p:UInt32} AND toMonday(event_date) = {m:Date}`,
+          query_params: { p: PROJECT, m: monday },
+          format: 'JSONEachRow',
+        });
+        return r.json();
+      };
+      for (const monday of ['2026-10-26', '2026-11-02', '2026-11-09']) expect(await read(week, monday), `${week} ${monday}`).toEqual(await read(day, monday));
+    }
+  });
+});
