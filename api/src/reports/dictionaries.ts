@@ -12,6 +12,9 @@ import { answer, envelope } from '../openapi/answers.js';
 /** Ids asked for at once: a report page names at most a few hundred places (or segments). */
 export const MAX_DICTIONARY_IDS = 500;
 
+/** Places kept by DictionaryRepository.geo before it starts again: more than a GeoIP names table holds. */
+const GEO_KEPT = 200_000;
+
 /** Largest dictionary id: the `UInt32` ids of `ch_geo`. */
 const DICTIONARY_ID_MAX = 4_294_967_295;
 
@@ -50,12 +53,36 @@ export class SegmentIdsQueryDto {
 export class DictionaryRepository {
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient) {}
 
+  /**
+   * How long places read from the dictionary are kept (and ids it does not know). Places change
+   * only when an aggregator starts with another GeoIP names table; a geography report would
+   * otherwise pay a second query, one after its rows, for the same few dozen names each time
+   * (benchmarks/RESULTS.md, 2026-11-25). At most {@link GEO_KEPT} ids are kept: ids come from
+   * public calls, so the cache starts again rather than grow.
+   */
+  geoTtlMs = 60_000;
+  private geoKept: { at: number; places: Map<number, GeoPlace | null> } | null = null;
+
   /** The places of the ids that the dictionary knows, in id order; unknown ids are left out. */
   async geo(ids: readonly number[]): Promise<GeoPlace[]> {
+    const now = Date.now();
+    if (this.geoKept === null || now - this.geoKept.at >= this.geoTtlMs || this.geoKept.places.size > GEO_KEPT) this.geoKept = { at: now, places: new Map() };
+    const kept = this.geoKept.places;
+    const asked = [...new Set(ids)].sort((a, b) => a - b);
+    const missing = asked.filter((id) => !kept.has(id));
+    if (missing.length > 0) {
+      const read = await this.readGeo(missing);
+      for (const id of missing) kept.set(id, null);
+      for (const place of read) kept.set(place.id, place);
+    }
+    return asked.flatMap((id) => kept.get(id) ?? []);
+  }
+
+  private async readGeo(ids: readonly number[]): Promise<GeoPlace[]> {
     const result = await this.clickhouse.query({
       query: `SELECT id, argMax(name, version) AS name, argMax(kind, version) AS kind, argMax(parent_id, version) AS parent_id
               FROM ch_geo WHERE id IN {ids:Array(UInt32)} GROUP BY id ORDER BY id`,
-      query_params: { ids: [...new Set(ids)] },
+      query_params: { ids },
       format: 'JSONEachRow',
     });
     const rows = await result.json<{ id: number; name: string; kind: GeoPlace['kind']; parent_id: number }>();
