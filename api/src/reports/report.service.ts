@@ -157,21 +157,28 @@ export class ReportService {
       const dimension = plan.path[plan.parents.length]!;
       const rolled = totalsRollUp(plan);
       const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0, totals: rolled });
-      // The totals come first: the roll-up's row (when the query has it, even of no rows), else read apart.
-      let totalsWritten = false;
-      const totalsLine = (row: ResultRow | undefined): string => {
-        totalsWritten = true;
-        return csvLine(['Итого', ...values(row, plan.metrics.length)]);
-      };
-      if (!rolled) yield totalsLine((await this.run(() => compileTotals(plan)))[0]);
-      for await (const batch of this.engine.batches(sql)) {
-        const first = batch[0];
-        const rows = first !== undefined && Number(first[TOTALS_MARK]) === 1 ? batch.slice(1) : batch;
-        if (!totalsWritten) yield totalsLine(rows === batch ? undefined : first);
+      const rowLines = async (rows: readonly ResultRow[]): Promise<string> => {
         const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
-        yield rows.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+        return rows.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+      };
+      const totalsLine = (row: ResultRow | undefined): string => csvLine(['Итого', ...values(row, plan.metrics.length)]);
+      const batches = this.engine.batches(sql);
+      try {
+        // The totals come first, once: read apart, or the roll-up's row, which the query sorts to the
+        // head of the first batch (a query of no rows may have none: zeros).
+        if (!rolled) yield totalsLine((await this.run(() => compileTotals(plan)))[0]);
+        else {
+          const next = await batches.next();
+          const batch = next.done === true ? [] : next.value;
+          const marked = batch[0] !== undefined && Number(batch[0][TOTALS_MARK]) === 1;
+          yield totalsLine(marked ? batch[0] : undefined);
+          yield await rowLines(marked ? batch.slice(1) : batch);
+        }
+        for await (const batch of batches) yield await rowLines(batch);
+      } finally {
+        // A download stopped before the end closes the query's stream.
+        await batches.return(undefined);
       }
-      if (!totalsWritten) yield totalsLine(undefined);
     };
     return { disposition, lines: lines.call(this) };
   }
