@@ -12,7 +12,8 @@ import { ProjectContext } from '../../app/project';
 import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
 import { moscowToday } from '../../lib/dates';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import { lastDays, pickRange, pressedRange } from '../../testing/period';
+import { render, until, type Rendered } from '../../testing/render';
 import GoalsPage from './GoalsPage';
 
 const project = { id: 8000003, title: 'Мой сайт', permissions: { can_edit_project: true } } as unknown as Project;
@@ -86,24 +87,29 @@ async function renderAt(path: string): Promise<Rendered> {
 }
 
 const address = (v: Rendered) => v.container.querySelector('[data-testid="address"]')?.textContent;
-const pressedRange = (v: Rendered) => v.container.querySelector('[data-testid="period-picker"] [data-range][aria-pressed="true"]')?.getAttribute('data-range');
 const reaches = (v: Rendered) => v.container.querySelector('[data-testid="goal-reaches"]')?.textContent;
 
 describe('the goals page period', () => {
   it('opens a link without a period on the last 7 days, and counts over the range picked in «Период:», kept in the URL', async () => {
     const v = await renderAt('/stat/projects/8000003/goals');
-    // No server clock here (its call fails): the browser's Moscow day.
-    const today = moscowToday();
-    await until(() => expect(asked).toEqual([`${addDays(today, -6)}..${today}`]));
+    await until(() => expect(asked).toEqual([lastDays(7)]));
     await until(() => expect(reaches(v)).toBe('1'));
     expect(pressedRange(v)).toBe('7days');
     expect(v.container.querySelector('[data-testid="goals-period"]')).toBeNull();
 
-    await fire(v.container.querySelector('[data-testid="period-picker"] [data-range="30days"]'), new MouseEvent('click', { bubbles: true }));
+    await pickRange(v, '30days');
     await until(() => expect(address(v)).toBe('/stat/projects/8000003/goals?dateStart=30days&dateEnd=today'));
-    await until(() => expect(asked.at(-1)).toBe(`${addDays(today, -29)}..${today}`));
+    await until(() => expect(asked.at(-1)).toBe(lastDays(30)));
     await until(() => expect(reaches(v)).toBe('2'));
     expect(pressedRange(v)).toBe('30days');
+
+    // A calendar range, from the dates form: last week, Monday to Sunday (Moscow), written as dates.
+    await pickRange(v, 'last_week');
+    const today = moscowToday();
+    const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const monday = addDays(today, -weekday - 7);
+    await until(() => expect(asked.at(-1)).toBe(`${monday}..${addDays(monday, 6)}`));
+    expect(address(v)).toBe(`/stat/projects/8000003/goals?dateStart=${monday}&dateEnd=${addDays(monday, 6)}`);
   });
 
   it('opens on the calendar dates its address names', async () => {
