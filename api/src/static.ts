@@ -1,4 +1,4 @@
-import { access, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,15 +22,21 @@ interface SnippetManifest {
 
 const YEAR = 365 * 24 * 3600;
 
+/** What the app's pages answer while web/dist has no index.html: a clear 503, never a blank page. */
+export const WEB_NOT_BUILT_TEXT =
+  'Веб-интерфейс ещё не собран: выполните npm run build и обновите страницу.\nThe web interface is not built yet: run npm run build, then reload the page.\n';
+
 /**
  * Serves the web app under /stat (every route of the app answers its index.html, the router
  * decides) and the counter snippet: its versioned file is cached for a year, and
- * /counter/counter.js names the current version for an hour.
+ * /counter/counter.js names the current version for an hour. The web app may be built after the
+ * start, or again: its pages answer 503 until index.html exists and are served as soon as it does.
  */
 export async function registerStatic(fastify: FastifyInstance, config: StaticConfig): Promise<void> {
   const manifest = JSON.parse(await readBuilt(join(config.snippetDir, 'manifest.json'), 'utf8')) as SnippetManifest;
   const snippet = await readBuilt(join(config.snippetDir, manifest.file));
-  const index = await readIndex(config.webDir);
+  const web = new WebBuild(config.webDir);
+  await web.now();
 
   // Every file under assets/ has its content hash in its name: cached for a year, never asked
   // again. The build wrote a .br and a .gz beside each text file (web/scripts/compress.mjs):
@@ -47,7 +53,13 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
     // never the app's index.html.
     wildcard: false,
   });
-  fastify.get('/stat/assets/*', async (_req, reply) => reply.callNotFound());
+  // A file of a build made after the start: sent when the build's listing has it (re-listed when
+  // index.html changed), else 404.
+  fastify.get('/stat/assets/*', async (req, reply) => {
+    const name = (req.params as { '*': string })['*'];
+    if ((await web.now())?.assets.has(name) === true) return reply.sendFile(name);
+    return reply.callNotFound();
+  });
 
   const sendSnippet = (cacheSeconds: number, immutable: boolean) => ({
     headers: {
@@ -68,6 +80,8 @@ export async function registerStatic(fastify: FastifyInstance, config: StaticCon
 
   // index.html names the current assets: asked again on every load (no-cache revalidates).
   const sendIndex = async (req: FastifyRequest, reply: FastifyReply) => {
+    const index = (await web.now())?.index;
+    if (index === undefined) return reply.code(503).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(WEB_NOT_BUILT_TEXT);
     const encoding = pickEncoding(req.headers['accept-encoding'], index);
     void reply
       .type('text/html; charset=utf-8')
@@ -89,18 +103,61 @@ interface BuiltIndex {
   gzip?: Buffer;
 }
 
-async function readIndex(webDir: string): Promise<BuiltIndex> {
-  const path = join(webDir, 'index.html');
-  const optional = async (file: string) => {
-    try {
-      await access(file);
-      return await readFile(file);
-    } catch {
-      return undefined;
-    }
-  };
-  const [identity, br, gzip] = await Promise.all([readBuilt(path), optional(`${path}.br`), optional(`${path}.gz`)]);
-  return { identity, ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) };
+/** The web app as last read: its index.html, that file's mtime, and the names under assets/ beside it. */
+interface BuiltWeb {
+  index: BuiltIndex;
+  mtimeMs: number;
+  assets: ReadonlySet<string>;
+}
+
+/**
+ * The web build as it is on disk now. Each call costs one stat of index.html; the page and the
+ * list of assets are read again only when index.html appeared or its mtime changed (a new build).
+ */
+class WebBuild {
+  private current: BuiltWeb | null = null;
+  private reading: Promise<BuiltWeb> | null = null;
+  private readonly indexPath: string;
+
+  constructor(private readonly webDir: string) {
+    this.indexPath = join(webDir, 'index.html');
+  }
+
+  /** The build, or null while there is no index.html. */
+  async now(): Promise<BuiltWeb | null> {
+    const mtimeMs = await mtimeOf(this.indexPath);
+    if (mtimeMs === null) return null;
+    if (this.current?.mtimeMs === mtimeMs) return this.current;
+    // Requests that find the same new build wait for one reading of it.
+    this.reading ??= this.read(mtimeMs).finally(() => {
+      this.reading = null;
+    });
+    return this.reading;
+  }
+
+  private async read(mtimeMs: number): Promise<BuiltWeb> {
+    const path = this.indexPath;
+    // A compressed copy counts when it was written after the page (web/scripts/compress.mjs), never one left by an older build.
+    const copy = async (file: string): Promise<Buffer | undefined> => ((await mtimeOf(file)) ?? -1) >= mtimeMs ? readFile(file).catch(() => undefined) : undefined;
+    const [identity, br, gzip, assets] = await Promise.all([
+      readFile(path),
+      copy(`${path}.br`),
+      copy(`${path}.gz`),
+      readdir(join(this.webDir, 'assets'), { recursive: true }).catch(() => [] as string[]),
+    ]);
+    this.current = { index: { identity, ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) }, mtimeMs, assets: new Set(assets) };
+    return this.current;
+  }
+}
+
+/** A file's mtime, or null when it does not exist. */
+async function mtimeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**

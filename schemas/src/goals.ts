@@ -99,7 +99,6 @@ export const GOAL_TEXTS = {
   // The counts of the table over a period.
   columnReaches: 'Достижения',
   columnVisitors: 'Посетители',
-  period: 'Период',
   pageViewsNote: 'Если условия не выбирают событие (тип, название, класс, параметр, внешнюю ссылку, блок), целевое событие считает просмотры страниц',
 } as const;
 

@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { addDays } from '@stat/schemas/period';
 import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
@@ -200,7 +201,8 @@ describe('the goals page', () => {
       await page.goto(`${base}/stat/projects/${project}/goals`);
       await page.waitForSelector('[data-testid="goal-row"]');
       // The last 7 days by default; the hits are written a moment after they are sent.
-      expect(await page.$eval('[data-testid="goals-period"]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('7 дней');
+      await page.waitForSelector('[data-testid="period-picker"]');
+      expect(await page.$eval('[data-testid="period-picker"] [data-range][aria-pressed="true"]', (b) => b.textContent)).toBe('7 дней');
       expect(await page.$$eval('[data-testid="goals-table"] th', (ths) => ths.map((th) => th.textContent))).toEqual(['Название', 'Условия', 'Достижения', 'Посетители', 'Доступ', 'Автор', '']);
       await expect
         .poll(
@@ -217,8 +219,10 @@ describe('the goals page', () => {
 
       // Another period asks again, for its dates.
       const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/goals`));
-      await page.selectOption('[data-testid="goals-period"]', '30days');
-      expect((await asked).postDataJSON()).toMatchObject({ date_start: '30days', date_end: 'today' });
+      await page.click('[data-testid="period-picker"] [data-range="30days"]');
+      const thirtyDays = (await asked).postDataJSON() as { date_start: string; date_end: string };
+      expect(addDays(thirtyDays.date_end, -29)).toBe(thirtyDays.date_start);
+      expect(new URL(page.url()).search).toBe('?dateStart=30days&dateEnd=today');
       await expect.poll(() => counts(page), { timeout: 15_000 }).toEqual(['Покупка | 2 | 2', 'Корзина | 3 | 2']);
 
       // The row actions of one's own personal goal: all five.

@@ -11,6 +11,7 @@ import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { validated } from '../common/validated.js';
 import { ExportLinkDto } from './export.dto.js';
 import { ExportService } from './export.service.js';
+import { ApiStoreNotReady } from '../openapi/answers.js';
 
 /** «Выгрузка данных» (spec 002 §2): a data address for staff, and the file it streams. */
 @Controller('api/v1.0')
@@ -41,6 +42,7 @@ export class ExportController {
   /** The file of a data address: whoever holds the address may read it until it expires (404 after). */
   @Get('export/:file')
   @Public()
+  @ApiStoreNotReady()
   @ApiOkResponse({ description: 'The raw events as CSV (BOM, semicolons), oldest first.', content: { 'text/csv': { schema: { type: 'string' } } } })
   async file(@Param('file') file: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
     // The address ends in .csv so that a browser or a spreadsheet takes it for what it is.

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import {
   METRICS,
@@ -19,8 +20,8 @@ import {
   type TableRow,
 } from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
-import type { ErrorBody } from '../common/error.filter.js';
 import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
+import { STORE_NOT_READY_MESSAGE, type ErrorBody } from '../common/error.filter.js';
 
 /*
  * The answers of the api as OpenAPI schemas. The types are the contract (schemas/src/reports/
@@ -270,6 +271,16 @@ export function page(item: string): SchemaObject {
   };
 }
 
-/** The 507 of a call that runs a report query: ClickHouse stopped it at the report limits. */
+/**
+ * The 503 of a call that reads ClickHouse: a table it reads is missing (migrations not applied yet,
+ * e.g. before the geo names are loaded), so the store is not ready (common/error.filter.ts).
+ */
+export const ApiStoreNotReady = (): MethodDecorator & ClassDecorator =>
+  ApiResponse({ status: 503, description: `${STORE_NOT_READY_MESSAGE} (ClickHouse has no table the call reads)` });
+
+/** The 507 of a call that runs a report query: ClickHouse stopped it at the report limits; and, as it reads ClickHouse, its 503. */
 export const ApiReportLimit = (): MethodDecorator & ClassDecorator =>
-  ApiResponse({ status: 507, description: `${MEMORY_LIMIT_TEXT}: the query met the report limits (REPORT_MAX_MEMORY_BYTES, REPORT_MAX_ROWS_TO_READ)` });
+  applyDecorators(
+    ApiStoreNotReady(),
+    ApiResponse({ status: 507, description: `${MEMORY_LIMIT_TEXT}: the query met the report limits (REPORT_MAX_MEMORY_BYTES, REPORT_MAX_ROWS_TO_READ)` }),
+  );

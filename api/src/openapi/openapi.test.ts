@@ -117,11 +117,11 @@ describe('the OpenAPI document', () => {
       ['graph', 'GraphResult', ['metrics', 'data', 'totals', 'sample']],
     ] as const) {
       const responses = operation(`/api/report/v1.0/report/{projectId}/{reportName}/${call}`, 'post')?.responses ?? {};
-      expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '507']);
+      expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '503', '507']);
       const envelope = responses['200']?.content?.['application/json']?.schema;
       expect(envelope?.properties?.result).toEqual({ $ref: `#/components/schemas/${result}` });
       expect(resolve(envelope?.properties?.result).required).toEqual(fields);
-      for (const status of ['400', '401', '403', '404', '429', '507']) {
+      for (const status of ['400', '401', '403', '404', '429', '503', '507']) {
         expect(responses[status]?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       }
     }
@@ -139,9 +139,26 @@ describe('the OpenAPI document', () => {
   });
 
   it('says what a call that needs a login, a body and a project answers when refused', () => {
-    expect(Object.keys(operation('/api/v1.0/project/{projectId}', 'put')?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404']);
+    expect(Object.keys(operation('/api/v1.0/project/{projectId}', 'put')?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '503']);
     expect(Object.keys(operation('/api/v1.0/auth/login', 'post')?.responses ?? {}).sort()).toEqual(['200', '400', '403', '429']);
     expect(Object.keys(operation('/api/v1.0/category', 'get')?.responses ?? {})).toEqual(['200']);
+  });
+
+  it('lists the 503 of a missing ClickHouse table on the calls that read ClickHouse, and only there', () => {
+    for (const [path, method] of [
+      ['/api/report/v1.0/ch_geo', 'get'],
+      ['/api/report/v1.0/report/{projectId}/rating/table', 'post'],
+      ['/api/report/v1.0/service/eventbase_latency', 'get'],
+      ['/api/report/v1.0/project/list', 'get'],
+      ['/api/v1.0/project/{projectId}', 'get'],
+      ['/api/v1.0/export/{file}', 'get'],
+      ['/api/report/v1.0/eventbase/{projectId}/goals', 'post'],
+    ]) {
+      const refused = operation(path!, method!)?.responses['503'];
+      expect(refused?.content?.['application/json']?.schema, `${method} ${path}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+    }
+    expect(operation('/api/report/v1.0/ch_segments', 'get')?.responses['503']).toBeUndefined();
+    expect(operation('/api/v1.0/category', 'get')?.responses['503']).toBeUndefined();
   });
 
   it('refers only to schemas it holds, each reference standing alone (OpenAPI 3.0 ignores what is beside one)', () => {

@@ -3,6 +3,7 @@ import type { ClickHouseClient } from '@stat/storage';
 import { CLICKHOUSE, CLOCK, type Clock } from '../tokens.js';
 import { compileProjectSpans, metricAlias } from '../reports/compile.js';
 import { ReportEngine } from '../reports/engine.js';
+import { LruSet } from '../common/lru-set.js';
 
 /** The five columns of the sites list. */
 export const LIST_METRICS = ['page_views', 'visits', 'visitors', 'events', 'depth'] as const;
@@ -24,6 +25,12 @@ const DAY_S = 86_400;
 const ENGINE_METRICS = ['page_views', 'visits', 'visitors', 'events_count', 'avg_view_depth'] as const;
 const COLUMN_OF: Record<ListMetric, number> = { page_views: 0, visits: 1, visitors: 2, events: 3, depth: 4 };
 
+/**
+ * How many projects `withEvents` remembers as having events: the ones in use (report pages, the
+ * sites list) stay, an id not asked for a while is forgotten and asked ClickHouse again.
+ */
+export const WITH_EVENTS_KNOWN = 4096;
+
 /** Today's traffic of projects against the same hours of the day before, from the hour rollup. */
 @Injectable()
 export class MetricsRepository {
@@ -33,8 +40,8 @@ export class MetricsRepository {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Projects seen with events (a positive answer of `withEvents`, never a negative one). */
-  private readonly withEventsKnown = new Set<number>();
+  /** Projects seen with events (a positive answer of `withEvents`, never a negative one), the most recently asked. */
+  private readonly withEventsKnown = new LruSet<number>(WITH_EVENTS_KNOWN);
 
   async todayAndYesterday(ids: readonly number[], nowMs = this.clock()): Promise<Map<number, ProjectMetrics>> {
     const result = new Map<number, ProjectMetrics>();
@@ -58,8 +65,9 @@ export class MetricsRepository {
 
   /**
    * The projects that have any event stored: their counter is installed. A project found with
-   * events keeps them, so it is not asked again (every report page reads its project); one found
-   * without is asked every time, so the first hit shows as soon as it is stored.
+   * events keeps them, so it is not asked again while it is among the WITH_EVENTS_KNOWN last asked
+   * (every report page reads its project); one found without is asked every time, so the first hit
+   * shows as soon as it is stored.
    */
   async withEvents(ids: readonly number[]): Promise<Set<number>> {
     const found = new Set(ids.filter((id) => this.withEventsKnown.has(id)));

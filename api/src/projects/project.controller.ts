@@ -17,6 +17,7 @@ import {
   UpdateProjectDto,
 } from './project.dto.js';
 import { ProjectService } from './project.service.js';
+import { ApiStoreNotReady } from '../openapi/answers.js';
 import { TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
 import type { ProjectView as ProjectViewShape } from './project-view.js';
 
@@ -52,12 +53,14 @@ export class ProjectController {
   }
 
   @Get(':projectId')
+  @ApiStoreNotReady()
   @ProjectView('projectId', { deleted: true })
   async get(@Project() project: ProjectRights): Promise<Envelope<ProjectViewShape>> {
     return ok(await this.projects.view(project));
   }
 
   @Put(':projectId')
+  @ApiStoreNotReady()
   @ProjectEdit()
   async update(@Project() project: ProjectRights, @Body(validated(UpdateProjectDto)) body: UpdateProjectDto): Promise<Envelope<ProjectViewShape>> {
     return ok(await this.projects.update(project, body));
@@ -84,6 +87,7 @@ export class ProjectController {
 
   /** «Проверить» on the counter page: the last hit the site sent (none: the counter is not seen yet). */
   @Get(':projectId/counter_check')
+  @ApiStoreNotReady()
   @ProjectEdit()
   async counterCheck(@Project() project: ProjectRights) {
     return ok(await this.projects.counterCheck(project));
@@ -91,6 +95,7 @@ export class ProjectController {
 
   /** The badge: shared caches may keep it only when the project shows it publicly. */
   @Get(':projectId/widget.svg')
+  @ApiStoreNotReady()
   @ProjectWidget()
   @ApiOkResponse({ description: 'The badge.', content: { 'image/svg+xml': { schema: { type: 'string' } } } })
   @Header('content-type', 'image/svg+xml; charset=utf-8')
@@ -107,6 +112,7 @@ export class ProjectListController {
 
   @Get('list')
   @LoggedIn()
+  @ApiStoreNotReady()
   async list(@User() user: Principal, @Query(validated(ProjectListQueryDto)) query: ProjectListQueryDto) {
     return ok(await this.projects.list(user, query));
   }

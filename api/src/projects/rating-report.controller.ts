@@ -9,12 +9,14 @@ import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { User } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
 import { RatingReport, RatingRequestDto } from './rating-report.js';
+import { ApiReportLimit } from '../openapi/answers.js';
 
 // The report calls of «Рейтинг» (a static segment, so these routes win over the report engine's
 // `:reportName`), under the same access guard: the site's viewers see its rating.
 @Controller('api/report/v1.0/report/:projectId/rating')
 @ProjectView()
 @ReadOnlyPost()
+@ApiReportLimit()
 export class RatingReportController {
   constructor(@Inject(RatingReport) private readonly rating: RatingReport) {}
 

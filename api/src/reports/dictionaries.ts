@@ -7,7 +7,7 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { CLICKHOUSE } from '../tokens.js';
 import { Public } from '../auth/policy.js';
-import { answer, envelope } from '../openapi/answers.js';
+import { answer, ApiStoreNotReady, envelope } from '../openapi/answers.js';
 
 /** Ids asked for at once: a report page names at most a few hundred places (or segments). */
 export const MAX_DICTIONARY_IDS = 500;
@@ -129,6 +129,7 @@ export class DictionaryController {
   /** Names of geo_country, geo_area and geo_city ids (specification 001, §7: ch_geo). */
   @Get('ch_geo')
   @Public()
+  @ApiStoreNotReady()
   @ApiOkResponse({ schema: envelope({ type: 'object', properties: { data: { type: 'array', items: answer('GeoPlace') } } }) })
   async geo(@Query(validated(GeoIdsQueryDto)) query: GeoIdsQueryDto): Promise<Envelope<{ data: GeoPlace[] }>> {
     return ok({ data: await this.dictionaries.geo(query.geo_ids.split(',').map(Number)) });

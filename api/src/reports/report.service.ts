@@ -99,22 +99,20 @@ export class ReportService {
     const head = { metrics: [...plan.metrics], sample: plan.sample };
     if (definition.notCollected !== undefined) return { ...head, data: [], totals: values(undefined, plan.metrics.length) };
     if (plan.path.length === 0) {
-      const [series, totals] = await Promise.all([this.run(compileSeries(plan, planned.group)), this.run(compileTotals(plan))]);
+      const [series, totals] = await Promise.all([this.run(() => compileSeries(plan, planned.group)), this.run(() => compileTotals(plan))]);
       const points = fill(starts, series, plan.metrics.length);
       return { ...head, data: [{ id: 'total', title: 'Итого', points }], totals: values(totals[0], plan.metrics.length) };
     }
     // Every query starts at once. Without selected lines, the totals and the default lines both
     // come from the first page of the table, read with the query the page's table sends: a table
     // and a graph asked together read their rows and totals once (ReportEngine.rows).
+    // Every query is built inside its own promise (`run` takes the builder), so a compiler's refusal
+    // (a 400) rejects that promise and Promise.all answers it: nothing thrown while the others are
+    // started leaves one unhandled, which would stop the process.
     const first = body.selected_lines === undefined ? this.firstPage(projectId, definition, body, planned, lineCount, window) : undefined;
-    // Its failure is answered through the awaits below; a query refused while they are still being
-    // built (a 400 thrown by a compiler) must not leave it unhandled: that would stop the process.
-    first?.catch(() => undefined);
-    // Each query is built inside its promise: a compiler's refusal then rejects the whole, never
-    // a promise started before it.
     const [totals, whole, [lines, lineRows]] = await Promise.all([
-      first === undefined ? this.later(() => this.run(compileTotals(plan))).then((rows) => rows[0]) : first.then((page) => page.totals),
-      body.need_all_total ? this.later(() => this.run(compileSeries(plan, planned.group))) : Promise.resolve(null),
+      first === undefined ? this.run(() => compileTotals(plan)).then((rows) => rows[0]) : first.then((page) => page.totals),
+      body.need_all_total ? this.run(() => compileSeries(plan, planned.group)) : Promise.resolve(null),
       this.linesOf(planned, body, async () => {
         const page = await first!;
         return page.rows.slice(0, lineCount).map((r) => [normalValue(r.value, page.plan.path[0]!)]);
@@ -159,21 +157,28 @@ export class ReportService {
       const dimension = plan.path[plan.parents.length]!;
       const rolled = totalsRollUp(plan);
       const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0, totals: rolled });
-      // The totals come first: the roll-up's row (when the query has it, even of no rows), else read apart.
-      let totalsWritten = false;
-      const totalsLine = (row: ResultRow | undefined): string => {
-        totalsWritten = true;
-        return csvLine(['Итого', ...values(row, plan.metrics.length)]);
-      };
-      if (!rolled) yield totalsLine((await this.run(compileTotals(plan)))[0]);
-      for await (const batch of this.engine.batches(sql)) {
-        const first = batch[0];
-        const rows = first !== undefined && Number(first[TOTALS_MARK]) === 1 ? batch.slice(1) : batch;
-        if (!totalsWritten) yield totalsLine(rows === batch ? undefined : first);
+      const rowLines = async (rows: readonly ResultRow[]): Promise<string> => {
         const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
-        yield rows.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+        return rows.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
+      };
+      const totalsLine = (row: ResultRow | undefined): string => csvLine(['Итого', ...values(row, plan.metrics.length)]);
+      const batches = this.engine.batches(sql);
+      try {
+        // The totals come first, once: read apart, or the roll-up's row, which the query sorts to the
+        // head of the first batch (a query of no rows may have none: zeros).
+        if (!rolled) yield totalsLine((await this.run(() => compileTotals(plan)))[0]);
+        else {
+          const next = await batches.next();
+          const batch = next.done === true ? [] : next.value;
+          const marked = batch[0] !== undefined && Number(batch[0][TOTALS_MARK]) === 1;
+          yield totalsLine(marked ? batch[0] : undefined);
+          yield await rowLines(marked ? batch.slice(1) : batch);
+        }
+        for await (const batch of batches) yield await rowLines(batch);
+      } finally {
+        // A download stopped before the end closes the query's stream.
+        await batches.return(undefined);
       }
-      if (!totalsWritten) yield totalsLine(undefined);
     };
     return { disposition, lines: lines.call(this) };
   }
@@ -191,13 +196,13 @@ export class ReportService {
     return planReport(definition, projectId, body, moscowDate(this.clock()), kind, window);
   }
 
-  /** `f`'s promise, with what `f` throws while building it as its rejection. */
-  private async later<T>(f: () => Promise<T>): Promise<T> {
-    return f();
-  }
-
-  private async run(sql: Sql): Promise<ResultRow[]> {
-    return this.engine.rows(sql);
+  /**
+   * Builds a query and runs it. It takes the builder, not the SQL: what the builder throws (a
+   * compiler's 400) becomes this promise's rejection, so queries started side by side always fail
+   * through the promise their caller awaits, never as a throw between them.
+   */
+  private async run(build: () => Sql): Promise<ResultRow[]> {
+    return this.engine.rows(build());
   }
 
   /**
@@ -206,10 +211,10 @@ export class ReportService {
    */
   private async rowsAndTotals(plan: Plan, q: Omit<TableQuery, 'totals'>): Promise<{ rows: ResultRow[]; totals: ResultRow | undefined }> {
     if (!totalsRollUp(plan)) {
-      const [rows, totals] = await Promise.all([this.run(compileTable(plan, q)), this.run(compileTotals(plan))]);
+      const [rows, totals] = await Promise.all([this.run(() => compileTable(plan, q)), this.run(() => compileTotals(plan))]);
       return { rows, totals: totals[0] };
     }
-    const rows = await this.run(compileTable(plan, { ...q, totals: true }));
+    const rows = await this.run(() => compileTable(plan, { ...q, totals: true }));
     const first = rows[0];
     return first !== undefined && Number(first[TOTALS_MARK]) === 1 ? { rows: rows.slice(1), totals: first } : { rows, totals: undefined };
   }
@@ -217,7 +222,7 @@ export class ReportService {
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
   private async linesOf(planned: ReportPlan, body: ReportRequestDto, firstRows: () => Promise<LinePath[]>): Promise<[LinePath[], ResultRow[]]> {
     const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await firstRows());
-    return [lines, lines.length > 0 ? await this.run(compileSeries(planned.plan, planned.group, lines)) : []];
+    return [lines, lines.length > 0 ? await this.run(() => compileSeries(planned.plan, planned.group, lines)) : []];
   }
 
   /**
@@ -248,14 +253,14 @@ export class ReportService {
 
   /** A page past the last row, or of no rows (limit 0), has no row to carry the count: ask for it alone. */
   private async countRows(planned: ReportPlan): Promise<number> {
-    const rows = await this.run(compileTable(planned.plan, { sortBy: 'title', order: 'asc', limit: 1, offset: 0 }));
+    const rows = await this.run(() => compileTable(planned.plan, { sortBy: 'title', order: 'asc', limit: 1, offset: 0 }));
     return Number(rows[0]?.total_rows ?? 0);
   }
 
   /** The rows of a report of time buckets: every bucket of the period up to now, sorted and paged. */
   private async timeTable(planned: ReportPlan, body: ReportRequestDto): Promise<Pick<TableResult, 'data' | 'totals' | 'meta'>> {
     const { plan, sort } = planned;
-    const [series, totals] = await Promise.all([this.run(compileSeries(plan, planned.group)), this.run(compileTotals(plan))]);
+    const [series, totals] = await Promise.all([this.run(() => compileSeries(plan, planned.group)), this.run(() => compileTotals(plan))]);
     let points = fill(this.bucketsUpToNow(planned), series, plan.metrics.length);
     if (body.empty_dates === false) points = points.filter((p) => p.metrics.some((v) => v !== 0));
     const column = sort.name === 'date' || sort.name === 'title' ? -1 : plan.metrics.indexOf(sort.name);

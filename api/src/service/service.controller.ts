@@ -6,7 +6,7 @@ import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { LatencyRepository } from './latency.repository.js';
-import { answer, envelope } from '../openapi/answers.js';
+import { answer, ApiStoreNotReady, envelope } from '../openapi/answers.js';
 
 /**
  * No query parameters: the span of one project is `eventbase_latency/{projectId}`, so that the
@@ -34,6 +34,7 @@ export class ServiceController {
    */
   @Get('eventbase_latency')
   @Public()
+  @ApiStoreNotReady()
   @ApiOkResponse({ schema: envelope(answer('EventbaseLatency')) })
   async eventbaseLatency(@Query(validated(NoQueryDto)) _query: NoQueryDto): Promise<Envelope<EventbaseLatency>> {
     return ok(await this.latency.span(null));
@@ -42,6 +43,7 @@ export class ServiceController {
   /** The span of one project's events, for whoever may view the project's reports. */
   @Get('eventbase_latency/:projectId')
   @ProjectView()
+  @ApiStoreNotReady()
   @ApiOkResponse({ schema: envelope(answer('EventbaseLatency')) })
   async projectEventbaseLatency(
     @Param('projectId', ProjectIdPipe) projectId: number,

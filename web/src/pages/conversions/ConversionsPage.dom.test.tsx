@@ -7,11 +7,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Conversion } from '@stat/schemas/conversions';
-import { addDays } from '@stat/schemas/period';
 import { ProjectContext } from '../../app/project';
 import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
-import { moscowToday } from '../../lib/dates';
+import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { fire, render, until, type Rendered } from '../../testing/render';
 import ConversionPage from './ConversionPage';
 import ConversionsPage from './ConversionsPage';
@@ -86,17 +85,14 @@ async function renderAt(path: string): Promise<Rendered> {
 
 const click = (v: Rendered, selector: string) => fire(v.container.querySelector(selector), new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
 const address = (v: Rendered) => v.container.querySelector('[data-testid="address"]')?.textContent;
-const pressedRange = (v: Rendered) => v.container.querySelector('[data-testid="period-picker"] [data-range][aria-pressed="true"]')?.getAttribute('data-range');
 
 describe('a conversion opened from the list', () => {
   it('shows the period the list shows, and «← Конверсии» goes back to the list on it', async () => {
     const v = await renderAt('/stat/projects/8000002/conversions');
     await until(() => expect(v.container.querySelector('[data-testid="conversion-card-title"]')).not.toBeNull());
-    await click(v, '[data-testid="period-picker"] [data-range="30days"]');
+    await pickRange(v, '30days');
     await until(() => expect(address(v)).toBe('/stat/projects/8000002/conversions?dateStart=30days&dateEnd=today'));
-    // No server clock here (its call fails): the browser's Moscow day, 30 days back to it.
-    const today = moscowToday();
-    const thirtyDays = `${addDays(today, -29)}..${today}`;
+    const thirtyDays = lastDays(30);
     await until(() => expect(asked.at(-1)).toBe(thirtyDays));
     expect(v.container.querySelector('[data-testid="conversion-card-title"]')?.getAttribute('href')).toBe('/stat/projects/8000002/conversions/41?dateStart=30days&dateEnd=today');
 

@@ -5,13 +5,13 @@ import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Dropdown } from '../../components/Dropdown';
 import { ConfirmDialog, Modal } from '../../components/Modal';
-import { Badge, Button, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
 import type { ConversionBody } from '../../data/calls';
 import { calls } from '../../data/calls';
-import { moscowToday } from '../../lib/dates';
 import { formatInteger } from '../../lib/format';
 import { DELAYS, useDebounced, useRequest } from '../../lib/hooks';
-import { quickRanges, type QuickRange } from '../../lib/period';
+import { usePagePeriod } from '../../reports/framework/hooks';
+import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { ConversionForm } from '../conversions/ConversionForm';
 import { CONVERSION_PAGE_TEXTS, conversionFailure } from '../conversions/conversionState';
 import { dimensionChips } from '../../reports/filters/chips';
@@ -51,9 +51,6 @@ function ConditionsText({ goal }: { readonly goal: Goal }) {
   return <span title={text.length > CONDITION_TEXT_MAX ? text : undefined}>{text.length > CONDITION_TEXT_MAX ? `${text.slice(0, CONDITION_TEXT_MAX)}…` : text}</span>;
 }
 
-/** The period of the counts when none is chosen: the last 7 days, today included (Moscow). */
-const DEFAULT_RANGE: QuickRange['id'] = '7days';
-
 /** A goal's count in the table: the number, or an ellipsis while it is counted. */
 function Count({ value, testId }: { readonly value: number | undefined; readonly testId: string }) {
   return (
@@ -67,13 +64,16 @@ function Count({ value, testId }: { readonly value: number | undefined; readonly
  * «Целевые события» (spec 002 §2 "Goals page"): search by title, «Новое целевое событие»,
  * «Выбрать из автоцелей», the switch «Показать публичные целевые события» kept per user, the
  * table of goals with how many times each was reached and by how many visitors over a period
- * (the last 7 days unless chosen), its row actions, GoalForm (add, edit, auto), snackbars of 3 s.
+ * (the reports' «Период:» picker, kept in the URL as the conversions page keeps it; the last 7 days
+ * unless chosen), its row actions, GoalForm (add, edit, auto), snackbars of 3 s.
  */
 export default function GoalsPage() {
   const { project } = useProject();
   const projectId = String(project.id);
   const user = useUser();
   const snackbar = useSnackbar();
+  const dates = usePagePeriod();
+  const span = dates?.period ?? null;
   const canEdit = project.permissions.can_edit_project;
   const rights = goalRights(projectId, user !== null, canEdit);
   const [search, setSearch] = useState('');
@@ -86,9 +86,6 @@ export default function GoalsPage() {
   const [removing, setRemoving] = useState<{ goal: Goal; busy: boolean } | null>(null);
   const [choosing, setChoosing] = useState(false);
   const [converting, setConverting] = useState<{ goalId: number; busy: boolean; error: string | null } | null>(null);
-  const [rangeId, setRangeId] = useState<QuickRange['id']>(DEFAULT_RANGE);
-  const ranges = quickRanges(moscowToday());
-  const range = ranges.find((r) => r.id === rangeId) ?? ranges[2]!;
 
   useEffect(() => setShowCommon(readShowCommon(user?.id ?? 0, projectId)), [user?.id, projectId]);
   useEffect(() => setLimit(GOALS_TABLE_PAGE), [settled, showCommon, projectId]);
@@ -97,8 +94,9 @@ export default function GoalsPage() {
   const total = list.data?.totals ?? 0;
   // The counts of the goals shown, all in one call (one query); asked again when the rows or the period change.
   const ids = goals.map((g) => g.id);
-  const counted = useRequest(ids.length === 0 ? null : `goal-counts:${projectId}:${ids.join(',')}:${range.dateStart}:${range.dateEnd}`, (signal) =>
-    goalCounts(projectId, ids, range.dateStart, range.dateEnd, { signal }),
+  const counted = useRequest(ids.length === 0 || span === null ? null : `goal-counts:${projectId}:${ids.join(',')}:${span.start}:${span.end}`, (signal) =>
+    // Asked only with a period (the key is null without one).
+    goalCounts(projectId, ids, span!.start, span!.end, { signal }),
   );
   const countOf = useMemo(() => {
     const byId = new Map<number, GoalCount>((counted.data?.goals ?? []).map((c) => [c.goal_id, c]));
@@ -190,6 +188,7 @@ export default function GoalsPage() {
         }
       />
       <div className={styles.toolbar}>
+        {dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} /> : null}
         <TextInput
           type="search"
           className={styles.search}
@@ -202,18 +201,6 @@ export default function GoalsPage() {
         <Switch checked={showCommon} onChange={toggleCommon} data-testid="goal-show-common">
           {GOAL_TEXTS.showCommon}
         </Switch>
-        <Select
-          value={range.id}
-          onChange={(e) => setRangeId(ranges.find((r) => r.id === e.target.value)?.id ?? DEFAULT_RANGE)}
-          aria-label={GOAL_TEXTS.period}
-          data-testid="goals-period"
-        >
-          {ranges.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.label}
-            </option>
-          ))}
-        </Select>
         {list.loading || counted.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>
       <div className={styles.tableWrap}>

@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+/**
+ * The goals page against a fake api: the counts are over the reports' «Период:» picker's period,
+ * kept in the URL as the conversions page keeps it; an address without one (a link from before)
+ * opens on the last 7 days.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { Goal } from '@stat/schemas/goals';
+import { addDays } from '@stat/schemas/period';
+import { ProjectContext } from '../../app/project';
+import { SnackbarProvider } from '../../app/Snackbar';
+import type { Project } from '../../data/calls';
+import { moscowToday } from '../../lib/dates';
+import { lastDays, pickRange, pressedRange } from '../../testing/period';
+import { render, until, type Rendered } from '../../testing/render';
+import GoalsPage from './GoalsPage';
+
+const project = { id: 8000003, title: 'Мой сайт', permissions: { can_edit_project: true } } as unknown as Project;
+
+const goal: Goal = {
+  id: 7,
+  project_id: 8000003,
+  title: 'Покупка',
+  description: '',
+  access: 'own',
+  is_protected: false,
+  is_td_sending: false,
+  conditions: [{ key: 'event_name', op: '=', value: 'buy' }],
+  body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy' }] },
+  conversions: [],
+  email: 'owner@example.com',
+  is_owner: true,
+  can_delete: true,
+  is_deleted: false,
+  goal_template_id: null,
+  yandex_id: null,
+  yandex_goal_name: null,
+  is_yandex_sending: false,
+  update_date: '2025-03-01T10:00:00.000Z',
+};
+
+/** The periods the counts were asked for, as «start..end». */
+const asked: string[] = [];
+let view: Rendered | null = null;
+beforeEach(() => {
+  asked.length = 0;
+  window.localStorage.clear();
+  vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
+    const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (path === '/api/v1.0/user/goals') return answer(200, { responseStatus: 200, result: { goals: [goal], totals: 1 } });
+    if (path === '/api/report/v1.0/eventbase/8000003/goals') {
+      const body = JSON.parse(String(init?.body)) as { date_start: string; date_end: string };
+      asked.push(`${body.date_start}..${body.date_end}`);
+      // A different count for each period asked, to see which one the table shows.
+      const reaches = body.date_start === '2025-03-01' ? 12_345 : asked.length;
+      return answer(200, { responseStatus: 200, result: { date_start: body.date_start, date_end: body.date_end, goals: [{ goal_id: 7, reaches, visits: 2, visitors: 1 }] } });
+    }
+    return answer(404, { responseStatus: 404, errors: { message: 'not found' } });
+  }) as typeof fetch);
+});
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+});
+
+/** The address shown, to read the period the page keeps. */
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
+}
+
+async function renderAt(path: string): Promise<Rendered> {
+  view = await render(
+    <SnackbarProvider>
+      <ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}>
+        <MemoryRouter initialEntries={[path]}>
+          <GoalsPage />
+          <Address />
+        </MemoryRouter>
+      </ProjectContext.Provider>
+    </SnackbarProvider>,
+  );
+  return view;
+}
+
+const address = (v: Rendered) => v.container.querySelector('[data-testid="address"]')?.textContent;
+const reaches = (v: Rendered) => v.container.querySelector('[data-testid="goal-reaches"]')?.textContent;
+
+describe('the goals page period', () => {
+  it('opens a link without a period on the last 7 days, and counts over the range picked in «Период:», kept in the URL', async () => {
+    const v = await renderAt('/stat/projects/8000003/goals');
+    await until(() => expect(asked).toEqual([lastDays(7)]));
+    await until(() => expect(reaches(v)).toBe('1'));
+    expect(pressedRange(v)).toBe('7days');
+    expect(v.container.querySelector('[data-testid="goals-period"]')).toBeNull();
+
+    await pickRange(v, '30days');
+    await until(() => expect(address(v)).toBe('/stat/projects/8000003/goals?dateStart=30days&dateEnd=today'));
+    await until(() => expect(asked.at(-1)).toBe(lastDays(30)));
+    await until(() => expect(reaches(v)).toBe('2'));
+    expect(pressedRange(v)).toBe('30days');
+
+    // A calendar range, from the dates form: last week, Monday to Sunday (Moscow), written as dates.
+    await pickRange(v, 'last_week');
+    const today = moscowToday();
+    const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const monday = addDays(today, -weekday - 7);
+    await until(() => expect(asked.at(-1)).toBe(`${monday}..${addDays(monday, 6)}`));
+    expect(address(v)).toBe(`/stat/projects/8000003/goals?dateStart=${monday}&dateEnd=${addDays(monday, 6)}`);
+  });
+
+  it('opens on the calendar dates its address names', async () => {
+    const v = await renderAt('/stat/projects/8000003/goals?dateStart=2025-03-01&dateEnd=2025-03-07');
+    await until(() => expect(reaches(v)).toBe('12\u00a0345'));
+    expect(asked).toEqual(['2025-03-01..2025-03-07']);
+    expect(v.container.querySelector('[data-testid="period-dates"]')?.textContent).toBe('01.03.2025 – 07.03.2025');
+  });
+});
