@@ -78,7 +78,7 @@ function preloadApp(): Plugin {
  * typed against React and its dom tests run on React (vitest does not read this file), but what a
  * browser loads is Preact. A cold report page is mostly its main thread's work (React's and the
  * router's code evaluated, then the renders), and react-dom was 207 of the app chunk's 380 KB: with
- * Preact the chunk is 180 KB (52 KB brotli instead of 103) and a load's main thread ~60 ms less CPU
+ * Preact the chunk is 180 KB (54 KB brotli instead of 103) and a load's main thread ~60 ms less CPU
  * (benchmarks/RESULTS.md, "first graph, fourth run"). Every browser test runs on this build.
  */
 const REACT_ON_PREACT = [
