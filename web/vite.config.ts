@@ -70,10 +70,6 @@ function preloadApp(): Plugin {
 }
 
 /**
- * The app is served by the api under `/stat/` (SPA routes get `dist/index.html`, assets come from
- * `/stat/assets/*`). In development, `/top100` is proxied to a running api (`API_PORT`, default 8080).
- */
-/**
  * The app runs on Preact's React layer (`preact/compat`), not on react-dom: the code is written and
  * typed against React and its dom tests run on React (vitest does not read this file), but what a
  * browser loads is Preact. A cold report page is mostly its main thread's work (React's and the
@@ -89,10 +85,15 @@ const REACT_ON_PREACT = [
   { find: /^react$/, replacement: 'preact/compat' },
 ];
 
-export default defineConfig({
+/**
+ * The app is served by the api under `/stat/` (SPA routes get `dist/index.html`, assets come from
+ * `/stat/assets/*`). In development, `/top100` is proxied to a running api (`API_PORT`, default 8080).
+ */
+export default defineConfig(({ command }) => ({
   base: BASE,
   plugins: [react(), initialSize(), preloadApp()],
-  resolve: { alias: REACT_ON_PREACT },
+  // The build only: `vite` (development) stays on React, whose Fast Refresh the react plugin adds.
+  resolve: { alias: command === 'build' ? REACT_ON_PREACT : [] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -126,4 +127,4 @@ export default defineConfig({
       '/top100': `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`,
     },
   },
-});
+}));
