@@ -11,11 +11,11 @@
 // keeps the service's data there (the demo is seeded once, minutes on two cores; a later run on
 // the same directory starts at once), else a temporary directory is used and removed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { freePort, load, machine, ROOT, startService } from '../lib/harness.mjs';
+import { cpuSeconds, freePort, load, machine, ROOT, startService } from '../lib/harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 5);
 const DAYS = process.env.DEMO_DAYS || '35';
@@ -78,15 +78,47 @@ const service = await startService(
 const base = `http://127.0.0.1:${apiPort}`;
 const browser = await chromium.launch({ executablePath: execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim(), args: FLAGS, headless: true });
 
-/** One cold load: ms to the drawn graph, and the calls the page made (start, end in ms from navigation). */
+/** CPU seconds so far of each live process under this one (Chromium's browser, renderers, GPU and network processes), by pid. */
+function browserCpu() {
+  const parent = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const ours = (pid) => {
+    for (let p = parent.get(pid); p; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  return new Map([...parent.keys()].filter((pid) => pid !== service.pid && ours(pid)).map((pid) => [pid, cpuSeconds(pid)]));
+}
+
+/**
+ * CPU the machine spent on one load until the graph was drawn, in ms: Chromium's processes and the
+ * service's (chDB's threads included). Unlike the times, it hardly depends on what else runs.
+ */
+function cpuSince(before) {
+  let browserMs = 0;
+  for (const [pid, s] of browserCpu()) browserMs += (s - (before.browser.get(pid) ?? 0)) * 1000;
+  return { browserCpu: browserMs, serviceCpu: (cpuSeconds(service.pid) - before.service) * 1000 };
+}
+
+/** One cold load: ms to the drawn graph, the calls the page made (start, end in ms from navigation), the CPU it took. */
 async function loadOnce(url, selector) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await context.newPage();
     await page.addInitScript(WATCH, selector);
+    const before = { browser: browserCpu(), service: cpuSeconds(service.pid) };
     await page.goto(url);
     await page.waitForFunction(() => window.__firstGraph !== undefined, null, { timeout: 60_000, polling: 50 });
-    return await page.evaluate(() => ({
+    const cpu = cpuSince(before);
+    return await page.evaluate((cpu) => ({
+      ...cpu,
       ms: window.__firstGraph,
       calls: performance
         .getEntriesByType('resource')
@@ -94,7 +126,7 @@ async function loadOnce(url, selector) {
         .filter((e) => ['fetch', 'script', 'link', 'other'].includes(e.initiatorType))
         .filter((e) => e.startTime < window.__firstGraph)
         .map((e) => ({ name: new URL(e.name).pathname.replace(/^\/top100/, ''), start: e.startTime, end: e.responseEnd })),
-    }));
+    }), cpu);
   } finally {
     await context.close();
   }
@@ -106,8 +138,11 @@ try {
   say(`initial JS: ${scripts.length} files, ${sum('raw')} bytes, gzip ${sum('gzip')}, brotli ${sum('brotli')}`);
   for (const s of scripts) say(`  ${s.name}: ${s.raw} (gzip ${s.gzip}, brotli ${s.brotli})`);
 
-  console.log('| report | median ms | min ms | max ms |');
-  console.log('| --- | ---: | ---: | ---: |');
+  // Besides the drawn graph, per load: when the report's own calls (graph, table) started, when
+  // the last of them was answered, and how long the browser took from there to the drawn graph;
+  // medians of the loads, so that where a change moved the time shows through the machine's noise.
+  console.log('| report | median ms | min ms | max ms | data calls start | data answered | answered → drawn | browser CPU ms | service CPU ms |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const waterfalls = [];
   for (const report of REPORTS) {
     const url = `${base}/stat/projects/${PROJECT}/new/report/${report}`;
@@ -117,7 +152,12 @@ try {
     for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(url, selector));
     runs.sort((a, b) => a.ms - b.ms);
     const median = runs[Math.floor((runs.length - 1) / 2)];
-    console.log(`| ${report} | ${median.ms.toFixed(0)} | ${runs[0].ms.toFixed(0)} | ${runs[runs.length - 1].ms.toFixed(0)} |`);
+    const data = runs.map((r) => r.calls.filter((c) => /\/report\/v1\.0\/report\/\d+\/[a-z_]+\/(graph|table)$/.test(c.name)));
+    const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    const start = mid(data.map((cs) => Math.min(...cs.map((c) => c.start))));
+    const answered = data.map((cs) => Math.max(...cs.map((c) => c.end)));
+    const tail = mid(runs.map((r, i) => r.ms - answered[i]));
+    console.log(`| ${report} | ${median.ms.toFixed(0)} | ${runs[0].ms.toFixed(0)} | ${runs[runs.length - 1].ms.toFixed(0)} | ${start.toFixed(0)} | ${mid(answered).toFixed(0)} | ${tail.toFixed(0)} | ${mid(runs.map((r) => r.browserCpu)).toFixed(0)} | ${mid(runs.map((r) => r.serviceCpu)).toFixed(0)} |`);
     waterfalls.push([report, median]);
   }
   for (const [report, run] of waterfalls) {

@@ -7,6 +7,7 @@ import {
   formatTime,
   moscowParts,
   moscowToday,
+  moscowWallDate,
   parseDisplayDate,
 } from './dates';
 
@@ -28,6 +29,37 @@ describe('moscowToday', () => {
 describe('moscowParts', () => {
   it('gives the wall clock in Moscow whatever the zone of the machine', () => {
     expect(moscowParts(Date.UTC(2025, 0, 15, 21, 5, 7))).toEqual({ year: 2025, month: 1, day: 16, hour: 0, minute: 5, second: 7 });
+  });
+});
+
+describe('moscowParts without Intl since Moscow keeps UTC+3', () => {
+  // The last instant of UTC+4 (2014-10-26 01:59:59 in Moscow) and the first of UTC+3 (01:00:00 again).
+  it('switches at 2014-10-25 22:00 UTC', () => {
+    expect(moscowParts(Date.UTC(2014, 9, 25, 21, 59, 59))).toEqual({ year: 2014, month: 10, day: 26, hour: 1, minute: 59, second: 59 });
+    expect(moscowParts(Date.UTC(2014, 9, 25, 22, 0, 0))).toEqual({ year: 2014, month: 10, day: 26, hour: 1, minute: 0, second: 0 });
+  });
+
+  it('crosses a leap day at Moscow midnight', () => {
+    expect(moscowParts(Date.UTC(2028, 1, 28, 21, 0, 0))).toEqual({ year: 2028, month: 2, day: 29, hour: 0, minute: 0, second: 0 });
+    expect(moscowParts(Date.UTC(2028, 1, 29, 20, 59, 59))).toEqual({ year: 2028, month: 2, day: 29, hour: 23, minute: 59, second: 59 });
+  });
+
+  it('agrees with the time zone database on every hour of 2025', () => {
+    const tzdb = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Moscow', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const differ: string[] = [];
+    for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2026, 0, 1); ms += 3_600_000 + 60_000) {
+      const p = moscowParts(ms);
+      const ours = `${String(p.day).padStart(2, '0')}/${String(p.month).padStart(2, '0')}/${p.year}, ${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+      if (ours !== tzdb.format(ms)) differ.push(`${new Date(ms).toISOString()}: ${ours} / ${tzdb.format(ms)}`);
+    }
+    expect(differ).toEqual([]);
+  });
+});
+
+describe('moscowWallDate', () => {
+  it("shows Moscow's wall clock in the local fields, as uPlot reads them", () => {
+    const d = moscowWallDate(Date.UTC(2025, 0, 15, 21, 5, 7, 250));
+    expect([d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()]).toEqual([2025, 0, 16, 0, 5, 7, 250]);
   });
 });
 

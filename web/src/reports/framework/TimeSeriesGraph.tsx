@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import { UPlotChart } from '../../components/UPlotChart';
-import { formatIsoDate, MONTHS_NOMINATIVE, MONTHS_SHORT, MOSCOW_TZ, WEEKDAYS, WEEKDAYS_SHORT } from '../../lib/dates';
+import { formatIsoDate, MONTHS_NOMINATIVE, MONTHS_SHORT, moscowWallDate, WEEKDAYS, WEEKDAYS_SHORT } from '../../lib/dates';
 import { formatNumber } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import type { PeriodGroup } from '@stat/schemas/period';
@@ -152,7 +152,7 @@ export function timeSeriesOptions(
 ): Omit<uPlot.Options, 'width' | 'height'> {
   const fine = group === 'minute' || group === 'five_minute' || group === 'hour';
   return {
-    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), MOSCOW_TZ),
+    tzDate: (ts) => moscowWallDate(ts * 1000),
     fmtDate: (tpl) => uPlot.fmtDate(tpl, RU_DATE_NAMES),
     padding: [12, 28, 0, 4],
     cursor: {
