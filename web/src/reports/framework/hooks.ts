@@ -2,8 +2,8 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import { useSearchParams } from 'react-router-dom';
 import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
 import { fitGroup, resolveDate, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
-import { parsePeriod, writePeriod, type DateParam, type Period } from '../../lib/period';
-import { nextSort, readTableQuery, writeSort } from './query';
+import { parsePeriod, type DateParam, type Period } from '../../lib/period';
+import { correctTableQuery, nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
 
 /** The server's clock as a report needs it. */
@@ -54,12 +54,14 @@ export interface ReportQuery {
  */
 export function useReportQuery(today: IsoDate, sortColumns: readonly string[], pageSize: number): ReportQuery {
   const [search, setSearch] = useSearchParams();
-  const { parsed, sort, offset } = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
+  const table = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
+  const { parsed, sort, offset } = table;
   const { period } = parsed;
+  const corrected = useMemo(() => correctTableQuery(search, table) !== null, [search, table]);
 
   useEffect(() => {
-    if (parsed.corrected) setSearch((prev) => writePeriod(prev, parsed.period), { replace: true });
-  }, [parsed, setSearch]);
+    if (corrected) setSearch((prev) => correctTableQuery(prev, readTableQuery(prev, today, sortColumns, pageSize)) ?? prev, { replace: true });
+  }, [corrected, setSearch, today, sortColumns, pageSize]);
 
   const update = useCallback(
     (change: (next: URLSearchParams) => void) => {
