@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
-import { fitGroup, resolveDate, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { apiGet } from '../../lib/api';
 import { parsePeriod, type DateParam, type Period } from '../../lib/period';
 import { correctTableQuery, nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
@@ -140,6 +141,36 @@ export function usePagePeriod(reset: readonly string[] = []): PagePeriod | null 
 }
 
 export { useRequest, type RequestState } from '../../lib/hooks';
+
+/** The projects' data spans asked for in this page load, by project (a failed call: null, no warning). */
+const dataRanges = new Map<string, Promise<EventbaseLatency | null>>();
+
+/**
+ * The days a project has data (`GET /api/report/v1.0/service/eventbase_latency/{projectId}`, spec
+ * 001 §4 "Date modal"), asked once per project and page load; null until known or when the call
+ * fails (the date form then warns of nothing rather than of a wrong span).
+ */
+export function useDataRange(projectId: string): EventbaseLatency | null {
+  const [range, setRange] = useState<EventbaseLatency | null>(null);
+  useEffect(() => {
+    let live = true;
+    let once = dataRanges.get(projectId);
+    if (!once) {
+      once = apiGet<EventbaseLatency>(`/api/report/v1.0/service/eventbase_latency/${encodeURIComponent(projectId)}`).then(
+        (r) => (r && 'start' in r ? r : null),
+        () => null,
+      );
+      dataRanges.set(projectId, once);
+    }
+    void once.then((value) => {
+      if (live) setRange(value);
+    });
+    return () => {
+      live = false;
+    };
+  }, [projectId]);
+  return range;
+}
 
 function subscribeResize(onChange: () => void): () => void {
   window.addEventListener('resize', onChange);
