@@ -33,6 +33,18 @@ describe('parsePeriod', () => {
     }
   });
 
+  it('resets today paired with a written date other than today to the default (spec §5)', () => {
+    for (const query of ['dateStart=today&dateEnd=2025-03-10', 'dateStart=2025-03-01&dateEnd=today&groupBy=day']) {
+      expect(parse(query)).toEqual({
+        period: { dateStart: '7days', dateEnd: 'today', start: '2025-03-06', end: today, group: 'day' },
+        corrected: true,
+      });
+    }
+    // today's own date beside today, and relative ranges ending today, are kept.
+    expect(parse('dateStart=2025-03-12&dateEnd=today&groupBy=hour')).toMatchObject({ period: { start: today, end: today }, corrected: false });
+    expect(parse('dateStart=yesterday&dateEnd=today&groupBy=day')).toMatchObject({ period: { start: '2025-03-11', end: today }, corrected: false });
+  });
+
   it('swaps a start after the end', () => {
     expect(parse('dateStart=2025-03-10&dateEnd=2025-03-01&groupBy=day')).toEqual({
       period: { dateStart: '2025-03-01', dateEnd: '2025-03-10', start: '2025-03-01', end: '2025-03-10', group: 'day' },

@@ -4,8 +4,11 @@
  * (relative dates, which groups a period allows, the default group, bucket counts) are shared
  * with the api in `@stat/schemas/period`, with the decisions taken where the spec leaves room;
  * this module adds what only the browser needs:
- * - Invalid or future dates reset the period to the default, 7days … today by day; a start after
- *   the end is swapped (spec: "an interval whose start is after its end is swapped").
+ * - Invalid or future dates reset the period to the default, 7days … today by day, and so does
+ *   `today` paired with a written date that is not today (spec §5: "today combined with a
+ *   non-today date is reset to the default"; the app itself writes either two dates or a relative
+ *   range, so such a pair only comes from a hand-made link); a start after the end is swapped
+ *   (spec: "an interval whose start is after its end is swapped").
  */
 import {
   addDays,
@@ -68,7 +71,7 @@ export function parsePeriod(query: URLSearchParams, today: IsoDate): ParsedPerio
   let dateEnd: DateParam = rawEnd ?? DEFAULT_PERIOD.dateEnd;
   let start = resolveDate(dateStart, today);
   let end = resolveDate(dateEnd, today);
-  if (start === null || end === null) {
+  if (start === null || end === null || todayWithDate(dateStart, dateEnd, today)) {
     dateStart = DEFAULT_PERIOD.dateStart;
     dateEnd = DEFAULT_PERIOD.dateEnd;
     start = resolveDate(dateStart, today) ?? today;
@@ -81,6 +84,12 @@ export function parsePeriod(query: URLSearchParams, today: IsoDate): ParsedPerio
   const group = fitGroup(isPeriodGroup(rawGroup) ? rawGroup : null, start, end);
   const corrected = dateStart !== rawStart || dateEnd !== rawEnd || group !== rawGroup;
   return { period: { dateStart, dateEnd, start, end, group }, corrected };
+}
+
+/** `today` on one side and a `YYYY-MM-DD` date other than today on the other (spec 001 §5). */
+function todayWithDate(dateStart: DateParam, dateEnd: DateParam, today: IsoDate): boolean {
+  const written = (d: DateParam) => /^\d{4}-\d{2}-\d{2}$/.test(d) && d !== today;
+  return (dateStart === 'today' && written(dateEnd)) || (dateEnd === 'today' && written(dateStart));
 }
 
 /**

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
 import { reportDefinition } from '@stat/schemas/reports';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { SessionProvider } from '../../app/session';
 import { ProjectContext } from '../../app/project';
 import type { Project } from '../../data/calls';
 import DimensionReport from './DimensionReport';
@@ -75,11 +76,15 @@ function graphAnswer(body: ReportRequest): GraphResult {
   };
 }
 
+const DATA_SPAN = { start: '2025-01-01', end: '2025-01-31', end_timestamp: 1_738_357_200 };
+
 function fakeReports(): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const path = new URL(String(input), 'http://localhost').pathname;
     const ok = (result: unknown) => new Response(JSON.stringify({ responseStatus: 200, result }), { status: 200, headers: { 'content-type': 'application/json' } });
     if (path.endsWith('/service/time')) return ok({ timestamp: Math.floor(Date.now() / 1000) });
+    // The project's data: January 2025 (a fixed past span, whatever today is).
+    if (path.endsWith('/service/eventbase_latency/7596044')) return ok(DATA_SPAN);
     const body = JSON.parse(String(init?.body ?? '{}')) as ReportRequest;
     const replaced = override?.(path, body);
     if (replaced) return replaced;
@@ -101,7 +106,10 @@ function Where() {
 }
 
 let view: Rendered | null = null;
+/** Whether the page is opened by a logged-in user with an e-mail. */
+let asUser = false;
 beforeEach(() => {
+  asUser = false;
   sent = { table: [], graph: [] };
   override = undefined;
   vi.stubGlobal('fetch', fakeReports());
@@ -120,7 +128,7 @@ const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click
 
 async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definition = report!, rowsExpected = 4, project?: Project) {
   const context = project ? { project, setProject: () => {}, reload: () => {} } : null;
-  view = await render(
+  const page = (
     <ProjectContext.Provider value={context}>
     <MemoryRouter initialEntries={[`/stat/projects/7596044/new/report/${definition.name}?${query}`]}>
       <Routes>
@@ -135,8 +143,10 @@ async function open(query = 'dateStart=7days&dateEnd=today&groupBy=day', definit
         />
       </Routes>
     </MemoryRouter>
-    </ProjectContext.Provider>,
+    </ProjectContext.Provider>
   );
+  // «Скачать отчёт» is shown only to a user with an e-mail.
+  view = await render(asUser ? <SessionProvider initial={{ status: 'user', user: testUser() }}>{page}</SessionProvider> : page);
   if (rowsExpected > 0) await until(() => expect(rows()).toHaveLength(rowsExpected));
 }
 
@@ -356,5 +366,49 @@ describe('dimension report states', () => {
     override = (path) => (path.endsWith('/table') ? json(500, { responseStatus: 500, errors: { message: 'Oops... Something went terribly wrong.' } }) : undefined);
     await open(undefined, report!, 0);
     await until(() => expect(q('[data-testid="error-page"]')?.textContent).toContain('Произошла ошибка при запросе на сервер'));
+  });
+});
+
+describe('no data (spec 001 §2 «Скачать отчёт», §4 "Date modal")', () => {
+  const csv = () => q('[data-testid="csv-button"]') as HTMLButtonElement | null;
+
+  it('disables «Скачать отчёт» when the period\'s rows and totals are all zero, and enables it with data', async () => {
+    asUser = true;
+    await open();
+    await until(() => expect(csv()?.disabled).toBe(false));
+    view?.unmount();
+    view = null;
+
+    const zero = (r: TableRow): TableRow => ({ ...r, metrics: r.metrics.map(() => 0) });
+    override = (path, body) =>
+      path.endsWith('/table')
+        ? new Response(JSON.stringify({ responseStatus: 200, result: { ...tableAnswer(body), data: TOP.map(zero), totals: [0, 0, 0] } }), { status: 200 })
+        : undefined;
+    await open();
+    expect(csv()?.disabled).toBe(true);
+  });
+
+  it('warns in the date form when the typed range lies outside the days with data', async () => {
+    await open();
+    await click(q('[data-testid="period-dates"]'));
+    const inputs = () => [...document.querySelectorAll<HTMLInputElement>('[role="dialog"] input')];
+    const typeRange = async (start: string, end: string) => {
+      for (const [input, value] of [[inputs()[0], start], [inputs()[1], end]] as const) {
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+        await fire(input, new Event('input', { bubbles: true }));
+      }
+    };
+    const warning = () => q('[data-testid="period-no-data"]')?.textContent ?? null;
+
+    await typeRange('01.01.2020', '05.01.2020');
+    await until(() => expect(warning()).toBe('За выбранный период отсутствуют данные, пожалуйста, выберете доступный интервал.'));
+    await typeRange('01.02.2025', '10.02.2025');
+    expect(warning()).not.toBeNull();
+    // Overlapping the data (even partly) is fine; applying stays possible either way.
+    await typeRange('25.12.2024', '05.01.2025');
+    expect(warning()).toBeNull();
+    await typeRange('10.01.2025', '20.01.2025');
+    expect(warning()).toBeNull();
+    expect((q('[role="dialog"] button[type="submit"]') as HTMLButtonElement | null)?.disabled).toBe(false);
   });
 });

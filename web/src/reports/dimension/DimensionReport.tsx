@@ -9,13 +9,13 @@ import { writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
-import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { useDataRange, useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
 import { CsvDownload } from '../framework/CsvDownload';
 import { preloadedOr } from '../framework/preloaded';
-import { downloadReportCsv, fetchReportGraph, fetchReportTable, type ReportSort } from '../framework/reportApi';
+import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
 import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
 import { metricColumns, type ReportViewProps } from '../view';
@@ -211,7 +211,8 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
   const setGroup = (group: PeriodGroup) => change((q) => ({ ...q, offset: 0 }), (next) => next.set('groupBy', group));
   const currentSort: ReportSort = table.data?.sort ?? query.sort ?? report.defaultSort;
 
-  const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} />;
+  const dataRange = useDataRange(projectId);
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} dataRange={dataRange} />;
   const answer = table.data;
   const placeholder =
     table.error === undefined &&
@@ -250,7 +251,7 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
         <>
           {extras?.actions}
           <CsvDownload
-            hasData={status === 0 && !placeholder && (answer?.meta.total ?? 0) > 0}
+            hasData={status === 0 && !placeholder && tableHasData(answer)}
             reportTitle={report.title}
             period={period}
             fallbackName={`${report.name}_${period.start}_${period.end}.csv`}

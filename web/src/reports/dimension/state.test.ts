@@ -70,6 +70,12 @@ describe('the URL of a dimension report (spec 001 §3, §5)', () => {
     expect(query.sort).toBeNull();
     expect(corrected?.has('orderBy')).toBe(false);
   });
+  it('corrects the review\'s pasted URL: limit=500, sample=5 and an unknown orderBy leave the URL, other parameters stay', () => {
+    const { query, corrected } = page('dateStart=7days&dateEnd=today&limit=500&sample=5&orderBy=foo:desc&offset=-10');
+    expect(query).toMatchObject({ sort: null, sample: 0.1, limit: 10, offset: 0 });
+    expect(corrected?.toString()).toBe('dateStart=7days&dateEnd=today');
+  });
+
   it('resets a sample outside (0, 1] to the middle step, and clears it when the report does not sample', () => {
     for (const bad of ['0', '2', '-0.1', 'abc', '1e-3']) {
       const { query, corrected } = page(`sample=${bad}`);

@@ -10,20 +10,35 @@ import styles from './Toolbar.module.css';
 export const DATE_MESSAGES = {
   long: 'Выбран слишком большой период, потребуется дополнительное время для загрузки отчёта.',
   invalid: 'Выбран неверный диапазон дат.',
+  noData: 'За выбранный период отсутствуют данные, пожалуйста, выберете доступный интервал.',
 } as const;
+
+/** The days with data, as `service/eventbase_latency` gives them (null: none stored). */
+export interface DataRange {
+  readonly start: IsoDate | null;
+  readonly end: IsoDate | null;
+}
+
+/** Whether a chosen range lies wholly outside the days with data (or the project has none). */
+export function outsideData(range: { start: IsoDate; end: IsoDate }, data: DataRange): boolean {
+  if (data.start === null || data.end === null) return true;
+  return range.end < data.start || range.start > data.end;
+}
 
 /** Props of {@link PeriodPicker}. */
 export interface PeriodPickerProps {
   readonly period: Period;
   readonly today: IsoDate;
   readonly onChange: (dateStart: DateParam, dateEnd: DateParam) => void;
+  /** The days the project has data; the date form warns of a range outside them. Null: unknown. */
+  readonly dataRange?: DataRange | null;
 }
 
 /** Quick ranges shown as buttons; the calendar ones are offered in the date form. */
 const INLINE_RANGES: ReadonlySet<string> = new Set(['today', 'yesterday', '7days', '30days']);
 
 /** «Период:» — the quick ranges and the chosen dates, which open a form for any other range. */
-export function PeriodPicker({ period, today, onChange }: PeriodPickerProps) {
+export function PeriodPicker({ period, today, onChange, dataRange = null }: PeriodPickerProps) {
   const active = matchQuickRange(period, today);
   const [open, setOpen] = useState(false);
   return (
@@ -64,6 +79,7 @@ export function PeriodPicker({ period, today, onChange }: PeriodPickerProps) {
             period={period}
             today={today}
             activeId={active?.id}
+            dataRange={dataRange}
             onCancel={() => setOpen(false)}
             onApply={(start, end) => {
               setOpen(false);
@@ -89,6 +105,7 @@ interface DateRangeFormProps {
   readonly period: Period;
   readonly today: IsoDate;
   readonly activeId: string | undefined;
+  readonly dataRange: DataRange | null;
   readonly onApply: (start: DateParam, end: DateParam) => void;
   readonly onCancel: () => void;
 }
@@ -102,7 +119,7 @@ export function checkRange(startText: string, endText: string, today: IsoDate): 
 }
 
 /** The form for any range: two dates typed as DD.MM.YYYY. */
-function DateRangeForm({ period, today, activeId, onApply, onCancel }: DateRangeFormProps) {
+function DateRangeForm({ period, today, activeId, dataRange, onApply, onCancel }: DateRangeFormProps) {
   const [startText, setStartText] = useState(formatIsoDate(period.start));
   const [endText, setEndText] = useState(formatIsoDate(period.end));
   const ref = useRef<HTMLFormElement>(null);
@@ -176,6 +193,11 @@ function DateRangeForm({ period, today, activeId, onApply, onCancel }: DateRange
       <p className={styles.hintLine}>Даты по московскому времени, не позже {formatIsoDate(today)}.</p>
       {complete && !range ? <p className={styles.error}>{DATE_MESSAGES.invalid}</p> : null}
       {range && periodDays(range.start, range.end) > LONG_PERIOD_DAYS ? <p className={styles.warning}>{DATE_MESSAGES.long}</p> : null}
+      {range && dataRange && outsideData(range, dataRange) ? (
+        <p className={styles.warning} data-testid="period-no-data">
+          {DATE_MESSAGES.noData}
+        </p>
+      ) : null}
       <div className={styles.actions}>
         <button type="button" className={styles.secondary} onClick={onCancel}>
           Отменить

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
-import { fitGroup, resolveDate, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
-import { parsePeriod, writePeriod, type DateParam, type Period } from '../../lib/period';
-import { nextSort, readTableQuery, writeSort } from './query';
+import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { apiGet } from '../../lib/api';
+import { parsePeriod, type DateParam, type Period } from '../../lib/period';
+import { correctTableQuery, nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
 
 /** The server's clock as a report needs it. */
@@ -54,12 +55,14 @@ export interface ReportQuery {
  */
 export function useReportQuery(today: IsoDate, sortColumns: readonly string[], pageSize: number): ReportQuery {
   const [search, setSearch] = useSearchParams();
-  const { parsed, sort, offset } = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
+  const table = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
+  const { parsed, sort, offset } = table;
   const { period } = parsed;
+  const corrected = useMemo(() => correctTableQuery(search, table) !== null, [search, table]);
 
   useEffect(() => {
-    if (parsed.corrected) setSearch((prev) => writePeriod(prev, parsed.period), { replace: true });
-  }, [parsed, setSearch]);
+    if (corrected) setSearch((prev) => correctTableQuery(prev, readTableQuery(prev, today, sortColumns, pageSize)) ?? prev, { replace: true });
+  }, [corrected, setSearch, today, sortColumns, pageSize]);
 
   const update = useCallback(
     (change: (next: URLSearchParams) => void) => {
@@ -138,6 +141,36 @@ export function usePagePeriod(reset: readonly string[] = []): PagePeriod | null 
 }
 
 export { useRequest, type RequestState } from '../../lib/hooks';
+
+/** The projects' data spans asked for in this page load, by project (a failed call: null, no warning). */
+const dataRanges = new Map<string, Promise<EventbaseLatency | null>>();
+
+/**
+ * The days a project has data (`GET /api/report/v1.0/service/eventbase_latency/{projectId}`, spec
+ * 001 §4 "Date modal"), asked once per project and page load; null until known or when the call
+ * fails (the date form then warns of nothing rather than of a wrong span).
+ */
+export function useDataRange(projectId: string): EventbaseLatency | null {
+  const [range, setRange] = useState<EventbaseLatency | null>(null);
+  useEffect(() => {
+    let live = true;
+    let once = dataRanges.get(projectId);
+    if (!once) {
+      once = apiGet<EventbaseLatency>(`/api/report/v1.0/service/eventbase_latency/${encodeURIComponent(projectId)}`).then(
+        (r) => (r && 'start' in r ? r : null),
+        () => null,
+      );
+      dataRanges.set(projectId, once);
+    }
+    void once.then((value) => {
+      if (live) setRange(value);
+    });
+    return () => {
+      live = false;
+    };
+  }, [projectId]);
+  return range;
+}
 
 function subscribeResize(onChange: () => void): () => void {
   window.addEventListener('resize', onChange);

@@ -3,7 +3,7 @@
  * `name:desc`, and `offset`. Pure functions; the period's own rules are in lib/period.
  */
 import type { IsoDate } from '@stat/schemas/period';
-import { parsePeriod, type ParsedPeriod } from '../../lib/period';
+import { parsePeriod, writePeriod, type ParsedPeriod } from '../../lib/period';
 import type { ReportSort } from './reportApi';
 
 /** Reads `orderBy`; null when missing or not one of `names`. */
@@ -46,4 +46,36 @@ export interface TableQuery {
 /** Reads a time-series report's state from its URL (`dateStart`, `dateEnd`, `groupBy`, `orderBy`, `offset`). */
 export function readTableQuery(search: URLSearchParams, today: IsoDate, sortColumns: readonly string[], pageSize: number): TableQuery {
   return { parsed: parsePeriod(search, today), sort: parseSort(search.get('orderBy'), sortColumns), offset: parseOffset(search.get('offset'), pageSize) };
+}
+
+/** `limit` as spec 001 §5 allows it: a whole number from 0 to 100. */
+function validLimit(value: string): boolean {
+  return /^\d{1,3}$/.test(value) && Number(value) <= 100;
+}
+
+/** `sample` as spec 001 §5 allows it: above 0 and up to 1. */
+function validSample(value: string): boolean {
+  if (!/^\d+(\.\d+)?$/.test(value)) return false;
+  const n = Number(value);
+  return n > 0 && n <= 1;
+}
+
+/**
+ * The URL of a time-series report corrected as spec 001 §5 says, or null when it is valid: the
+ * period as {@link parsePeriod} reads it; an `orderBy` that is not one of the sort columns, an
+ * `offset` that is not a whole page, a `limit` outside 0 … 100 and a `sample` outside (0, 1] are
+ * removed (the report then uses its defaults, so the URL and the shown report agree). Other
+ * parameters are kept.
+ */
+export function correctTableQuery(search: URLSearchParams, query: TableQuery): URLSearchParams | null {
+  const next = query.parsed.corrected ? writePeriod(search, query.parsed.period) : new URLSearchParams(search);
+  const drop = (key: string, invalid: (value: string) => boolean) => {
+    const value = search.get(key);
+    if (value !== null && invalid(value)) next.delete(key);
+  };
+  drop('orderBy', () => query.sort === null);
+  drop('offset', () => query.offset === 0);
+  drop('limit', (v) => !validLimit(v));
+  drop('sample', (v) => !validSample(v));
+  return next.toString() === search.toString() ? null : next;
 }

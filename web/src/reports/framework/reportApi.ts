@@ -44,3 +44,14 @@ export function downloadReportCsv(projectId: string, reportName: string, body: R
 export function requestSort(sort: ReportSort): NonNullable<ReportRequest['sort']> {
   return { name: sort.name as NonNullable<ReportRequest['sort']>['name'], order: sort.order };
 }
+
+/**
+ * Whether a table answer holds data to export (spec 001 §2: «Скачать отчёт» is disabled when there
+ * is no data): some row, and some non-zero total or row value. A time-series report answers a row
+ * per bucket even for a period without data, all of them zero, which counts as no data.
+ */
+export function tableHasData(answer: TableResult | undefined): boolean {
+  if (!answer || answer.meta.total <= 0 || answer.data.length === 0) return false;
+  const nonZero = (values: readonly (number | null)[] | null | undefined) => (values ?? []).some((v) => v !== null && v !== 0);
+  return nonZero(answer.totals) || answer.data.some((row) => nonZero(row.metrics));
+}

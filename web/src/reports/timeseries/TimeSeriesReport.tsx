@@ -3,13 +3,13 @@ import { ApiError } from '../../lib/api';
 import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
 import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
-import { useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { useDataRange, useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
 import { preloadedOr } from '../framework/preloaded';
-import { downloadReportCsv, fetchReportGraph, fetchReportTable, type MetricName, type ReportSort } from '../framework/reportApi';
+import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type MetricName, type ReportSort } from '../framework/reportApi';
 import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
 import { FilterBar } from '../filters/FilterBar';
@@ -107,7 +107,8 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
   const status = error instanceof ApiError && error.status !== 0 ? error.status : 500;
   const currentSort = table.data?.sort ?? sort ?? DEFAULT_SORT;
 
-  const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} />;
+  const dataRange = useDataRange(projectId);
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} dataRange={dataRange} />;
   return (
     <ReportPage
       title={report.title}
@@ -116,7 +117,7 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
       hints={{ name: report.name, metrics: report.metrics, tips: ['reportFilter', 'reportCsv'] }}
       actions={
         <CsvDownload
-          hasData={!failed && (table.data?.meta.total ?? 0) > 0}
+          hasData={!failed && tableHasData(table.data)}
           reportTitle={report.title}
           period={period}
           fallbackName={`${report.name}_${period.start}_${period.end}.csv`}
