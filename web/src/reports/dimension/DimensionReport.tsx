@@ -9,7 +9,7 @@ import { writePeriod, type DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
-import { useDataRange, useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
@@ -211,8 +211,7 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
   const setGroup = (group: PeriodGroup) => change((q) => ({ ...q, offset: 0 }), (next) => next.set('groupBy', group));
   const currentSort: ReportSort = table.data?.sort ?? query.sort ?? report.defaultSort;
 
-  const dataRange = useDataRange(projectId);
-  const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} dataRange={dataRange} />;
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} projectId={projectId} />;
   const answer = table.data;
   const placeholder =
     table.error === undefined &&

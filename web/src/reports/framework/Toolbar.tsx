@@ -4,6 +4,7 @@ import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
 import { Dropdown } from '../../components/Dropdown';
+import { useDataRange } from './hooks';
 import styles from './Toolbar.module.css';
 
 /** Texts of the date picker (spec 001 §4 "Date modal"). */
@@ -30,15 +31,18 @@ export interface PeriodPickerProps {
   readonly period: Period;
   readonly today: IsoDate;
   readonly onChange: (dateStart: DateParam, dateEnd: DateParam) => void;
-  /** The days the project has data; the date form warns of a range outside them. Null: unknown. */
-  readonly dataRange?: DataRange | null;
+  /**
+   * The project whose days with data the date form asks for when it opens (not at the page's
+   * load, where the report's own calls come first), to warn of a range outside them.
+   */
+  readonly projectId?: string;
 }
 
 /** Quick ranges shown as buttons; the calendar ones are offered in the date form. */
 const INLINE_RANGES: ReadonlySet<string> = new Set(['today', 'yesterday', '7days', '30days']);
 
 /** «Период:» — the quick ranges and the chosen dates, which open a form for any other range. */
-export function PeriodPicker({ period, today, onChange, dataRange = null }: PeriodPickerProps) {
+export function PeriodPicker({ period, today, onChange, projectId }: PeriodPickerProps) {
   const active = matchQuickRange(period, today);
   const [open, setOpen] = useState(false);
   return (
@@ -79,7 +83,7 @@ export function PeriodPicker({ period, today, onChange, dataRange = null }: Peri
             period={period}
             today={today}
             activeId={active?.id}
-            dataRange={dataRange}
+            projectId={projectId}
             onCancel={() => setOpen(false)}
             onApply={(start, end) => {
               setOpen(false);
@@ -105,7 +109,7 @@ interface DateRangeFormProps {
   readonly period: Period;
   readonly today: IsoDate;
   readonly activeId: string | undefined;
-  readonly dataRange: DataRange | null;
+  readonly projectId: string | undefined;
   readonly onApply: (start: DateParam, end: DateParam) => void;
   readonly onCancel: () => void;
 }
@@ -119,7 +123,8 @@ export function checkRange(startText: string, endText: string, today: IsoDate): 
 }
 
 /** The form for any range: two dates typed as DD.MM.YYYY. */
-function DateRangeForm({ period, today, activeId, dataRange, onApply, onCancel }: DateRangeFormProps) {
+function DateRangeForm({ period, today, activeId, projectId, onApply, onCancel }: DateRangeFormProps) {
+  const dataRange = useDataRange(projectId);
   const [startText, setStartText] = useState(formatIsoDate(period.start));
   const [endText, setEndText] = useState(formatIsoDate(period.end));
   const ref = useRef<HTMLFormElement>(null);

@@ -150,9 +150,10 @@ const dataRanges = new Map<string, Promise<EventbaseLatency | null>>();
  * 001 §4 "Date modal"), asked once per project and page load; null until known or when the call
  * fails (the date form then warns of nothing rather than of a wrong span).
  */
-export function useDataRange(projectId: string): EventbaseLatency | null {
+export function useDataRange(projectId: string | undefined): EventbaseLatency | null {
   const [range, setRange] = useState<EventbaseLatency | null>(null);
   useEffect(() => {
+    if (projectId === undefined) return;
     let live = true;
     let once = dataRanges.get(projectId);
     if (!once) {

@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api';
 import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
 import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
-import { useDataRange, useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
 import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
@@ -107,8 +107,7 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
   const status = error instanceof ApiError && error.status !== 0 ? error.status : 500;
   const currentSort = table.data?.sort ?? sort ?? DEFAULT_SORT;
 
-  const dataRange = useDataRange(projectId);
-  const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} dataRange={dataRange} />;
+  const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} projectId={projectId} />;
   return (
     <ReportPage
       title={report.title}
