@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AUTOGOALS_PAGE, GOAL_TEXTS, GOALS_TABLE_PAGE, goalCountedRules, type AutogoalEntry, type Goal, type GoalCount } from '@stat/schemas/goals';
+import { EVENT_CLASS_TITLES } from '@stat/schemas/filters';
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
@@ -33,6 +34,7 @@ const HIT_TYPE_TITLES: Readonly<Record<string, string>> = {
   read: 'глубина чтения',
 };
 for (const [value, title] of Object.entries(HIT_TYPE_TITLES)) rememberTitle('event_type', value, title);
+for (const [value, title] of Object.entries(EVENT_CLASS_TITLES)) rememberTitle('event_class', value, title);
 
 /** Conditions longer than this are cut in the table (spec 002 §9). */
 const CONDITION_TEXT_MAX = 300;
