@@ -228,6 +228,13 @@ export default function GoalsPage() {
             ) : null}
             {goals.map((goal) => {
               const can = rowActions(goal, rights, canEdit);
+              const actions = [
+                ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ goalId: goal.id, busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
+                ...(can.makePublic ? [{ label: GOAL_TEXTS.makePublic, onSelect: () => void makePublic(goal), 'data-testid': 'goal-make-public' }] : []),
+                ...(can.edit ? [{ label: GOAL_TEXTS.edit, onSelect: () => setForm({ kind: 'edit', goal }), 'data-testid': 'goal-edit' }] : []),
+                ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: { ...goal, title: copyTitle(goal.title) } }), 'data-testid': 'goal-copy' }] : []),
+                ...(can.remove ? [{ label: GOAL_TEXTS.remove, danger: true, onSelect: () => setRemoving({ goal, busy: false }), 'data-testid': 'goal-remove' }] : []),
+              ];
               return (
                 <tr key={goal.id} data-testid="goal-row" data-id={goal.id}>
                   <td>
@@ -250,18 +257,8 @@ export default function GoalsPage() {
                   </td>
                   <td className={styles.owner}>{goal.email ?? '—'}</td>
                   <td>
-                    <Dropdown
-                      trigger="⋯"
-                      label={GOAL_TEXTS.actions}
-                      data-testid="goal-actions"
-                      items={[
-                        ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ goalId: goal.id, busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
-                        ...(can.makePublic ? [{ label: GOAL_TEXTS.makePublic, onSelect: () => void makePublic(goal), 'data-testid': 'goal-make-public' }] : []),
-                        ...(can.edit ? [{ label: GOAL_TEXTS.edit, onSelect: () => setForm({ kind: 'edit', goal }), 'data-testid': 'goal-edit' }] : []),
-                        ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: { ...goal, title: copyTitle(goal.title) } }), 'data-testid': 'goal-copy' }] : []),
-                        ...(can.remove ? [{ label: GOAL_TEXTS.remove, danger: true, onSelect: () => setRemoving({ goal, busy: false }), 'data-testid': 'goal-remove' }] : []),
-                      ]}
-                    />
+                    {/* No «⋯» for a row the caller may do nothing with: an empty menu is a dead end. */}
+                    {actions.length > 0 ? <Dropdown trigger="⋯" label={GOAL_TEXTS.actions} data-testid="goal-actions" items={actions} /> : null}
                   </td>
                 </tr>
               );
