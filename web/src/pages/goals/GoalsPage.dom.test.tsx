@@ -18,7 +18,7 @@ import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { render, testUser, until, type Rendered } from '../../testing/render';
 import GoalsPage from './GoalsPage';
 
-const project = { id: 8000003, title: 'Мой сайт', permissions: { can_edit_project: true } } as unknown as Project;
+const project = { id: 8000003, title: 'Мой сайт', url: 'https://www.my-site.example/', cleanedUrl: 'my-site.example', permissions: { can_edit_project: true } } as unknown as Project;
 
 const goal: Goal = {
   id: 7,
@@ -98,6 +98,8 @@ describe('the goals page period', () => {
   it('opens a link without a period on the last 7 days, and counts over the range picked in «Период:», kept in the URL', async () => {
     const v = await renderAt('/stat/projects/8000003/goals');
     await until(() => expect(asked).toEqual([lastDays(7)]));
+    // The browser tab (spec 001 §2): page title, site url, product, project id.
+    await until(() => expect(document.title).toBe('Целевые события – my-site.example – Статистика – 8000003'));
     await until(() => expect(reaches(v)).toBe('1'));
     expect(pressedRange(v)).toBe('7days');
     expect(v.container.querySelector('[data-testid="goals-period"]')).toBeNull();

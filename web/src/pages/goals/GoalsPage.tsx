@@ -22,6 +22,7 @@ import { GoalForm, type GoalFormMode } from './GoalForm';
 import { createGoal, deleteGoal, goalCounts, listAutogoals, listGoals, updateGoal, type GoalFormValues } from './goalsApi';
 import { copyTitle, goalFailure, goalRights, readShowCommon, rowActions, writeShowCommon } from './goalState';
 import styles from './Goals.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** The kinds of hit (schemas HIT_TYPES) in words, for the conditions of autogoals. */
 const HIT_TYPE_TITLES: Readonly<Record<string, string>> = {
@@ -175,7 +176,7 @@ export default function GoalsPage() {
 
   return (
     <div className={styles.page} data-testid="goals-page">
-      <title>{`${GOAL_TEXTS.pageTitle} – Статистика`}</title>
+      <ProjectPageTitle title={GOAL_TEXTS.pageTitle} />
       <PageHeader
         title={GOAL_TEXTS.pageTitle}
         actions={

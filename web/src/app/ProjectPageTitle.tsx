@@ -1,0 +1,6 @@
+import { useProjectPageTitle } from './project';
+
+/** The browser title of a project page (spec 001 §2): the page's title, the site's url, the product and the project id. */
+export function ProjectPageTitle({ title, projectId }: { readonly title: string; readonly projectId?: number | string }) {
+  return <title>{useProjectPageTitle(title, projectId)}</title>;
+}
