@@ -4,6 +4,7 @@
  * in metric filters, a catalogue metric), an operator and a value; rules combine with AND.
  */
 import { DIMENSIONS } from './dimensions.js';
+import type { EventClass } from './hit.js';
 
 /** Operators of a dimension filter rule. */
 export const DIMENSION_OPERATORS = [
@@ -123,4 +124,18 @@ export interface SavedFilter {
   body: SavedFilterBody;
   /** whether the caller may change or delete it */
   editable: boolean;
+}
+
+/** The event classes (hit.ts EVENT_CLASSES) in words, for texts a user reads: a condition names the class, never its code. */
+export const EVENT_CLASS_TITLES: Readonly<Record<EventClass, string>> = {
+  base: 'базовые события',
+  ub: 'блоковая аналитика',
+  media: 'медиа',
+  ec: 'электронная коммерция',
+  cv: 'свои события',
+};
+
+/** The title of an event class; a class the service does not know is shown as it came. */
+export function eventClassTitle(code: string): string {
+  return Object.hasOwn(EVENT_CLASS_TITLES, code) ? EVENT_CLASS_TITLES[code as EventClass] : code;
 }

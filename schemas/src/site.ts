@@ -35,3 +35,22 @@ export interface CounterCheck {
  * catalogue and in the rating report of its categories, and shown with its position.
  */
 export const RATING_LISTED_STATUSES = ['included', 'editing', 'need_change'] as const;
+
+/** The product's name: the logo's text, and the end of a page title outside a project. */
+export const PRODUCT_NAME = 'Статистика';
+
+/**
+ * The brand in «Статистика от {brand}» of a project page's title (spec 001 §2). Empty: a
+ * self-hosted service has none of its own, and its titles read «Статистика» there.
+ */
+export const BRAND = '';
+
+/**
+ * The browser title of a project page (spec 001 §2): the page's title, the site's url,
+ * «Статистика от {brand}» and the project id, joined by « – » («Целевые события – example.com –
+ * Статистика – 123»). A part not known (a site without url) is left out.
+ */
+export function projectPageTitle(title: string, siteUrl: string, projectId: number | string): string {
+  const product = BRAND ? `${PRODUCT_NAME} от ${BRAND}` : PRODUCT_NAME;
+  return [title, siteUrl, product, String(projectId)].filter((part) => part !== '').join(' – ');
+}

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { eventClassTitle } from '@stat/schemas/filters';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
@@ -181,7 +182,7 @@ describe('filters in a browser', () => {
         { key: 'event_class', op: '=', value: eventClass },
         { key: 'event_name', op: '=', value: eventName, extra: { eventClass } },
       ]);
-      expect(await chipTexts(page)).toEqual([`Название события: ${eventClass}: равно ${eventName}|false`]);
+      expect(await chipTexts(page)).toEqual([`Название события: равно ${eventName} (${eventClassTitle(eventClass)})|false`]);
       await expectApiTotals(page, DEMO, 'traffic_sources', 'report-totals', eventSent);
 
       // A metric filter next to it: rows with more than 5 visits.

@@ -8,6 +8,7 @@ import { ICONS } from './icons';
 import { footerLinks, RELEASE_VERSION } from './links';
 import { collapseKey, productMenu, resolveScope, type ProductItem } from './menu';
 import { ProfileModal } from './ProfileModal';
+import { PRODUCT_NAME } from '@stat/schemas/site';
 import { useSession } from './session';
 import styles from './Shell.module.css';
 
@@ -28,7 +29,7 @@ export function Logo({ small = false }: { readonly small?: boolean }) {
         <rect width="24" height="24" rx="6" fill="currentColor" />
         <path d="M6.5 17v-4M12 17V7M17.5 17v-6.5" stroke="#fff" strokeWidth="2.4" strokeLinecap="round" />
       </svg>
-      <span className={styles.logoText}>Статистика</span>
+      <span className={styles.logoText}>{PRODUCT_NAME}</span>
     </Link>
   );
 }

@@ -13,6 +13,7 @@ import { deleteTemplate, listTemplates, updateTemplate } from './constructorApi'
 import { readyTemplateSearch, templateSearch } from './query';
 import { TitleModal } from './TitleModal';
 import styles from './TemplatesPage.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** Ready template cards shown before «Показать все шаблоны» (§4). */
 const FIRST_CARDS = 3;
@@ -43,7 +44,7 @@ export default function TemplatesPage() {
 
   return (
     <div className={styles.page}>
-      <title>{`${CONSTRUCTOR_TEXTS.title} – ${projectId} – Статистика`}</title>
+      <ProjectPageTitle title={CONSTRUCTOR_TEXTS.title} projectId={projectId} />
       <h1 className={styles.title}>{CONSTRUCTOR_TEXTS.title}</h1>
       <div className={styles.cards}>
         <Link to={constructorPath} className={`${styles.card} ${styles.create}`} data-testid="constructor-create">

@@ -20,6 +20,7 @@ import { ConversionForm } from './ConversionForm';
 import { ConversionWidgets, type WidgetQuery } from './ConversionWidgets';
 import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, TABLE_PARAMS, windowText, withPeriod, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 const DAY_MS = 86_400_000;
 
@@ -117,7 +118,7 @@ export default function ConversionPage() {
 
   return (
     <div className={styles.page} data-testid="conversion-page">
-      <title>{`${heading} – Статистика`}</title>
+      <ProjectPageTitle title={heading} />
       <Link to={withPeriod(`/stat/projects/${projectId}/conversions`, dates.period)} className={styles.muted} data-testid="conversion-back">
         ← {T.pageTitle}
       </Link>

@@ -17,6 +17,7 @@ import { CardGraph } from './CardGraph';
 import { ConversionForm } from './ConversionForm';
 import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, readShowCommon, withPeriod, writeShowCommon, type DateSpan } from './conversionState';
 import styles from './Conversions.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** Spec 002 §2: «show more» adds 10 cards. */
 const PAGE = 10;
@@ -107,7 +108,7 @@ export default function ConversionsPage() {
 
   return (
     <div className={styles.page} data-testid="conversions-page">
-      <title>{`${T.pageTitle} – Статистика`}</title>
+      <ProjectPageTitle title={T.pageTitle} />
       <PageHeader
         title={T.pageTitle}
         actions={

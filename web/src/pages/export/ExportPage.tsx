@@ -9,6 +9,7 @@ import { copyText } from '../../lib/browser';
 import { formatIsoDate } from '../../lib/dates';
 import { useServerClock } from '../../reports/framework/hooks';
 import styles from './ExportPage.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /**
  * «Выгрузка данных» (spec 002 §2, staff only): a period, a limit and fields give a data address
@@ -54,7 +55,7 @@ export default function ExportPage() {
 
   return (
     <div className={styles.page} data-testid="export-page">
-      <title>{`Выгрузка данных – ${project.title} – Статистика`}</title>
+      <ProjectPageTitle title="Выгрузка данных" />
       <h1 className={styles.title}>
         Выгрузка данных <Badge tone="accent">Бета</Badge>
       </h1>

@@ -19,6 +19,7 @@ import { createFunnel, deleteFunnel, funnelCsv, funnelReport, listFunnels, stepG
 import { funnelPng } from './funnelPng';
 import { chooseFunnel, copyOf, rememberFunnel, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 type FormState = { kind: 'create' | 'copy'; initial: { title: string; steps: StepDraft[] } } | { kind: 'edit'; funnel: Funnel } | null;
 
@@ -129,7 +130,7 @@ export default function FunnelsPage() {
   const failed = report.error !== undefined ? statusOf(report.error) : null;
   return (
     <div className={styles.page} data-testid="funnels-page">
-      <title>{`${FUNNEL_TEXTS.pageTitle} – Статистика`}</title>
+      <ProjectPageTitle title={FUNNEL_TEXTS.pageTitle} />
       <PageHeader
         title={
           <>

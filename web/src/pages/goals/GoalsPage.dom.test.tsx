@@ -6,17 +6,19 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { DimensionFilterRule } from '@stat/schemas/filters';
 import type { Goal } from '@stat/schemas/goals';
 import { addDays } from '@stat/schemas/period';
-import { ProjectContext } from '../../app/project';
+import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
+import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
 import { moscowToday } from '../../lib/dates';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
-import { render, until, type Rendered } from '../../testing/render';
+import { render, testUser, until, type Rendered } from '../../testing/render';
 import GoalsPage from './GoalsPage';
 
-const project = { id: 8000003, title: 'Мой сайт', permissions: { can_edit_project: true } } as unknown as Project;
+const project = { id: 8000003, title: 'Мой сайт', url: 'https://www.my-site.example/', cleanedUrl: 'my-site.example', permissions: { can_edit_project: true } } as unknown as Project;
 
 const goal: Goal = {
   id: 7,
@@ -40,16 +42,19 @@ const goal: Goal = {
   update_date: '2025-03-01T10:00:00.000Z',
 };
 
+/** The goals the list call answers. */
+let listed: Goal[] = [goal];
 /** The periods the counts were asked for, as «start..end». */
 const asked: string[] = [];
 let view: Rendered | null = null;
 beforeEach(() => {
   asked.length = 0;
+  listed = [goal];
   window.localStorage.clear();
   vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
     const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
     const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (path === '/api/v1.0/user/goals') return answer(200, { responseStatus: 200, result: { goals: [goal], totals: 1 } });
+    if (path === '/api/v1.0/user/goals') return answer(200, { responseStatus: 200, result: { goals: listed, totals: listed.length } });
     if (path === '/api/report/v1.0/eventbase/8000003/goals') {
       const body = JSON.parse(String(init?.body)) as { date_start: string; date_end: string };
       asked.push(`${body.date_start}..${body.date_end}`);
@@ -93,6 +98,8 @@ describe('the goals page period', () => {
   it('opens a link without a period on the last 7 days, and counts over the range picked in «Период:», kept in the URL', async () => {
     const v = await renderAt('/stat/projects/8000003/goals');
     await until(() => expect(asked).toEqual([lastDays(7)]));
+    // The browser tab (spec 001 §2): page title, site url, product, project id.
+    await until(() => expect(document.title).toBe('Целевые события – my-site.example – Статистика – 8000003'));
     await until(() => expect(reaches(v)).toBe('1'));
     expect(pressedRange(v)).toBe('7days');
     expect(v.container.querySelector('[data-testid="goals-period"]')).toBeNull();
@@ -117,5 +124,50 @@ describe('the goals page period', () => {
     await until(() => expect(reaches(v)).toBe('12\u00a0345'));
     expect(asked).toEqual(['2025-03-01..2025-03-07']);
     expect(v.container.querySelector('[data-testid="period-dates"]')?.textContent).toBe('01.03.2025 – 07.03.2025');
+  });
+});
+
+describe('the goal row menu «⋯»', () => {
+  const menus = (v: Rendered) => v.container.querySelectorAll('[data-testid="goal-actions"]').length;
+
+  async function renderAs(loggedIn: boolean, projectId: number, canEdit: boolean): Promise<Rendered> {
+    const shown = { ...project, id: projectId, permissions: { can_edit_project: canEdit } } as unknown as Project;
+    const page = (
+      <SnackbarProvider>
+        <ProjectContext.Provider value={{ project: shown, setProject: () => undefined, reload: () => undefined }}>
+          <MemoryRouter initialEntries={[`/stat/projects/${projectId}/goals`]}>
+            <GoalsPage />
+          </MemoryRouter>
+        </ProjectContext.Provider>
+      </SnackbarProvider>
+    );
+    view = await render(loggedIn ? <SessionProvider initial={{ status: 'user', user: testUser() }}>{page}</SessionProvider> : page);
+    await until(() => expect(view?.container.querySelectorAll('[data-testid="goal-row"]').length).toBe(1));
+    return view;
+  }
+
+  it('is not shown to an anonymous visitor, who may do nothing on a goal', async () => {
+    expect(menus(await renderAs(false, 8000003, true))).toBe(0);
+  });
+
+  it('is not shown to a registered user who is not an administrator of the demo project', async () => {
+    expect(menus(await renderAs(true, DEMO_PROJECT_ID, false))).toBe(0);
+  });
+
+  it('is shown to the goal\'s owner on their own project', async () => {
+    expect(menus(await renderAs(true, 8000003, true))).toBe(1);
+  });
+});
+
+describe('the goal conditions in words', () => {
+  it('names the class of an event condition in Russian, never by its code', async () => {
+    const share: DimensionFilterRule[] = [
+      { key: 'event_class', op: '=', value: 'cv' },
+      { key: 'event_name', op: '=', value: 'share', extra: { eventClass: 'cv' } },
+    ];
+    listed = [{ ...goal, conditions: share, body: { dimension_filters: share } }];
+    const v = await renderAt('/stat/projects/8000003/goals');
+    const cell = () => v.container.querySelector('[data-testid="goal-row"] td:nth-child(2)')?.textContent;
+    await until(() => expect(cell()).toBe('Название события: равно share (свои события)'));
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AUTOGOALS_PAGE, GOAL_TEXTS, GOALS_TABLE_PAGE, goalCountedRules, type AutogoalEntry, type Goal, type GoalCount } from '@stat/schemas/goals';
+import { EVENT_CLASS_TITLES } from '@stat/schemas/filters';
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
@@ -21,6 +22,7 @@ import { GoalForm, type GoalFormMode } from './GoalForm';
 import { createGoal, deleteGoal, goalCounts, listAutogoals, listGoals, updateGoal, type GoalFormValues } from './goalsApi';
 import { copyTitle, goalFailure, goalRights, readShowCommon, rowActions, writeShowCommon } from './goalState';
 import styles from './Goals.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** The kinds of hit (schemas HIT_TYPES) in words, for the conditions of autogoals. */
 const HIT_TYPE_TITLES: Readonly<Record<string, string>> = {
@@ -33,6 +35,7 @@ const HIT_TYPE_TITLES: Readonly<Record<string, string>> = {
   read: 'глубина чтения',
 };
 for (const [value, title] of Object.entries(HIT_TYPE_TITLES)) rememberTitle('event_type', value, title);
+for (const [value, title] of Object.entries(EVENT_CLASS_TITLES)) rememberTitle('event_class', value, title);
 
 /** Conditions longer than this are cut in the table (spec 002 §9). */
 const CONDITION_TEXT_MAX = 300;
@@ -173,7 +176,7 @@ export default function GoalsPage() {
 
   return (
     <div className={styles.page} data-testid="goals-page">
-      <title>{`${GOAL_TEXTS.pageTitle} – Статистика`}</title>
+      <ProjectPageTitle title={GOAL_TEXTS.pageTitle} />
       <PageHeader
         title={GOAL_TEXTS.pageTitle}
         actions={
@@ -226,6 +229,13 @@ export default function GoalsPage() {
             ) : null}
             {goals.map((goal) => {
               const can = rowActions(goal, rights, canEdit);
+              const actions = [
+                ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ goalId: goal.id, busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
+                ...(can.makePublic ? [{ label: GOAL_TEXTS.makePublic, onSelect: () => void makePublic(goal), 'data-testid': 'goal-make-public' }] : []),
+                ...(can.edit ? [{ label: GOAL_TEXTS.edit, onSelect: () => setForm({ kind: 'edit', goal }), 'data-testid': 'goal-edit' }] : []),
+                ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: { ...goal, title: copyTitle(goal.title) } }), 'data-testid': 'goal-copy' }] : []),
+                ...(can.remove ? [{ label: GOAL_TEXTS.remove, danger: true, onSelect: () => setRemoving({ goal, busy: false }), 'data-testid': 'goal-remove' }] : []),
+              ];
               return (
                 <tr key={goal.id} data-testid="goal-row" data-id={goal.id}>
                   <td>
@@ -248,18 +258,8 @@ export default function GoalsPage() {
                   </td>
                   <td className={styles.owner}>{goal.email ?? '—'}</td>
                   <td>
-                    <Dropdown
-                      trigger="⋯"
-                      label={GOAL_TEXTS.actions}
-                      data-testid="goal-actions"
-                      items={[
-                        ...(can.addConversion ? [{ label: GOAL_TEXTS.addConversion, onSelect: () => setConverting({ goalId: goal.id, busy: false, error: null }), 'data-testid': 'goal-add-conversion' }] : []),
-                        ...(can.makePublic ? [{ label: GOAL_TEXTS.makePublic, onSelect: () => void makePublic(goal), 'data-testid': 'goal-make-public' }] : []),
-                        ...(can.edit ? [{ label: GOAL_TEXTS.edit, onSelect: () => setForm({ kind: 'edit', goal }), 'data-testid': 'goal-edit' }] : []),
-                        ...(can.copy ? [{ label: GOAL_TEXTS.copy, onSelect: () => setForm({ kind: 'add', from: { ...goal, title: copyTitle(goal.title) } }), 'data-testid': 'goal-copy' }] : []),
-                        ...(can.remove ? [{ label: GOAL_TEXTS.remove, danger: true, onSelect: () => setRemoving({ goal, busy: false }), 'data-testid': 'goal-remove' }] : []),
-                      ]}
-                    />
+                    {/* No «⋯» for a row the caller may do nothing with: an empty menu is a dead end. */}
+                    {actions.length > 0 ? <Dropdown trigger="⋯" label={GOAL_TEXTS.actions} data-testid="goal-actions" items={actions} /> : null}
                   </td>
                 </tr>
               );

@@ -14,6 +14,7 @@ import { useRequest } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { isChangeable, isListed, LEVEL, levelLabel, withAdded, without, withLevel, type AccessEntry } from './accessList';
 import styles from './Access.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** What a failed access call shows (spec 000 §8). */
 export function accessFailure(error: unknown): ReactNode {
@@ -139,7 +140,7 @@ export default function AccessSettings() {
 
   return (
     <div className={styles.page} data-testid="access-settings">
-      <title>{`Доступ – ${projectTitle(project.title)} – Статистика`}</title>
+      <ProjectPageTitle title="Доступ" />
       {failure ? (
         <Notice tone="danger" onClose={() => setFailure(null)} data-testid="access-failure">
           {failure}

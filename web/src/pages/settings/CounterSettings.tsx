@@ -18,6 +18,7 @@ import { COUNTER_COLORS } from '../../lib/palette';
 import { CounterCode, codeOptionsOf } from './CounterCode';
 import { counterPayload, fieldErrorsOf, formFromProject, hasErrors, isRated, unsavedLabels, validateCounterForm, type CounterForm, type CounterFormErrors } from './counterForm';
 import styles from './Settings.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** Where the counter page remembers that its notice of one kind was shown for a site. */
 export const counterNoticeKey = (projectId: number, kind: 'set' | 'unset') => `counterNotice:${projectId}:${kind}`;
@@ -133,7 +134,7 @@ export default function CounterSettings() {
 
   return (
     <div className={styles.page} data-testid="counter-settings">
-      <title>{`Настройки счётчика – ${projectTitle(project.title)} – Статистика`}</title>
+      <ProjectPageTitle title="Настройки счётчика" />
       <Panel>
         <div className={styles.statusRow} data-testid="counter-status" data-set={project.counter_is_set}>
           <span className={`${styles.statusIcon} ${project.counter_is_set ? styles.statusOk : styles.statusNo}`} aria-hidden="true">

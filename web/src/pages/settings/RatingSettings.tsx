@@ -8,11 +8,12 @@ import { calls } from '../../data/calls';
 import { LISTED_STATUSES, ratingFormRules, statusText } from '../../data/rating';
 import { LIMITS } from '../../data/validation';
 import { ApiError } from '../../lib/api';
-import { formatNumber, projectTitle } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { SAVE_FAILED } from '../../data/messages';
 import { ratingFormOf, ratingPayload, validateRatingForm, type RatingField, type RatingFormValues } from './ratingForm';
 import styles from './Settings.module.css';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** The title hint of the rating form (spec 000 §2.7). */
 export const RATED_TITLE_MAX_HINT = `Для сайтов в рейтинге название — не длиннее ${LIMITS.ratedTitleMax} символов`;
@@ -76,7 +77,7 @@ export default function RatingSettings() {
   const fieldsDisabled = !rules.editable;
   return (
     <div className={styles.page} data-testid="rating-settings">
-      <title>{`Рейтинг – ${projectTitle(project.title)} – Статистика`}</title>
+      <ProjectPageTitle title="Рейтинг" />
       <Panel>
         <div className={styles.statusRow}>
           <div className={styles.statusText}>

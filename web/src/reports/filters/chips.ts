@@ -5,7 +5,7 @@
  * (NOT); a NOT chip is negative.
  */
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
-import type { MetricFilterRule } from '@stat/schemas/filters';
+import { eventClassTitle, type MetricFilterRule } from '@stat/schemas/filters';
 import { filterItem } from './catalogue';
 import type { Comparison, FilterBlock, FormOp, FormRule } from './form';
 import { textLines } from './form';
@@ -36,8 +36,10 @@ export function ruleWords(rule: FormRule): { text: string; negative: boolean } |
   }
   if (rule.kind === 'event') {
     if (!rule.eventClass) return null;
+    // The class in words after the names («равно share (свои события)»), never its code «cv».
     const names = rule.values.map((v) => v.title);
-    return { text: names.length > 0 ? `${rule.eventClass}: равно ${names.join(JOINERS.OR)}` : `${rule.eventClass}: любое`, negative: false };
+    const eventClass = eventClassTitle(rule.eventClass);
+    return { text: names.length > 0 ? `равно ${names.join(JOINERS.OR)} (${eventClass})` : `любое (${eventClass})`, negative: false };
   }
   const values = rule.kind === 'choice' ? rule.values.map((v) => v.title) : textLines(rule.text);
   if (values.length === 0) return null;

@@ -72,11 +72,14 @@ describe('the event filter (spec 001 §4: event_class equals the class, plus val
     const form = apiToForm(rules, titleOf);
     expect(form).toEqual([{ key: 'event_name', type: 'event', rules: [{ kind: 'event', eventClass: 'cv', values: [v('signup'), v('buy')] }] }]);
     expect(formToApi(form)).toEqual(rules);
-    expect(dimensionChips(form).map((c) => `${c.label}: ${c.text}`)).toEqual(['Название события: cv: равно signup или buy']);
+    expect(dimensionChips(form).map((c) => `${c.label}: ${c.text}`)).toEqual(['Название события: равно signup или buy (свои события)']);
     // No class chosen yet: no rule; a class alone is the class condition, read as a choice of event_class.
     expect(ruleToApi('event_name', { kind: 'event', eventClass: '', values: [] })).toEqual([]);
     const classOnly = apiToForm(ruleToApi('event_name', { kind: 'event', eventClass: 'ub', values: [] }), titleOf);
     expect(dimensionChips(classOnly).map((c) => `${c.label}: ${c.text}`)).toEqual(['Класс события: равно ub']);
+    // A class with no name chosen, and a class the service does not know, read as they came.
+    expect(dimensionChips([{ key: 'event_name', type: 'event', rules: [{ kind: 'event', eventClass: 'ec', values: [] }] }]).map((c) => c.text)).toEqual(['любое (электронная коммерция)']);
+    expect(dimensionChips([{ key: 'event_name', type: 'event', rules: [{ kind: 'event', eventClass: 'zz', values: [v('x')] }] }]).map((c) => c.text)).toEqual(['равно x (zz)']);
   });
 });
 

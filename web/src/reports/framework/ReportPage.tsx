@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 import { HintReopen, ReportHints, useHintState, type HintSubject } from './ReportHints';
 import styles from './ReportPage.module.css';
 
@@ -6,7 +7,7 @@ import styles from './ReportPage.module.css';
 export interface ReportPageProps {
   readonly title: string;
   readonly hint?: string;
-  /** Shown in the browser tab after the title (the project id). */
+  /** The project id, for the browser tab's title (spec 001 §2); the project layout's when absent. */
   readonly subtitle?: string;
   /** Buttons at the end of the header (spec 001 §2: «Скачать отчёт»). */
   readonly actions?: ReactNode;
@@ -19,7 +20,7 @@ export interface ReportPageProps {
 export function ReportPage({ title, hint, subtitle, actions, hints, children }: ReportPageProps) {
   return (
     <article className={styles.page}>
-      <title>{subtitle ? `${title} – ${subtitle} – Статистика` : `${title} – Статистика`}</title>
+      <ProjectPageTitle title={title} {...(subtitle ? { projectId: subtitle } : {})} />
       {hints ? (
         <WithHints subject={{ ...hints, title, ...(hint ? { hint } : {}) }} title={title} actions={actions} />
       ) : (
