@@ -31,11 +31,19 @@ export function useAutoUpdate(runs: boolean, update: () => void): number {
   const [cycle, setCycle] = useState(0);
   const updateRef = useRef(update);
   updateRef.current = update;
+  // Read by the timer: the render that stops it (a hidden tab) stops it at once, even before the
+  // effect's cleanup runs (Preact runs effects after the next frame, which a hidden tab delays).
+  const runsRef = useRef(runs);
+  runsRef.current = runs;
   useEffect(() => {
     setProgress(0);
     if (!runs) return undefined;
     const started = Date.now();
     const timer = setInterval(() => {
+      if (!runsRef.current) {
+        clearInterval(timer);
+        return;
+      }
       const share = (Date.now() - started) / DASHBOARD_REFRESH_MS;
       if (share < 1) {
         setProgress(share);
