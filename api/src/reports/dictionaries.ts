@@ -12,9 +12,6 @@ import { answer, ApiStoreNotReady, envelope } from '../openapi/answers.js';
 /** Ids asked for at once: a report page names at most a few hundred places (or segments). */
 export const MAX_DICTIONARY_IDS = 500;
 
-/** Places kept by DictionaryRepository.geo before it starts again: more than a GeoIP names table holds. */
-const GEO_KEPT = 200_000;
-
 /** Largest dictionary id: the `UInt32` ids of `ch_geo`. */
 const DICTIONARY_ID_MAX = 4_294_967_295;
 
@@ -54,27 +51,22 @@ export class DictionaryRepository {
   constructor(@Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient) {}
 
   /**
-   * How long places read from the dictionary are kept (and ids it does not know). Places change
-   * only when an aggregator starts with another GeoIP names table; a geography report would
-   * otherwise pay a second query, one after its rows, for the same few dozen names each time
-   * (benchmarks/RESULTS.md, 2026-11-25). At most {@link GEO_KEPT} ids are kept: ids come from
-   * public calls, so the cache starts again rather than grow.
+   * How long places read from the dictionary are kept. Places change only when an aggregator
+   * starts with another GeoIP names table; a geography report would otherwise pay a second query,
+   * one after its rows, for the same few dozen names each time (benchmarks/RESULTS.md, fifth run).
+   * Ids the dictionary does not know are asked again each time: its names may not be written yet.
    */
   geoTtlMs = 60_000;
-  private geoKept: { at: number; places: Map<number, GeoPlace | null> } | null = null;
+  private geoKept: { at: number; places: Map<number, GeoPlace> } | null = null;
 
   /** The places of the ids that the dictionary knows, in id order; unknown ids are left out. */
   async geo(ids: readonly number[]): Promise<GeoPlace[]> {
     const now = Date.now();
-    if (this.geoKept === null || now - this.geoKept.at >= this.geoTtlMs || this.geoKept.places.size > GEO_KEPT) this.geoKept = { at: now, places: new Map() };
+    if (this.geoKept === null || now - this.geoKept.at >= this.geoTtlMs) this.geoKept = { at: now, places: new Map() };
     const kept = this.geoKept.places;
     const asked = [...new Set(ids)].sort((a, b) => a - b);
     const missing = asked.filter((id) => !kept.has(id));
-    if (missing.length > 0) {
-      const read = await this.readGeo(missing);
-      for (const id of missing) kept.set(id, null);
-      for (const place of read) kept.set(place.id, place);
-    }
+    if (missing.length > 0) for (const place of await this.readGeo(missing)) kept.set(place.id, place);
     return asked.flatMap((id) => kept.get(id) ?? []);
   }
 
