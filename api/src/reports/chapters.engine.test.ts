@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
-import { constructorDefinition, eventKeyOf, reportDefinition, URL_SECTION_DEPTH, type TableResult } from '@stat/schemas';
+import { constructorDefinition, reportDefinition, URL_SECTION_DEPTH, type TableResult } from '@stat/schemas';
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import { FilterValuesController } from './filter-values.js';
 import { planReport } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
+import { pageViewRows, type PageView } from '../testing/page-views.js';
 
 // Needs: chDB (in-process). «Разделы сайта» as a URL tree, on page views counted by hand.
 const PROJECT = 43;
@@ -28,7 +29,7 @@ const DEEP = '/d1/d2/d3/d4/d5/d6/p.html';
  * `/news/politics/c.html`. Visit 3 (c): the root without its slash, `/news/politics/c.html`, DEEP.
  * Visit 4 (a, the next day): `/news/a.html?x=1`.
  */
-const VIEWS: [string, string, number, string][] = [
+const VIEWS: PageView[] = [
   [D1, 'a', 1, '/'],
   [D1, 'a', 1, '/news/'],
   [D1, 'a', 1, '/news/a.html'],
@@ -41,25 +42,6 @@ const VIEWS: [string, string, number, string][] = [
   [D2, 'a', 4, '/news/a.html?x=1'],
 ];
 
-function row([day, visitor, session, path]: (typeof VIEWS)[number], i: number): Record<string, unknown> {
-  const url = `https://site.example${path}`;
-  return {
-    event_key: eventKeyOf(crypto.randomUUID()),
-    project_id: PROJECT,
-    event_type: 'pageview',
-    ts: `${day} 09:00:${String(i).padStart(2, '0')}`,
-    event_date: day,
-    visitor_id: visitor,
-    session_id: session,
-    session_start: `${day} 09:00:00`,
-    // the page's place in its visit: 1 starts the visit
-    event_number: VIEWS.slice(0, i + 1).filter((v) => v[2] === session).length,
-    url,
-    url_no_args: url.split('?')[0],
-    traffic_type: 'direct',
-  };
-}
-
 let dir: string;
 let clickhouse: ClickHouseClient;
 let engine: ReportEngine;
@@ -69,7 +51,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stat-chapters-'));
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: VIEWS.map(row), format: 'JSONEachRow' });
+  await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS), format: 'JSONEachRow' });
   engine = new ReportEngine(clickhouse);
   service = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW);
 });

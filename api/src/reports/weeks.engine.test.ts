@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
-import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
+import { reportDefinition, type TableResult } from '@stat/schemas';
 import { compileTable } from './compile.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
 import { planReport } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
+import { pageViewRows } from '../testing/page-views.js';
 
 // Needs: chDB (in-process). A period of two weeks whose middle week is whole: its rows come from
 // the week rollups (migration 0020), the days around it from the day rollups; every number below
@@ -27,7 +28,7 @@ const BELARUS = 630336;
  * and after the whole week (so the parts of the period share a visitor), visitor 2 inside it,
  * visitor 4 after it; visitor 3 only outside the period (27 October and 11 November).
  */
-const VIEWS: [string, string, number, string, string, number][] = [
+const VIEWS: [day: string, visitor: string, session: number, path: string, source: string, country: number][] = [
   ['2026-10-27', 'v3', 9, '/a', 'direct', RUSSIA],
   ['2026-10-29', 'v1', 1, '/a', 'search', RUSSIA],
   ['2026-11-03', 'v1', 2, '/a', 'direct', RUSSIA],
@@ -38,25 +39,6 @@ const VIEWS: [string, string, number, string, string, number][] = [
   ['2026-11-11', 'v3', 10, '/a', 'direct', RUSSIA],
 ];
 
-function row([day, visitor, session, path, source, country]: (typeof VIEWS)[number], i: number): Record<string, unknown> {
-  const url = `https://site.example${path}`;
-  return {
-    event_key: eventKeyOf(crypto.randomUUID()),
-    project_id: PROJECT,
-    event_type: 'pageview',
-    ts: `${day} 09:00:${String(i).padStart(2, '0')}`,
-    event_date: day,
-    visitor_id: visitor,
-    session_id: session,
-    session_start: `${day} 09:00:00`,
-    event_number: VIEWS.slice(0, i + 1).filter((v) => v[2] === session).length,
-    url,
-    url_no_args: url.split('?')[0],
-    traffic_type: source,
-    geo_country: country,
-  };
-}
-
 let dir: string;
 let clickhouse: ClickHouseClient;
 let service: ReportService;
@@ -65,7 +47,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stat-weeks-'));
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: VIEWS.map(row), format: 'JSONEachRow' });
+  await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS, (i) => ({ traffic_type: VIEWS[i]![4], geo_country: VIEWS[i]![5] })), format: 'JSONEachRow' });
   service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
 });
 
