@@ -140,6 +140,8 @@ describe('FilterDialog', () => {
     await click('[data-testid="filter-menu-item"][data-key="event_name"]');
     await until(() => expect(qa('[data-testid="value-option"]').map((o) => o.dataset.value)).toEqual(['signup', 'buy']));
     expect(q<HTMLSelectElement>('[data-testid="filter-event-class"]')?.value).toBe('cv');
+    // The class reads in words, as in the chips: never its code.
+    expect(q<HTMLSelectElement>('[data-testid="filter-event-class"]')?.selectedOptions[0]?.textContent).toBe('свои события');
     expect(calls.map((c) => [c.path, (c.body as { parents?: unknown }).parents])).toEqual([
       ['/api/report/v1.0/eventbase/42/filter/events', undefined],
       ['/api/report/v1.0/eventbase/42/filter/events', ['cv']],

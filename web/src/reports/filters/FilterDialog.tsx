@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { Button } from '../../components/ui';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
-import { FILTER_LIMITS, METRIC_OPERATORS, type MetricFilterRule } from '@stat/schemas/filters';
+import { eventClassTitle, FILTER_LIMITS, METRIC_OPERATORS, type MetricFilterRule } from '@stat/schemas/filters';
 import { filterItem, RULE_LIMITS, searchMenu } from './catalogue';
 import { COMPARISON_WORDS } from './chips';
 import { COMPARISONS, emptyRule, formToApi, type Comparison, type FilterBlock, type FormOp, type FormRule } from './form';
@@ -304,7 +304,7 @@ function EventRule({ projectId, period, rule, onChange }: { readonly projectId: 
       >
         {classes.map((c) => (
           <option key={c} value={c}>
-            {c}
+            {eventClassTitle(c)}
           </option>
         ))}
       </select>
