@@ -17,7 +17,7 @@ import { Sidebar } from './Sidebar';
 import { modifiedTitle, TitleModal } from './TitleModal';
 import styles from './ConstructorReport.module.css';
 
-const HINT = 'Выберите показатели («Столбцы») и параметры («Строки») в настройках справа; каждая строка раскрывается в значения следующего параметра.';
+const HINT = 'Выберите показатели («Столбцы») и параметры («Строки») в панели «Настройки»; каждая строка раскрывается в значения следующего параметра.';
 
 /**
  * `new/report/constructor` (spec 001 §4 "Constructor"): the report framework's page of a
