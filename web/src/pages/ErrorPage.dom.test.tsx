@@ -31,6 +31,8 @@ describe('error pages (spec 000 §2.9)', () => {
   ])('%i reads «%s» and links «Мои сайты» to /stat/projects', async (status, title) => {
     const v = await renderError(status);
     expect(v.container.querySelector('h1')?.textContent).toBe(title);
+    // The tab's title is the page's (set on the document: the build's Preact keeps a <title> element in the body).
+    expect(document.title).toBe(`${title} – Статистика`);
     expect(v.container.querySelector('[role="img"]')?.getAttribute('aria-label')).toBe(`Ошибка ${status}`);
     const links = [...v.container.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([['Мои сайты', '/stat/projects']]);

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styles from './ErrorPage.module.css';
+import { PageTitle } from '../app/ProjectPageTitle';
 
 /** The statuses that have their own error page (spec 000 §2.9). */
 export type ErrorStatus = 400 | 403 | 404 | 500 | 504 | 507;
@@ -58,7 +59,7 @@ export function ErrorPage({ status, text, children, compact = false }: ErrorPage
   const page = ERROR_PAGES[errorStatusOf(status)];
   return (
     <section className={compact ? `${styles.page} ${styles.compact}` : styles.page} data-testid="error-page" data-status={status}>
-      <title>{`${page.title} – Статистика`}</title>
+      <PageTitle text={`${page.title} – Статистика`} />
       <ErrorIllustration status={status} />
       <h1 className={styles.title}>{page.title}</h1>
       <p className={styles.text}>{text ?? page.text}</p>

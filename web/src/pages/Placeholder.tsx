@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge } from '../components/ui';
 import styles from './Placeholder.module.css';
+import { PageTitle } from '../app/ProjectPageTitle';
 
 /** Props of {@link Placeholder}. */
 export interface PlaceholderProps {
@@ -18,7 +19,7 @@ export interface PlaceholderProps {
 export function Placeholder({ title, text, badge, children }: PlaceholderProps) {
   return (
     <section className={styles.panel} data-testid="placeholder">
-      <title>{`${title} – Статистика`}</title>
+      <PageTitle text={`${title} – Статистика`} />
       <h1 className={styles.title}>
         {title}
         {badge ? (

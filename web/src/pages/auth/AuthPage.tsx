@@ -5,6 +5,7 @@ import { Button, Notice, TextField } from '../../components/ui';
 import { checkEmail, checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS, USER_NAME_MAX } from '../../data/validation';
 import { ApiError, returnPath } from '../../lib/api';
 import styles from './AuthPage.module.css';
+import { PageTitle } from '../../app/ProjectPageTitle';
 
 
 /**
@@ -56,7 +57,7 @@ export default function AuthPage({ mode }: { readonly mode: 'login' | 'register'
 
   return (
     <div className={styles.page}>
-      <title>{register ? 'Регистрация – Статистика' : 'Вход – Статистика'}</title>
+      <PageTitle text={register ? 'Регистрация – Статистика' : 'Вход – Статистика'} />
       <div className={styles.intro}>
         <h1 className={styles.heading}>Статистика посещаемости ваших сайтов</h1>
         <p>Установите счётчик на сайт и смотрите посещаемость, источники трафика и поведение посетителей в реальном времени.</p>

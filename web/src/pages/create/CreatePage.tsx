@@ -16,6 +16,7 @@ import { solveProofOfWork } from '../../lib/pow';
 import { CounterCode, codeOptionsOf } from '../settings/CounterCode';
 import { formFromProject } from '../settings/counterForm';
 import styles from './CreatePage.module.css';
+import { PageTitle } from '../../app/ProjectPageTitle';
 
 /** The same-url hint (spec 000 §8). */
 export const SAME_URL_HINT = 'Сайт с таким URL уже есть в каталоге Топ-100';
@@ -150,7 +151,7 @@ export default function CreatePage() {
 
   return (
     <div className={styles.page} data-testid="create-page">
-      <title>Добавить сайт – Статистика</title>
+      <PageTitle text="Добавить сайт – Статистика" />
       <Link to="/stat/projects" className={styles.back}>
         ← Мои сайты
       </Link>

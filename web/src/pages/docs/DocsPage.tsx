@@ -2,6 +2,7 @@ import { useParams } from 'react-router-dom';
 import { ErrorPage } from '../ErrorPage';
 import { DOC_PAGES } from './content';
 import styles from './DocsPage.module.css';
+import { PageTitle } from '../../app/ProjectPageTitle';
 
 /** A page of /stat/docs (the footer's links, spec 000 §2.2); an unknown one is a 404. */
 export default function DocsPage() {
@@ -11,7 +12,7 @@ export default function DocsPage() {
   const Body = doc.body;
   return (
     <article className={styles.page} data-testid="doc-page" data-slug={doc.slug}>
-      <title>{`${doc.title} – Статистика`}</title>
+      <PageTitle text={`${doc.title} – Статистика`} />
       <h1 className={styles.title}>{doc.title}</h1>
       <div className={styles.body}>
         <Body />

@@ -19,6 +19,7 @@ import { DELAYS, useDebounced } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { hasMore, INITIAL_LIST, LIST_PAGE_SIZE, listReducer, listTotal } from './listState';
 import styles from './ProjectsPage.module.css';
+import { PageTitle } from '../../app/ProjectPageTitle';
 
 /** The five metric columns of the list (spec 000 §2.3). */
 const METRIC_COLUMNS: readonly { readonly name: ListMetricName; readonly title: string; readonly digits: number }[] = [
@@ -126,7 +127,7 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
   const title = deleted ? 'Удаленные сайты' : 'Мои сайты';
   return (
     <div className={styles.page} data-testid={deleted ? 'deleted-projects' : 'projects'}>
-      <title>{`${title} – Статистика`}</title>
+      <PageTitle text={`${title} – Статистика`} />
       <header className={styles.header}>
         <h1 className={styles.title}>{title}</h1>
         <div className={styles.search}>
