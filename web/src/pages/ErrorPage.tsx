@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styles from './ErrorPage.module.css';
-import { PageTitle } from '../app/ProjectPageTitle';
+import { PageTitle } from '../app/PageTitle';
 
 /** The statuses that have their own error page (spec 000 §2.9). */
 export type ErrorStatus = 400 | 403 | 404 | 500 | 504 | 507;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge } from '../components/ui';
 import styles from './Placeholder.module.css';
-import { PageTitle } from '../app/ProjectPageTitle';
+import { PageTitle } from '../app/PageTitle';
 
 /** Props of {@link Placeholder}. */
 export interface PlaceholderProps {

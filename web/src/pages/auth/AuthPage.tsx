@@ -5,7 +5,7 @@ import { Button, Notice, TextField } from '../../components/ui';
 import { checkEmail, checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS, USER_NAME_MAX } from '../../data/validation';
 import { ApiError, returnPath } from '../../lib/api';
 import styles from './AuthPage.module.css';
-import { PageTitle } from '../../app/ProjectPageTitle';
+import { PageTitle } from '../../app/PageTitle';
 
 
 /**

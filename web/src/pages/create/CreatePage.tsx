@@ -16,7 +16,7 @@ import { solveProofOfWork } from '../../lib/pow';
 import { CounterCode, codeOptionsOf } from '../settings/CounterCode';
 import { formFromProject } from '../settings/counterForm';
 import styles from './CreatePage.module.css';
-import { PageTitle } from '../../app/ProjectPageTitle';
+import { PageTitle } from '../../app/PageTitle';
 
 /** The same-url hint (spec 000 §8). */
 export const SAME_URL_HINT = 'Сайт с таким URL уже есть в каталоге Топ-100';

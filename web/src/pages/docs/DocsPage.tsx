@@ -2,7 +2,7 @@ import { useParams } from 'react-router-dom';
 import { ErrorPage } from '../ErrorPage';
 import { DOC_PAGES } from './content';
 import styles from './DocsPage.module.css';
-import { PageTitle } from '../../app/ProjectPageTitle';
+import { PageTitle } from '../../app/PageTitle';
 
 /** A page of /stat/docs (the footer's links, spec 000 §2.2); an unknown one is a 404. */
 export default function DocsPage() {

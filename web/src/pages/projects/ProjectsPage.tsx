@@ -19,7 +19,7 @@ import { DELAYS, useDebounced } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
 import { hasMore, INITIAL_LIST, LIST_PAGE_SIZE, listReducer, listTotal } from './listState';
 import styles from './ProjectsPage.module.css';
-import { PageTitle } from '../../app/ProjectPageTitle';
+import { PageTitle } from '../../app/PageTitle';
 
 /** The five metric columns of the list (spec 000 §2.3). */
 const METRIC_COLUMNS: readonly { readonly name: ListMetricName; readonly title: string; readonly digits: number }[] = [
