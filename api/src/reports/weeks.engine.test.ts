@@ -109,6 +109,13 @@ describe('a period with a whole week', () => {
     expect(geo).toEqual(await service.table(PROJECT, 'geo', request({ metrics: ['visits', 'visitors', 'page_views'], ...toRaw })));
   });
 
+  it('chapters: the URL tree computed over the same parts, as from the raw events', async () => {
+    const tree = await service.table(PROJECT, 'chapters', request());
+    // One section level: the root's pages /a and /b, as page_urls counts them.
+    expect(shown(tree)).toEqual({ rows: [['/a', 4, 4, 3], ['/b', 2, 2, 2]], totals: [6, 5, 3] });
+    expect(tree).toEqual(await service.table(PROJECT, 'chapters', request(toRaw)));
+  });
+
   it('a filter and an expanded row read the same parts', async () => {
     const filtered = request({ dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*/b' }] });
     expect(shown(await service.table(PROJECT, 'page_urls', filtered))).toEqual({ rows: [['https://site.example/b', 2, 2, 2]], totals: [2, 2, 2] });
