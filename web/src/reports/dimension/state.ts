@@ -8,6 +8,7 @@ import type { ReportDefinition } from '@stat/schemas/reports';
 import { formatPercent } from '../../lib/format';
 import { CHART_TYPES, type ChartType } from '../framework/charts';
 import type { ReportSort } from '../framework/reportApi';
+import { validSample } from '../framework/query';
 
 /** The steps of the «Точность:» slider (§4 "Sampling"). */
 export const SAMPLE_STEPS = [0.01, 0.1, 1] as const;
@@ -101,9 +102,7 @@ function parseMetrics(value: string | null, report: ReportDefinition): Metric[] 
 }
 
 function parseSample(value: string | null): number {
-  if (value === null || !/^(0|1)(\.\d{1,6})?$/.test(value)) return DEFAULT_SAMPLE;
-  const n = Number(value);
-  return n > 0 && n <= 1 ? n : DEFAULT_SAMPLE;
+  return value !== null && validSample(value) ? Number(value) : DEFAULT_SAMPLE;
 }
 
 function parseLimit(value: string | null): number {

@@ -53,9 +53,9 @@ function validLimit(value: string): boolean {
   return /^\d{1,3}$/.test(value) && Number(value) <= 100;
 }
 
-/** `sample` as spec 001 §5 allows it: above 0 and up to 1. */
-function validSample(value: string): boolean {
-  if (!/^\d+(\.\d+)?$/.test(value)) return false;
+/** `sample` as spec 001 §5 allows it: above 0 and up to 1 (up to six decimals). The one rule of every report's URL. */
+export function validSample(value: string): boolean {
+  if (!/^(0|1)(\.\d{1,6})?$/.test(value)) return false;
   const n = Number(value);
   return n > 0 && n <= 1;
 }
