@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { allowedGroups, periodDays, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { allowedGroups, periodDays, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
@@ -14,14 +14,9 @@ export const DATE_MESSAGES = {
   noData: 'За выбранный период отсутствуют данные, пожалуйста, выберете доступный интервал.',
 } as const;
 
-/** The days with data, as `service/eventbase_latency` gives them (null: none stored). */
-export interface DataRange {
-  readonly start: IsoDate | null;
-  readonly end: IsoDate | null;
-}
 
 /** Whether a chosen range lies wholly outside the days with data (or the project has none). */
-export function outsideData(range: { start: IsoDate; end: IsoDate }, data: DataRange): boolean {
+export function outsideData(range: { start: IsoDate; end: IsoDate }, data: Pick<EventbaseLatency, 'start' | 'end'>): boolean {
   if (data.start === null || data.end === null) return true;
   return range.end < data.start || range.start > data.end;
 }

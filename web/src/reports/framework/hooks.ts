@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import { useSearchParams } from 'react-router-dom';
 import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
 import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
-import { apiGet } from '../../lib/api';
+import { calls } from '../../data/calls';
 import { parsePeriod, type DateParam, type Period } from '../../lib/period';
 import { correctTableQuery, nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
@@ -58,11 +58,11 @@ export function useReportQuery(today: IsoDate, sortColumns: readonly string[], p
   const table = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
   const { parsed, sort, offset } = table;
   const { period } = parsed;
-  const corrected = useMemo(() => correctTableQuery(search, table) !== null, [search, table]);
+  const corrected = useMemo(() => correctTableQuery(search, table), [search, table]);
 
   useEffect(() => {
-    if (corrected) setSearch((prev) => correctTableQuery(prev, readTableQuery(prev, today, sortColumns, pageSize)) ?? prev, { replace: true });
-  }, [corrected, setSearch, today, sortColumns, pageSize]);
+    if (corrected) setSearch(corrected, { replace: true });
+  }, [corrected, setSearch]);
 
   const update = useCallback(
     (change: (next: URLSearchParams) => void) => {
@@ -157,7 +157,7 @@ export function useDataRange(projectId: string | undefined): EventbaseLatency | 
     let live = true;
     let once = dataRanges.get(projectId);
     if (!once) {
-      once = apiGet<EventbaseLatency>(`/api/report/v1.0/service/eventbase_latency/${encodeURIComponent(projectId)}`).then(
+      once = calls.dataSpan(projectId).then(
         (r) => (r && 'start' in r ? r : null),
         () => null,
       );
