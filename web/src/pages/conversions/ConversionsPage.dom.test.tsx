@@ -5,12 +5,11 @@
  * list on that period.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import type { Conversion } from '@stat/schemas/conversions';
-import { ProjectContext } from '../../app/project';
-import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
+import { Address, address, inProject } from '../../testing/project-page';
 import { fire, render, until, type Rendered } from '../../testing/render';
 import ConversionPage from './ConversionPage';
 import ConversionsPage from './ConversionsPage';
@@ -60,31 +59,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The address shown, to read the period the page keeps. */
-function Address() {
-  const location = useLocation();
-  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
-}
-
 async function renderAt(path: string): Promise<Rendered> {
   view = await render(
-    <SnackbarProvider>
-      <ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/stat/projects/:projectId/conversions" element={<ConversionsPage />} />
-            <Route path="/stat/projects/:projectId/conversions/:conversionId" element={<ConversionPage />} />
-          </Routes>
-          <Address />
-        </MemoryRouter>
-      </ProjectContext.Provider>
-    </SnackbarProvider>,
+    inProject(
+      project,
+      path,
+      <>
+        <Routes>
+          <Route path="/stat/projects/:projectId/conversions" element={<ConversionsPage />} />
+          <Route path="/stat/projects/:projectId/conversions/:conversionId" element={<ConversionPage />} />
+        </Routes>
+        <Address />
+      </>,
+    ),
   );
   return view;
 }
 
 const click = (v: Rendered, selector: string) => fire(v.container.querySelector(selector), new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
-const address = (v: Rendered) => v.container.querySelector('[data-testid="address"]')?.textContent;
 
 describe('a conversion opened from the list', () => {
   it('shows the period the list shows, and «← Конверсии» goes back to the list on it', async () => {

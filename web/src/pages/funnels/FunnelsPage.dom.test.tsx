@@ -5,12 +5,10 @@
  * period is the URL's, as a report's, and the reports' «Период:» picker changes it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter } from 'react-router-dom';
 import type { Funnel } from '@stat/schemas/funnels';
-import { ProjectContext } from '../../app/project';
-import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
+import { inProject } from '../../testing/project-page';
 import { render, until, type Rendered } from '../../testing/render';
 import FunnelsPage from './FunnelsPage';
 
@@ -64,15 +62,7 @@ afterEach(() => {
 });
 
 async function renderPage(path = '/stat/projects/8000001/funnels'): Promise<Rendered> {
-  view = await render(
-    <SnackbarProvider>
-      <ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}>
-        <MemoryRouter initialEntries={[path]}>
-          <FunnelsPage />
-        </MemoryRouter>
-      </ProjectContext.Provider>
-    </SnackbarProvider>,
-  );
+  view = await render(inProject(project, path, <FunnelsPage />));
   return view;
 }
 

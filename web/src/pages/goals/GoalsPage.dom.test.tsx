@@ -5,16 +5,15 @@
  * opens on the last 7 days.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { DimensionFilterRule } from '@stat/schemas/filters';
 import type { Goal } from '@stat/schemas/goals';
 import { addDays } from '@stat/schemas/period';
-import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
+import { DEMO_PROJECT_ID } from '../../app/project';
 import { SessionProvider } from '../../app/session';
-import { SnackbarProvider } from '../../app/Snackbar';
 import type { Project } from '../../data/calls';
 import { moscowToday } from '../../lib/dates';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
+import { Address, address, inProject } from '../../testing/project-page';
 import { render, testUser, until, type Rendered } from '../../testing/render';
 import GoalsPage from './GoalsPage';
 
@@ -71,27 +70,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The address shown, to read the period the page keeps. */
-function Address() {
-  const location = useLocation();
-  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
-}
-
 async function renderAt(path: string): Promise<Rendered> {
   view = await render(
-    <SnackbarProvider>
-      <ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}>
-        <MemoryRouter initialEntries={[path]}>
-          <GoalsPage />
-          <Address />
-        </MemoryRouter>
-      </ProjectContext.Provider>
-    </SnackbarProvider>,
+    inProject(
+      project,
+      path,
+      <>
+        <GoalsPage />
+        <Address />
+      </>,
+    ),
   );
   return view;
 }
 
-const address = (v: Rendered) => v.container.querySelector('[data-testid="address"]')?.textContent;
 const reaches = (v: Rendered) => v.container.querySelector('[data-testid="goal-reaches"]')?.textContent;
 
 describe('the goals page period', () => {
@@ -132,15 +124,7 @@ describe('the goal row menu «⋯»', () => {
 
   async function renderAs(loggedIn: boolean, projectId: number, canEdit: boolean): Promise<Rendered> {
     const shown = { ...project, id: projectId, permissions: { can_edit_project: canEdit } } as unknown as Project;
-    const page = (
-      <SnackbarProvider>
-        <ProjectContext.Provider value={{ project: shown, setProject: () => undefined, reload: () => undefined }}>
-          <MemoryRouter initialEntries={[`/stat/projects/${projectId}/goals`]}>
-            <GoalsPage />
-          </MemoryRouter>
-        </ProjectContext.Provider>
-      </SnackbarProvider>
-    );
+    const page = inProject(shown, `/stat/projects/${projectId}/goals`, <GoalsPage />);
     view = await render(loggedIn ? <SessionProvider initial={{ status: 'user', user: testUser() }}>{page}</SessionProvider> : page);
     await until(() => expect(view?.container.querySelectorAll('[data-testid="goal-row"]').length).toBe(1));
     return view;
