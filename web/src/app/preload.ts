@@ -9,7 +9,7 @@ import { calls, type Project } from '../data/calls';
 import { serverClockOffset, serverToday } from '../lib/clock';
 import { moscowToday } from '../lib/dates';
 import type { IsoDate } from '@stat/schemas/period';
-import { firstReportCalls } from '../reports/firstCalls';
+import { correctedReportUrl, firstReportCalls } from '../reports/firstCalls';
 import { preloadReportCall } from '../reports/framework/preloaded';
 import { fetchReportGraph, fetchReportTable } from '../reports/framework/reportApi';
 import { openableReport, preloadReportView, type ReportDefinition } from '../reports/registry';
@@ -32,12 +32,23 @@ export function preloadForPath(pathname: string, search = ''): void {
   const offset = serverClockOffset();
   // The report's data first: its queries are the slowest calls, and the server starts them first.
   const report = openableReport(reportName);
-  if (report) preloadReportData(projectId, report, new URLSearchParams(search), offset);
+  if (report) preloadReportData(projectId, report, correctUrl(report, pathname, new URLSearchParams(search)), offset);
   // With the same cookies the session is read with, so it is the project as that user sees it.
   const project = calls.project(projectId, { loginOnAuthLoss: false });
   project.catch(() => undefined);
   early = { projectId, project };
   preloadReportView(reportName);
+}
+
+/**
+ * The report's URL as its view will correct it (on this browser's Moscow day), written before the
+ * router reads it: the view then has nothing to correct, and the page renders once less.
+ */
+function correctUrl(report: ReportDefinition, pathname: string, search: URLSearchParams): URLSearchParams {
+  const corrected = correctedReportUrl(report, search, moscowToday());
+  if (!corrected) return search;
+  window.history.replaceState(window.history.state, '', `${pathname}?${corrected.toString()}${window.location.hash}`);
+  return corrected;
 }
 
 /**

@@ -6,13 +6,13 @@
  * takes an early answer only for exactly its own call, once, and never after the user changed.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { reportDefinition, type ReportDefinition } from '@stat/schemas/reports';
 import { serverToday } from '../lib/clock';
 import { render, until, type Rendered } from '../testing/render';
 import DimensionReport from './dimension/DimensionReport';
-import { firstReportCalls } from './firstCalls';
+import { correctedReportUrl, firstReportCalls } from './firstCalls';
 import { dropPreloaded, preloadReportCall } from './framework/preloaded';
 import TimeSeriesReport from './timeseries/TimeSeriesReport';
 
@@ -86,10 +86,21 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Every query the router's location had, in order (a correction of the URL adds one). */
+let queries: string[] = [];
+
+function LocationProbe() {
+  const { search } = useLocation();
+  if (queries[queries.length - 1] !== search) queries.push(search);
+  return null;
+}
+
 async function open(report: ReportDefinition, query: string) {
   const View = report.drilldown.length === 0 ? TimeSeriesReport : DimensionReport;
+  queries = [];
   view = await render(
     <MemoryRouter initialEntries={[`/stat/projects/${PROJECT}/new/report/${report.name}${query}`]}>
+      <LocationProbe />
       <Routes>
         <Route path="/stat/projects/:projectId/new/report/:reportName" element={<View projectId={PROJECT} report={report} />} />
       </Routes>
@@ -132,6 +143,33 @@ describe('a report page\'s first calls, worked out from its URL', () => {
       expect(sent.graph[0]).toBe(expected.graph ? JSON.stringify(expected.graph) : undefined);
     });
   }
+
+  for (const [name, query] of cases) {
+    it(`and the URL it corrects to, so the view writes nothing: ${name}${query || ' (no parameters)'}`, async () => {
+      const report = definition(name);
+      const corrected = correctedReportUrl(report, new URLSearchParams(query), serverToday(0));
+      const sorted = (q: string) => [...new URLSearchParams(q)].sort(([a], [b]) => a.localeCompare(b));
+      // Opened as it is, the view ends at the same parameters.
+      await open(report, query);
+      await until(() => expect(sent.table.length).toBeGreaterThan(0));
+      await until(() => expect(sorted(queries[queries.length - 1] ?? '')).toEqual(sorted(corrected?.toString() ?? query)));
+      view?.unmount();
+      // Opened at the corrected URL, it keeps it: no navigation (so no second render of the page).
+      const at = corrected ? `?${corrected.toString()}` : query;
+      await open(report, at);
+      await until(() => expect(sent.table.length).toBeGreaterThan(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(queries).toEqual([at]);
+    });
+  }
+
+  it('correct nothing in a URL already corrected, and plain URLs get their period', () => {
+    const report = definition('traffic_sources');
+    const corrected = correctedReportUrl(report, new URLSearchParams(), serverToday(0));
+    expect(corrected?.toString()).toBe('dateStart=7days&dateEnd=today&groupBy=day');
+    expect(correctedReportUrl(report, corrected ?? new URLSearchParams(), serverToday(0))).toBeNull();
+    expect(correctedReportUrl(definition('rating'), new URLSearchParams(), serverToday(0))).toBeNull();
+  });
 
   it('leave the rating out: its body needs the project\'s category', () => {
     expect(firstReportCalls(definition('rating'), new URLSearchParams(), serverToday(0))).toBeNull();

@@ -4,10 +4,10 @@
  */
 import type { IsoDate } from '@stat/schemas/period';
 import type { ReportDefinition } from '@stat/schemas/reports';
-import { dimensionCallsOfUrl } from './dimension/requests';
+import { correctDimensionUrl, dimensionCallsOfUrl } from './dimension/requests';
 import type { ReportCalls } from './framework/preloaded';
 import { isTimeSeries } from './registry';
-import { timeSeriesCallsOfUrl } from './timeseries/requests';
+import { correctTimeSeriesUrl, timeSeriesCallsOfUrl } from './timeseries/requests';
 
 /**
  * The graph and table bodies the view of `report` sends first when opened with this query on
@@ -15,4 +15,13 @@ import { timeSeriesCallsOfUrl } from './timeseries/requests';
  */
 export function firstReportCalls(report: ReportDefinition, search: URLSearchParams, today: IsoDate): ReportCalls | null {
   return isTimeSeries(report) ? timeSeriesCallsOfUrl(search, report, today) : dimensionCallsOfUrl(search, report, today);
+}
+
+/**
+ * The query the view of `report` writes in place of `search` as it opens (invalid values corrected,
+ * missing ones filled: spec 001 §5), or null when it writes nothing. Written before the app starts,
+ * the view finds nothing to correct: no navigation, so no second render of the whole page.
+ */
+export function correctedReportUrl(report: ReportDefinition, search: URLSearchParams, today: IsoDate): URLSearchParams | null {
+  return isTimeSeries(report) ? correctTimeSeriesUrl(search, report, today) : correctDimensionUrl(search, report, today);
 }

@@ -6,11 +6,11 @@
  */
 import type { IsoDate } from '@stat/schemas/period';
 import type { ConstructorRequest, ReportDefinition, ReportRequest } from '@stat/schemas/reports';
-import { parsePeriod, parseRatingPeriod, type ParsedPeriod, type Period } from '../../lib/period';
-import { parseFilters, requestFilters } from '../filters/url';
+import { parsePeriod, parseRatingPeriod, writePeriod, type ParsedPeriod, type Period } from '../../lib/period';
+import { parseFilters, requestFilters, writeFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
 import { requestSort } from '../framework/reportApi';
-import { DEFAULT_LINES, parseDimensionQuery, type DimensionQuery, type LineSelection } from './state';
+import { DEFAULT_LINES, parseDimensionQuery, writeDimensionQuery, type DimensionQuery, type LineSelection } from './state';
 
 /** The period of a dimension page: the rating reads whole days by day (its own rule), every other report the URL's period. */
 export function dimensionPeriod(search: URLSearchParams, report: ReportDefinition, today: IsoDate): ParsedPeriod {
@@ -65,4 +65,20 @@ export function dimensionCallsOfUrl(search: URLSearchParams, report: ReportDefin
   const filters = requestFilters(parseFilters(search, report.metrics).filters);
   const base = dimensionBase(report, { period: dimensionPeriod(search, report, today).period, query, filters, category: null });
   return { table: dimensionTableBody(base, query), graph: report.notCollected === undefined ? dimensionGraphBody(base, DEFAULT_LINES) : null };
+}
+
+/**
+ * The URL query a dimension report (not the rating) writes in place of `search` when it opens, or
+ * null when there is nothing to correct: the period, then the table and graph state, then the
+ * filters, as the view's corrections do one after another (DimensionReport, useReportFilters).
+ */
+export function correctDimensionUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
+  if (report.name === 'rating') return null;
+  const period = dimensionPeriod(search, report, today);
+  const withPeriod = period.corrected ? writePeriod(search, period.period) : search;
+  const query = parseDimensionQuery(withPeriod, report);
+  const withQuery = query.corrected ? writeDimensionQuery(withPeriod, query.query, report) : withPeriod;
+  const filters = parseFilters(withQuery, report.metrics);
+  const corrected = filters.corrected ? writeFilters(withQuery, filters.filters) : withQuery;
+  return corrected === search ? null : corrected;
 }

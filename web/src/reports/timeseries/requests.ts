@@ -7,9 +7,9 @@ import type { Metric } from '@stat/schemas/catalogue';
 import type { IsoDate } from '@stat/schemas/period';
 import type { ReportDefinition, ReportRequest } from '@stat/schemas/reports';
 import type { Period } from '../../lib/period';
-import { parseFilters, requestFilters } from '../filters/url';
+import { parseFilters, requestFilters, writeFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
-import { readTableQuery } from '../framework/query';
+import { correctTableQuery, readTableQuery } from '../framework/query';
 import { requestSort, type ReportSort } from '../framework/reportApi';
 
 /** Rows per page of a time-series table (spec 001 §9: summary report rows 90). */
@@ -41,4 +41,16 @@ export function timeSeriesCallsOfUrl(search: URLSearchParams, report: ReportDefi
   const metrics = report.defaultMetrics;
   const { parsed, sort, offset } = readTableQuery(search, today, timeSeriesSortColumns(metrics), PAGE_SIZE);
   return timeSeriesCalls({ period: parsed.period, metrics, sort, offset, filters: requestFilters(parseFilters(search, report.metrics).filters) });
+}
+
+/**
+ * The URL query a time-series report writes in place of `search` when it opens, or null when there
+ * is nothing to correct: the table's state, then the filters, as the view's corrections do one
+ * after another (useReportQuery, useReportFilters).
+ */
+export function correctTimeSeriesUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
+  const table = correctTableQuery(search, readTableQuery(search, today, timeSeriesSortColumns(report.defaultMetrics), PAGE_SIZE)) ?? search;
+  const filters = parseFilters(table, report.metrics);
+  const corrected = filters.corrected ? writeFilters(table, filters.filters) : table;
+  return corrected === search ? null : corrected;
 }
