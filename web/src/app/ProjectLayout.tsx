@@ -1,5 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, Navigate, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { SiteIcon } from '../components/SiteIcon';
 import { Notice, Spinner } from '../components/ui';
 import { projectTitle } from '../lib/format';
@@ -96,9 +96,14 @@ function earlyReport(pathname: string): boolean {
 /** The project's header, its menu and the page; their skeletons until the project comes (the page the same element throughout). */
 function ProjectFrame({ project }: { readonly project: Project | null }) {
   const [switcherOpen, setSwitcherOpen] = useState(false);
+  const openSwitcher = useCallback(() => setSwitcherOpen(true), []);
+  // The page is one element for the frame's life: a new project answer, session or address
+  // re-renders the frame, not the report below it (the page follows its route and the project
+  // through their contexts).
+  const page = useMemo(() => <Outlet />, []);
   return (
     <div className={styles.layout} {...(project ? {} : { 'aria-busy': true })}>
-      {project ? <ProjectBar project={project} onSwitcher={() => setSwitcherOpen(true)} /> : <BarSkeleton />}
+      {project ? <ProjectBar project={project} onSwitcher={openSwitcher} /> : <BarSkeleton />}
       {project?.deleted ? (
         <Notice tone="danger">
           Счётчик удален. Восстановить его можно в <Link to="/stat/projects/deleted">списке удаленных сайтов</Link>.
@@ -106,9 +111,7 @@ function ProjectFrame({ project }: { readonly project: Project | null }) {
       ) : null}
       <div className={styles.body}>
         {project ? <ProjectMenu project={project} /> : <MenuSkeleton />}
-        <div className={styles.content}>
-          <Outlet />
-        </div>
+        <div className={styles.content}>{page}</div>
       </div>
       {switcherOpen && project ? (
         <Suspense fallback={null}>
@@ -120,7 +123,7 @@ function ProjectFrame({ project }: { readonly project: Project | null }) {
 }
 
 /** The project bar (spec 000 §2.4): «Мои сайты», the site's title and address, its id and settings. */
-function ProjectBar({ project, onSwitcher }: { readonly project: Project; readonly onSwitcher: () => void }) {
+const ProjectBar = memo(function ProjectBar({ project, onSwitcher }: { readonly project: Project; readonly onSwitcher: () => void }) {
   const { user } = useSession();
   const snackbar = useSnackbar();
   const base = `/stat/projects/${project.id}`;
@@ -166,13 +169,25 @@ function ProjectBar({ project, onSwitcher }: { readonly project: Project; readon
       ) : null}
     </div>
   );
-}
+});
 
-/** The report menu of the project, as the user may see it. */
-function ProjectMenu({ project }: { readonly project: Project }) {
+/** The report menu of the project, as the user may see it: drawn again only when the project, the user or the address changes. */
+const ProjectMenu = memo(function ProjectMenu({ project }: { readonly project: Project }) {
   const { user } = useSession();
-  const { search } = useLocation();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
   const base = `/stat/projects/${project.id}`;
+  const carried = carriedQuery(search);
+  // Plain links followed by the router (what a NavLink does, without the price of one per item
+  // on every drawing of the menu: each works out and matches its own address).
+  const follow = useCallback(
+    (event: MouseEvent<HTMLAnchorElement>) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      navigate(event.currentTarget.getAttribute('href') ?? base);
+    },
+    [navigate, base],
+  );
   const menu = visibleMenu({
     availableReports: project.available_reports,
     restricted: isRestrictedUser(user?.email),
@@ -185,20 +200,26 @@ function ProjectMenu({ project }: { readonly project: Project }) {
       {menu.map((group, i) => (
         <div key={group.title ?? i} className={styles.menuGroup}>
           {group.title ? <div className={styles.menuTitle}>{group.title}</div> : null}
-          {group.items.map((item) => (
-            <NavLink
-              key={item.to}
-              to={`${base}/${item.to}${item.carry ? carriedQuery(search) : ''}`}
-              className={({ isActive }) => (isActive ? `${styles.menuItem} ${styles.menuActive}` : styles.menuItem)}
-            >
-              {item.label}
-            </NavLink>
-          ))}
+          {group.items.map((item) => {
+            const path = `${base}/${item.to}`;
+            const active = pathname === path || pathname.startsWith(`${path}/`);
+            return (
+              <a
+                key={item.to}
+                href={`${path}${item.carry ? carried : ''}`}
+                onClick={follow}
+                className={active ? `${styles.menuItem} ${styles.menuActive}` : styles.menuItem}
+                {...(active ? { 'aria-current': 'page' as const } : {})}
+              >
+                {item.label}
+              </a>
+            );
+          })}
         </div>
       ))}
     </nav>
   );
-}
+});
 
 function BarSkeleton() {
   return (

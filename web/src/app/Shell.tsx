@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-do
 import { Dropdown } from '../components/Dropdown';
 import { Notice } from '../components/ui';
 import type { CurrentUser } from '../data/calls';
-import { readStored, storage, writeStored } from '../lib/browser';
+import { readStored, storage, whenIdle, writeStored } from '../lib/browser';
 import { ICONS } from './icons';
 import { footerLinks, RELEASE_VERSION } from './links';
 import { collapseKey, productMenu, resolveScope, type ProductItem } from './menu';
@@ -195,11 +195,18 @@ function detectAdBlocker(signal: AbortSignal): Promise<boolean> {
 /** «У вас включен блокировщик рекламы», until dismissed (stored under adBlockHidden). */
 function AdBlockNotice() {
   const [blocked, setBlocked] = useState(false);
+  // Checked once the page is drawn: the first read of the storage and the bait's measurement
+  // would otherwise hold up a report's first render.
   useEffect(() => {
-    if (readStored(AD_BLOCK_KEY)) return undefined;
     const checking = new AbortController();
-    void detectAdBlocker(checking.signal).then((b) => !checking.signal.aborted && setBlocked(b));
-    return () => checking.abort();
+    const cancelWait = whenIdle(() => {
+      if (readStored(AD_BLOCK_KEY)) return;
+      void detectAdBlocker(checking.signal).then((b) => !checking.signal.aborted && setBlocked(b));
+    });
+    return () => {
+      cancelWait();
+      checking.abort();
+    };
   }, []);
   if (!blocked) return null;
   return (

@@ -58,3 +58,17 @@ export async function copyText(text: string): Promise<boolean> {
     area.remove();
   }
 }
+
+/**
+ * Calls `run` once the page has a quiet moment (at the latest after `timeoutMs`), so that work a
+ * page can do later (a notice's check, which reads storage and measures an element) stays off
+ * its first render; the returned function cancels it.
+ */
+export function whenIdle(run: () => void, timeoutMs = 3000): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 1);
+  return () => window.clearTimeout(id);
+}

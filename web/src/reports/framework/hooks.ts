@@ -173,16 +173,53 @@ export function useDataRange(projectId: string | undefined): EventbaseLatency | 
   return range;
 }
 
-function subscribeResize(onChange: () => void): () => void {
-  window.addEventListener('resize', onChange);
-  return () => window.removeEventListener('resize', onChange);
-}
+/**
+ * The page body's width, read once and then kept by a ResizeObserver (or window resizes where
+ * there is none): a render asks it many times, and each fresh read of `clientWidth` while the
+ * page is being built forces the browser to lay it out there and then.
+ */
+const bodyWidth = (() => {
+  let width: number | undefined;
+  const listeners = new Set<() => void>();
+  let stop: (() => void) | undefined;
+  const changed = () => {
+    const next = document.body.clientWidth;
+    if (next === width) return;
+    width = next;
+    for (const listener of listeners) listener();
+  };
+  const watch = (): (() => void) => {
+    if (typeof ResizeObserver === 'undefined') {
+      window.addEventListener('resize', changed);
+      return () => window.removeEventListener('resize', changed);
+    }
+    // Its first call comes after the next layout, and later ones after each change of size
+    // (a window resize, a scrollbar appearing), when reading the width costs nothing.
+    const observer = new ResizeObserver(changed);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  };
+  return {
+    subscribe(onChange: () => void): () => void {
+      listeners.add(onChange);
+      stop ??= watch();
+      return () => {
+        listeners.delete(onChange);
+        if (listeners.size > 0) return;
+        stop?.();
+        stop = undefined;
+        width = undefined;
+      };
+    },
+    now: (): number => (width ??= document.body.clientWidth),
+  };
+})();
 
-/** Whether the page body is narrower than `px` (follows window resizes). */
+/** Whether the page body is narrower than `px` (follows its resizes). */
 export function useNarrowerThan(px: number): boolean {
   return useSyncExternalStore(
-    subscribeResize,
-    () => document.body.clientWidth < px,
+    bodyWidth.subscribe,
+    () => bodyWidth.now() < px,
     () => false,
   );
 }
