@@ -52,14 +52,13 @@ describe('migrations on chDB', () => {
       await client.insert({ table: 'events', format: 'JSONEachRow', values: [{ event_key: '7', project_id: 1, event_type: 'pageview', ts: '2026-11-20 11:00:00.000', event_date: '2026-11-20', visitor_id: 'v2', session_id: 2, url_no_args: 'https://site.example/' }] });
       // 0019 did the same for the time rollups.
       // 0020 copied the path rollups into tables of small granules and filled their week twins, which
-      // a new event reaches through the day rollups' views; 0021 filled the pages rollups by the
-      // address without arguments the same way.
-      for (const rollup of ['rollup_sources_day', 'rollup_geo_day', 'rollup_pages_day', 'rollup_sources_week', 'rollup_geo_week', 'rollup_pages_week', 'rollup_pages_noargs_day', 'rollup_pages_noargs_week', 'rollup_5m', 'rollup_hour', 'rollup_day']) {
+      // a new event reaches through the day rollups' views.
+      for (const rollup of ['rollup_sources_day', 'rollup_geo_day', 'rollup_pages_day', 'rollup_sources_week', 'rollup_geo_week', 'rollup_pages_week', 'rollup_5m', 'rollup_hour', 'rollup_day']) {
         const counted = await client.query({ query: `SELECT toString(sum(page_views)) AS views, toString(uniqCombinedMerge(17)(visitors)) AS distinct_visitors, toTypeName(any(visitors)) AS state FROM ${rollup}`, format: 'JSONEachRow' });
         expect(await counted.json()).toEqual([{ views: '2', distinct_visitors: '2', state: 'AggregateFunction(uniqCombined(17), UInt32)' }]);
       }
       const granules = await client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine_full LIKE '%index_granularity_bytes = 16384%' ORDER BY name", format: 'JSONEachRow' });
-      expect(await granules.json()).toEqual(['rollup_geo_day', 'rollup_geo_week', 'rollup_pages_day', 'rollup_pages_noargs_day', 'rollup_pages_noargs_week', 'rollup_pages_week', 'rollup_sources_day', 'rollup_sources_week'].map((name) => ({ name })));
+      expect(await granules.json()).toEqual(['rollup_geo_day', 'rollup_geo_week', 'rollup_pages_day', 'rollup_pages_week', 'rollup_sources_day', 'rollup_sources_week'].map((name) => ({ name })));
       const table = await client.query({ query: "SELECT sampling_key, sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'events'", format: 'JSONEachRow' });
       expect(await table.json()).toEqual([{ sampling_key: 'visitor_hash', sorting_key: 'project_id, event_date, visitor_hash, ts' }]);
     } finally {

@@ -36,25 +36,13 @@ export interface PathRollup {
   weekTable: string;
   dims: readonly Dimension[];
   scope: Scope;
-  /**
-   * The same rows without the path's last dimension (migration 0021: pages by the address without
-   * arguments), read when neither the rows' level nor a filter needs that dimension: far fewer
-   * states to merge for the very same numbers.
-   */
-  coarse?: PathRollup;
 }
 
 /** The drill-down paths kept in day rollups: read when a report's path, filters and metrics fit. */
 export const PATH_ROLLUPS: readonly PathRollup[] = [
   { table: 'rollup_sources_day', weekTable: 'rollup_sources_week', dims: ['traffic_type', 'traffic_system', 'search_phrase'], scope: 'visit' },
   { table: 'rollup_geo_day', weekTable: 'rollup_geo_week', dims: ['geo_country', 'geo_area', 'geo_city'], scope: 'visit' },
-  {
-    table: 'rollup_pages_day',
-    weekTable: 'rollup_pages_week',
-    dims: ['url_no_args', 'url'],
-    scope: 'hit',
-    coarse: { table: 'rollup_pages_noargs_day', weekTable: 'rollup_pages_noargs_week', dims: ['url_no_args'], scope: 'hit' },
-  },
+  { table: 'rollup_pages_day', weekTable: 'rollup_pages_week', dims: ['url_no_args', 'url'], scope: 'hit' },
 ];
 
 /**

@@ -104,29 +104,14 @@ const DAY_GROUPS: readonly Group[] = ['day', 'week', 'month'];
  * buckets are days or longer (a table has no buckets). Exact and read in tens of milliseconds
  * where the raw events take hundreds (benchmarks/RESULTS.md, 2026-11-24).
  */
-function pathRollupFor(
-  definition: ReportDefinition,
-  rows: readonly Dimension[],
-  filters: readonly DimensionFilterRule[],
-  group: Group,
-  kind: 'table' | 'graph',
-): PathRollup | undefined {
+function pathRollupFor(definition: ReportDefinition, filters: readonly DimensionFilterRule[], group: Group, kind: 'table' | 'graph'): PathRollup | undefined {
   const path = definition.drilldown;
   if (path.length === 0 || (kind === 'graph' && !DAY_GROUPS.includes(group))) return undefined;
-  const rollup = PATH_ROLLUPS.find(
-    (r) =>
-      path.every((d, i) => r.dims[i] === d || computedIn(r, d)) &&
-      filters.every((rule) => (r.dims.includes(rule.key as Dimension) || computedIn(r, rule.key as Dimension)) && rule.extra?.eventClass === undefined),
+  return PATH_ROLLUPS.find(
+    (rollup) =>
+      path.every((d, i) => rollup.dims[i] === d || computedIn(rollup, d)) &&
+      filters.every((rule) => (rollup.dims.includes(rule.key as Dimension) || computedIn(rollup, rule.key as Dimension)) && rule.extra?.eventClass === undefined),
   );
-  return rollup === undefined ? undefined : narrowest(rollup, rows, filters);
-}
-
-/** The rollup's coarser twin when the rows' level (`rows`: the path down to them) and the filters need only its dimensions. */
-function narrowest(rollup: PathRollup, rows: readonly Dimension[], filters: readonly DimensionFilterRule[]): PathRollup {
-  const { coarse } = rollup;
-  if (coarse === undefined) return rollup;
-  const keeps = (d: Dimension): boolean => coarse.dims.includes(d) || computedIn(coarse, d);
-  return rows.every(keeps) && filters.every((rule) => keeps(rule.key as Dimension)) ? coarse : rollup;
 }
 
 /** Whether a rollup computes a dimension from a column it keeps (the URL tree's levels from `url_no_args`). */
@@ -200,7 +185,7 @@ export function planReport(
     !windowed &&
     path.length === 0 && filters.length === 0 && metricFilters.length === 0 && rollupTable(body.group) !== undefined &&
     metrics.every((m) => canAnswer(m, { ...base, source: 'rollup', sample: 1 }));
-  const pathRollup = !windowed ? pathRollupFor(definition, path, filters, body.group, kind) : undefined;
+  const pathRollup = !windowed ? pathRollupFor(definition, filters, body.group, kind) : undefined;
   if (rollupAnswers) source = 'rollup';
   else if (pathRollup !== undefined && metrics.every((m) => canAnswer(m, { ...base, source: 'paths', pathRollup, sample: 1 }))) source = 'paths';
   const sample = sampleOf(definition, body, period, today, source);

@@ -69,20 +69,9 @@ describe('a period with a whole week', () => {
       const { plan, sort } = planReport(reportDefinition(name)!, PROJECT, body, '2026-11-12', 'table');
       return compileTable(plan, { sortBy: sort.name, order: sort.order, limit: 10, offset: 0, totals: true }).table;
     };
-    // Pages by the address without arguments (migration 0021) while the rows and filters need no more.
-    expect(['page_urls', 'chapters', 'geo', 'traffic_sources'].map((name) => table(name, request()))).toEqual(['rollup_pages_noargs_week', 'rollup_pages_noargs_week', 'rollup_geo_week', 'rollup_sources_week']);
+    expect(['page_urls', 'geo', 'traffic_sources'].map((name) => table(name, request()))).toEqual(['rollup_pages_week', 'rollup_geo_week', 'rollup_sources_week']);
     // Six days hold no whole week: the day rollup alone.
-    expect(table('page_urls', request({ date_start: '2026-11-03', date_end: '2026-11-10' }))).toBe('rollup_pages_noargs_day');
-    // An address's rows with arguments, or a filter on them, read the rollup that keeps them.
-    expect(table('page_urls', request({ parents: ['https://site.example/a'] }))).toBe('rollup_pages_week');
-    expect(table('page_urls', request({ dimension_filters: [{ key: 'url', op: 'like', value: '*x=1*' }] }))).toBe('rollup_pages_week');
-  });
-
-  it('a filter on the address with arguments counts the pages having such a view', async () => {
-    // Only the view of 9 Nov (v4, visit 6) has arguments: its page /a, one view, visit and visitor.
-    const filtered = request({ dimension_filters: [{ key: 'url', op: 'like', value: '*x=1*' }] });
-    expect(shown(await service.table(PROJECT, 'page_urls', filtered))).toEqual({ rows: [['https://site.example/a', 1, 1, 1]], totals: [1, 1, 1] });
-    expect(await service.table(PROJECT, 'page_urls', filtered)).toEqual(await service.table(PROJECT, 'page_urls', { ...filtered, dimension_filters: [...filtered.dimension_filters!, ...toRaw.dimension_filters] } as ReportRequestDto));
+    expect(table('page_urls', request({ date_start: '2026-11-03', date_end: '2026-11-10' }))).toBe('rollup_pages_day');
   });
 
   it('page_urls: a visitor of the days before, of the week and of the days after is one visitor', async () => {
@@ -140,11 +129,9 @@ describe('a period with a whole week', () => {
     });
   });
 
-  it('the week rollups and the pages by address without arguments hold what the day rollup holds for the same days', async () => {
+  it('the week rollup holds what the day rollup holds for the same days', async () => {
     for (const [day, week] of [
       ['rollup_pages_day', 'rollup_pages_week'],
-      ['rollup_pages_day', 'rollup_pages_noargs_week'],
-      ['rollup_pages_day', 'rollup_pages_noargs_day'],
       ['rollup_geo_day', 'rollup_geo_week'],
       ['rollup_sources_day', 'rollup_sources_week'],
     ]) {
