@@ -71,6 +71,13 @@ const [{ n: events, first, last }] = await rowsOf(
   { p: PROJECT },
 );
 say(`project ${PROJECT}: ${Number(events).toLocaleString('en-US')} events from ${first} to ${last}; period ${month.date_start} .. ${month.date_end}`);
+// A rollup's rows are merged only when its parts are: a freshly written set (generate.js, replicate.mjs)
+// holds several rows per key until background merges or `measure.mjs` (OPTIMIZE … FINAL) run, and
+// its reports read and merge those too. The same data measured twice can differ by 2× (2026-11-25).
+const parts = await rowsOf(
+  "SELECT table, count() AS parts, sum(rows) AS rows FROM system.parts WHERE active AND database = currentDatabase() AND table LIKE 'rollup_%' GROUP BY table ORDER BY table",
+);
+say(`rollup parts (rows): ${parts.map((t) => `${t.table} ${t.parts} (${Number(t.rows).toLocaleString('en-US')})`).join(', ')}`);
 
 // A logged-in user for the CSV (POST …/csv is for logged-in users): register, then log in.
 const user = apiClient(base);
