@@ -68,4 +68,23 @@ describe('report screens at 1440 and 1024 wide', () => {
       await page.close();
     }
   });
+
+  it.each(['dau', 'wau', 'mau'])('the ready template %s opens sorted by date ascending, read exactly', async (id) => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    try {
+      await page.goto(`${base}/stat/projects/${PROJECT}/constructor`);
+      const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${PROJECT}/constructor`), { timeout: 30_000 });
+      await page.click(`[data-testid="ready-template-${id}"]`);
+      const body = (await asked).postDataJSON() as { sort?: unknown; sample?: unknown; dimensions?: unknown };
+      expect(body).toMatchObject({ dimensions: ['date'], sort: { name: 'title', order: 'asc' }, sample: 1 });
+      await page.waitForSelector('[data-testid="report-row"]', { timeout: 30_000 });
+      const days = await page.$$eval('[data-testid="report-row"][data-level="0"]', (rows) => rows.map((r) => (JSON.parse(r.getAttribute('data-row-id') ?? '[]') as string[])[0] ?? ''));
+      expect(days.length).toBeGreaterThan(1);
+      expect(days).toEqual([...days].sort());
+      await page.$eval('[data-testid="report-row"]', (row) => row.closest('table')?.scrollIntoView({ block: 'center' }));
+      await shot(page, `constructor-${id}`);
+    } finally {
+      await page.close();
+    }
+  });
 });
