@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { launchChromium } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
@@ -83,6 +83,32 @@ describe('report screens at 1440 and 1024 wide', () => {
       expect(days).toEqual([...days].sort());
       await page.$eval('[data-testid="report-row"]', (row) => row.closest('table')?.scrollIntoView({ block: 'center' }));
       await shot(page, `constructor-${id}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.each([1440, 1024])('the dashboard on «Вчера» at %i wide shows yesterday\'s unique visitors, not a count of «now»', async (width) => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    try {
+      await page.goto(`${base}/stat/projects/${PROJECT}/dashboard`);
+      await page.waitForSelector('[data-testid="current-users"]', { timeout: 30_000 });
+      const isMain = (r: Request) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${PROJECT}/realtime`) && (r.postData() ?? '').includes('"active_pages"');
+      const asked = page.waitForRequest(isMain);
+      await page.click('[data-testid="period-picker"] [data-range="yesterday"]');
+      const body = (await asked).postDataJSON() as { sections: string[] };
+      expect(body.sections).not.toContain('current_user_count');
+      const widget = page.locator('[data-testid="widget-current_user_count"]');
+      await page.waitForSelector('[data-testid="period-visitors"]:not([data-value=""])', { timeout: 30_000 });
+      expect(await widget.locator('h2').innerText()).toBe('Уникальные посетители');
+      expect(await widget.innerText()).not.toMatch(/сейчас|минут/);
+      // The same call straight to the api: the page views' graph counts yesterday's visitors.
+      const response = await fetch(`${base}/top100/api/report/v1.0/eventbase/${PROJECT}/realtime`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const result = ((await response.json()) as { result: { page_views: { metrics: string[]; totals: number[] } } }).result.page_views;
+      const visitors = result.totals[result.metrics.indexOf('visitors')];
+      expect(visitors).toBeGreaterThan(0);
+      expect(Number(await page.getAttribute('[data-testid="period-visitors"]', 'data-value'))).toBe(visitors);
+      await shot(page, `dashboard-yesterday-${width}`);
     } finally {
       await page.close();
     }

@@ -5,6 +5,7 @@ import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
 import { usePopover } from '../../components/usePopover';
+import { formatIsoDate } from '../../lib/dates';
 import { formatMetric, formatNumber } from '../../lib/format';
 import type { ChartType } from '../../reports/framework/charts';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
@@ -86,6 +87,31 @@ export function CurrentUsersWidget({ value, answer, ...rest }: WidgetProps & { r
         ) : null}
       </div>
       <p className={styles.caption}>за последние {answer?.minutes ?? 5} минут</p>
+    </Widget>
+  );
+}
+
+/** A period in words for a caption: «за 24.11.2026», «за 18.11.2026 – 24.11.2026». */
+export function periodCaption(period: Pick<DashboardPeriod, 'start' | 'end'>): string {
+  return period.start === period.end ? `за ${formatIsoDate(period.start)}` : `за ${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`;
+}
+
+/**
+ * «Уникальные посетители» of a past period, in the place of the «now» count (which belongs only
+ * to a period that includes now): the period's distinct visitors, from the page views' graph
+ * answer asked with them (see mainSections).
+ */
+export function PeriodVisitorsWidget({ answer, loading, ...rest }: WidgetProps & { readonly answer: GraphResult | undefined; readonly loading: boolean }) {
+  const index = answer ? answer.metrics.indexOf('visitors') : -1;
+  const value = answer && index >= 0 ? (answer.totals[index] ?? undefined) : undefined;
+  return (
+    <Widget section="current_user_count" title="Уникальные посетители" report="summary" loading={loading} {...rest}>
+      <div className={styles.now}>
+        <span className={styles.nowValue} data-testid="period-visitors" data-value={value ?? ''}>
+          {value === undefined ? '—' : formatNumber(value)}
+        </span>
+      </div>
+      <p className={styles.caption}>{periodCaption(rest.period)}</p>
     </Widget>
   );
 }
