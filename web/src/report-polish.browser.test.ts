@@ -113,4 +113,39 @@ describe('report screens at 1440 and 1024 wide', () => {
       await page.close();
     }
   });
+
+  it.each([1440, 1024])('at %i wide a pie shows shares of «Итого» with «Прочее», and every percent two decimals', async (width) => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    try {
+      await page.goto(`${base}/stat/projects/${PROJECT}/new/report/traffic_sources?dateStart=7days&dateEnd=today&groupBy=day&sample=1&metrics=visits,visitors,bounces&graphs=visits:pie`);
+      await page.waitForSelector('ul[aria-label="Доли строк"] li[data-line]', { timeout: 30_000 });
+      // One default line less: its visits join the rest of «Итого».
+      const graphAsked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/traffic_sources/graph'));
+      await page.locator('[data-testid="report-row"] [data-testid="line-toggle"]:checked').first().click();
+      await graphAsked;
+      await page.waitForSelector('ul[aria-label="Доли строк"] li[data-line="other"]', { timeout: 30_000 });
+      const legend = await page.$$eval('ul[aria-label="Доли строк"] li[data-line]', (items) => items.map((li) => ({ id: li.getAttribute('data-line') ?? '', text: li.textContent ?? '' })));
+      const total = Number(await page.getAttribute('[data-testid="report-totals"] [data-metric="visits"]', 'data-value'));
+      // Each slice «value · share»: the share is the value's part of «Итого», to two decimals.
+      let sum = 0;
+      for (const { text } of legend) {
+        const m = /([\d\u00a0]+) · (\d+),(\d\d)%$/.exec(text);
+        expect(m, text).not.toBeNull();
+        const value = Number(m![1]!.replace(/\u00a0/g, ''));
+        sum += value;
+        expect(Number(`${m![2]}.${m![3]}`)).toBeCloseTo((value / total) * 100, 2);
+      }
+      expect(sum).toBe(total);
+      // The percent column (bounces) reads two decimals on every row and the totals.
+      const bounces = await page.$$eval('[data-metric="bounces"]', (cells) => cells.filter((c) => c.tagName === 'TD').map((c) => c.textContent ?? ''));
+      expect(bounces.length).toBeGreaterThan(2);
+      for (const text of bounces) expect(text).toMatch(/^\d+,\d\d%$/);
+      await page.$eval('ul[aria-label="Доли строк"]', (ul) => ul.scrollIntoView({ block: 'center' }));
+      await shot(page, `pie-percents-${width}`);
+      await page.$eval('[data-testid="report-row"]', (row) => row.closest('table')?.scrollIntoView({ block: 'center' }));
+      await shot(page, `table-percents-${width}`);
+    } finally {
+      await page.close();
+    }
+  });
 });
