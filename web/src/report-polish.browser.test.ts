@@ -109,6 +109,15 @@ describe('report screens at 1440 and 1024 wide', () => {
       expect(visitors).toBeGreaterThan(0);
       expect(Number(await page.getAttribute('[data-testid="period-visitors"]', 'data-value'))).toBe(visitors);
       await shot(page, `dashboard-yesterday-${width}`);
+      // «Популярные страницы»: the pages without the site's address they share, the full one their link.
+      const pages = page.locator('[data-testid="widget-active_pages"] [data-testid="row-address"]');
+      await pages.first().waitFor();
+      for (const link of await pages.all()) {
+        expect(await link.getAttribute('href')).toMatch(/^https:\/\/demo\.stat\.example\//);
+        expect(await link.textContent()).toMatch(/^\//);
+      }
+      await page.$eval('[data-testid="widget-active_pages"]', (w) => w.scrollIntoView({ block: 'center' }));
+      await shot(page, `dashboard-pages-${width}`);
     } finally {
       await page.close();
     }

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
+import { AddressLink } from '../../components/AddressLink';
 import { usePopover } from '../../components/usePopover';
 import { formatIsoDate } from '../../lib/dates';
 import { formatMetric, formatNumber } from '../../lib/format';
@@ -11,6 +12,7 @@ import type { ChartType } from '../../reports/framework/charts';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
 import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
 import { PieGraph } from '../../reports/dimension/PieGraph';
+import { originOf, sharedOrigin } from '../../reports/dimension/addresses';
 import type { PieSlice } from '../../reports/dimension/graphs';
 import { metricColumns, type ReportMetric } from '../../reports/view';
 import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
@@ -151,6 +153,8 @@ export function SeriesWidget({ answer, loading, ...rest }: WidgetProps & { reado
 /** The rows of a widget as a table: the title and each metric. */
 function RowsTable({ table, firstColumn, links = false, testId }: { readonly table: RealtimeTable; readonly firstColumn: string; readonly links?: boolean; readonly testId: string }) {
   const columns = metricColumns(table.metrics);
+  // The popular pages share their site's address: each row shows what differs (see addresses.ts).
+  const origin = links ? sharedOrigin(table.data.map((r) => r.title)) : null;
   if (table.data.length === 0) return <Empty />;
   return (
     <div className={styles.tableWrap}>
@@ -169,13 +173,7 @@ function RowsTable({ table, firstColumn, links = false, testId }: { readonly tab
           {table.data.map((row) => (
             <tr key={row.id}>
               <td className={styles.titleCell} title={row.title}>
-                {links && /^https?:\/\//.test(row.title) ? (
-                  <a href={row.title} target="_blank" rel="noopener noreferrer">
-                    {row.title}
-                  </a>
-                ) : (
-                  row.title || EMPTY_TITLE
-                )}
+                {links && originOf(row.title) !== null ? <AddressLink address={row.title} origin={origin} className={styles.addressLink} /> : row.title || EMPTY_TITLE}
               </td>
               {columns.map((c, i) => (
                 <td key={c.name} className={styles.num}>

@@ -5,7 +5,8 @@ import { formatInteger, formatMetric } from '../../lib/format';
 import { paletteColor } from '../../lib/palette';
 import type { ReportSort } from '../framework/reportApi';
 import type { ReportMetric } from '../view';
-import { originOf, sharedOrigin, shownAddress } from './addresses';
+import { AddressLink } from '../../components/AddressLink';
+import { originOf, sharedOrigin } from './addresses';
 import { PAGE_SIZES, TITLE_COLUMN } from './state';
 import styles from './TreeTable.module.css';
 
@@ -84,19 +85,7 @@ function RowTitle({ title, origin }: { readonly title: string; readonly origin: 
       </span>
     );
   }
-  const { head, tail } = shownAddress(title, origin);
-  return (
-    <a className={`${styles.title} ${styles.address}`} href={title} target="_blank" rel="noopener noreferrer" title={title} data-testid="row-address">
-      {head ? (
-        <span className={styles.addressHead} data-part="head">
-          {head}
-        </span>
-      ) : null}
-      <span className={styles.addressTail} data-part="tail">
-        {tail}
-      </span>
-    </a>
-  );
+  return <AddressLink address={title} origin={origin} className={styles.title} />;
 }
 
 /**
