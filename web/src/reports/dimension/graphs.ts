@@ -2,7 +2,7 @@
  * What a dimension report's graphs draw, from the graph answer: the lines of one metric, as
  * values or as shares of «Итого» (the percent toggle), and the slices of a pie. Pure functions.
  */
-import { EMPTY_TITLE, type GraphResult } from '@stat/schemas/reports';
+import { EMPTY_TITLE, OTHER_TITLE, type GraphResult } from '@stat/schemas/reports';
 import type { Metric } from '@stat/schemas/catalogue';
 import type { GraphSeries } from './LinesGraph';
 
@@ -49,11 +49,8 @@ export function graphLines(
   return { buckets: first.map((p) => ({ ts: p.ts, date: p.date })), lines };
 }
 
-/** The id of the slice of the rows not drawn («Прочее»). */
+/** The id of the slice of the rows not drawn («Прочее», the schemas' OTHER_TITLE, as the platform legend says it: spec 001 §3). */
 export const OTHER_ID = 'other';
-
-/** The title of the slice of the rows not drawn (spec 001 §3: the platform legend's «Прочее»). */
-export const OTHER_TITLE = 'Прочее';
 
 /** One slice of a pie: a line (or the rest of the total), its value over the period and its share. */
 export interface PieSlice {
