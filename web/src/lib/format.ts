@@ -173,8 +173,8 @@ export type ValueUnit = 'count' | 'percent' | 'ratio' | 'seconds';
 
 /**
  * A metric value by its unit: counts as numbers («1 234», «1,23 млн»), percents as the api gives
- * them, already multiplied by 100, always with two decimals («20,51%», «20,00%»), ratios with up to two decimals («1,72»), seconds as
- * a duration («01:20», «1:02:03»). Missing values are «NA».
+ * them, already multiplied by 100, always with two decimals («20,51%», «20,00%»), ratios with up
+ * to two decimals («1,72»), seconds as a duration («01:20», «1:02:03»). Missing values are «NA».
  */
 export function formatMetric(value: Num, unit: ValueUnit): string {
   switch (unit) {
@@ -189,7 +189,10 @@ export function formatMetric(value: Num, unit: ValueUnit): string {
   }
 }
 
-/** Whether `value` shows exactly with `digits` decimals (the tick steps are 1-2-5 multiples, so a float's noise is below 1e-9). */
+/**
+ * Whether `value` shows exactly with `digits` decimals. Ticks are 1-2-5 multiples computed in
+ * floats (0.1 + 0.2), so a difference below 1e-9 is noise, not a decimal.
+ */
 function exactWith(value: number, digits: number): boolean {
   return Math.abs(value - Number(value.toFixed(digits))) < 1e-9;
 }
