@@ -16,7 +16,7 @@ import { launchChromium } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
-const SHOTS = process.env.STAT_SCREENSHOTS ?? join(tmpdir(), 'stat-report-polish-screenshots');
+const SHOTS = process.env.STAT_SCREENSHOTS ?? join(tmpdir(), 'stat-report-reading-screenshots');
 
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
