@@ -94,7 +94,10 @@ describe('the live dashboard in a browser', () => {
       'События',
       'Популярные UTM-метки',
     ]);
-    await page.getByText(`https://demo.stat.example/live/${RUN}`, { exact: true }).waitFor();
+    // A popular page reads without the site's address every row shares; the full one is its link.
+    const live = page.locator(`[data-testid=widget-active_pages] a[href="https://demo.stat.example/live/${RUN}"]`);
+    await live.waitFor();
+    expect(await live.textContent()).toBe(`/live/${RUN}`);
     await page.locator('[data-testid=widget-utms]').getByText(`dash${RUN}`, { exact: true }).waitFor();
     await page.locator('[data-testid=widget-events]').getByText(`dash_event_${RUN}`, { exact: true }).waitFor();
     const audience = await page.locator('[data-testid=widget-audience] li').allInnerTexts();

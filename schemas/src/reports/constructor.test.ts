@@ -32,6 +32,15 @@ describe('ready template periods (§4: DAU 3 days, WAU 3 weeks, MAU 3 months)', 
     expect(readyTemplatePeriod({ period }, today)).toEqual(expected);
   });
 
+  it('DAU, WAU and MAU are read by date ascending (their first column) and exactly (sample 1)', () => {
+    const byDate = READY_TEMPLATES.filter((t) => ['dau', 'wau', 'mau'].includes(t.id)).map((t) => [t.id, t.dimensions, t.sort, t.sample]);
+    expect(byDate).toEqual([
+      ['dau', ['date'], { name: 'title', order: 'asc' }, 1],
+      ['wau', ['date'], { name: 'title', order: 'asc' }, 1],
+      ['mau', ['date'], { name: 'title', order: 'asc' }, 1],
+    ]);
+  });
+
   it('MAU in January reaches back into the year before', () => {
     expect(readyTemplatePeriod({ period: 'month' }, '2027-01-15')).toEqual({ dateStart: '2026-11-01', dateEnd: '2027-01-15', group: 'month' });
   });

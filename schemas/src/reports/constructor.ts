@@ -193,12 +193,23 @@ export interface ReadyTemplate {
   dimensions: Dimension[];
   period: 'today' | 'day' | 'week' | 'month';
   dimension_filters?: DimensionFilterRule[];
+  /** The table's order when not the constructor's default (page views, most first); `title` is the first dimension's column. */
+  sort?: { name: 'title' | ConstructorMetric; order: 'asc' | 'desc' };
+  /** The share of visitors read when not the constructor's default (10 %); 1 reads them all. */
+  sample?: number;
 }
 
+/**
+ * DAU, WAU and MAU are read by date: the first day at the top, as a calendar reads (sorted by
+ * visitors, the three rows came in any order); and exactly, since a count of unique visitors
+ * per period is the figure itself, not an estimate from a 10 % sample.
+ */
+const BY_DATE_EXACT = { sort: { name: 'title', order: 'asc' }, sample: 1 } as const satisfies Pick<ReadyTemplate, 'sort' | 'sample'>;
+
 export const READY_TEMPLATES: readonly ReadyTemplate[] = [
-  { id: 'dau', group: 'audience', title: 'DAU', description: 'Уникальные посетители по дням за 3 дня', metrics: ['visitors'], dimensions: ['date'], period: 'day' },
-  { id: 'wau', group: 'audience', title: 'WAU', description: 'Уникальные посетители по неделям за 3 недели', metrics: ['visitors'], dimensions: ['date'], period: 'week' },
-  { id: 'mau', group: 'audience', title: 'MAU', description: 'Уникальные посетители по месяцам за 3 месяца', metrics: ['visitors'], dimensions: ['date'], period: 'month' },
+  { id: 'dau', group: 'audience', title: 'DAU', description: 'Уникальные посетители по дням за 3 дня', metrics: ['visitors'], dimensions: ['date'], period: 'day', ...BY_DATE_EXACT },
+  { id: 'wau', group: 'audience', title: 'WAU', description: 'Уникальные посетители по неделям за 3 недели', metrics: ['visitors'], dimensions: ['date'], period: 'week', ...BY_DATE_EXACT },
+  { id: 'mau', group: 'audience', title: 'MAU', description: 'Уникальные посетители по месяцам за 3 месяца', metrics: ['visitors'], dimensions: ['date'], period: 'month', ...BY_DATE_EXACT },
   { id: 'geo', group: 'audience', title: 'География', description: 'Визиты по странам и городам', metrics: ['visits', 'visitors'], dimensions: ['geo_country', 'geo_city'], period: 'today' },
   { id: 'platforms', group: 'technology', title: 'Платформы', description: 'Устройства и операционные системы', metrics: ['visits', 'visitors'], dimensions: ['device_type', 'os_family'], period: 'today' },
   { id: 'browsers', group: 'technology', title: 'Браузеры', description: 'Браузеры и их версии', metrics: ['visits', 'visitors'], dimensions: ['browser_family', 'browser_version_major'], period: 'today' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatInteger, formatMetric, formatNumber, formatPercent, MISSING_VALUE, NBSP, NO_TITLE, projectTitle } from './format';
+import { formatAxisTicks, formatDuration, formatInteger, formatMetric, formatNumber, formatPercent, MISSING_VALUE, NBSP, NO_TITLE, projectTitle } from './format';
 
 /** Writes expectations with a visible «␣» for the no-break space. */
 const s = (text: string) => text.replaceAll('␣', NBSP);
@@ -118,27 +118,46 @@ describe('formatInteger', () => {
 });
 
 describe('formatPercent', () => {
-  it('takes a fraction and shows up to two decimals with a comma', () => {
+  it('takes a fraction and always shows two decimals with a comma, zeros kept', () => {
     expect(formatPercent(0.1234)).toBe('12,34%');
-    expect(formatPercent(0.5)).toBe('50%');
-    expect(formatPercent(1)).toBe('100%');
-    expect(formatPercent(0)).toBe('0%');
-    expect(formatPercent(0.00004)).toBe('0%');
+    expect(formatPercent(0.2055)).toBe('20,55%');
+    expect(formatPercent(0.2)).toBe('20,00%');
+    expect(formatPercent(0.5)).toBe('50,00%');
+    expect(formatPercent(1)).toBe('100,00%');
+    expect(formatPercent(0)).toBe('0,00%');
+    expect(formatPercent(0.00004)).toBe('0,00%');
+    // 0.96428… of a whole: 96,428… rounds to 96,43.
+    expect(formatPercent(27 / 28)).toBe('96,43%');
   });
 
   it('groups large percents', () => {
-    expect(formatPercent(12.5)).toBe(s('1␣250%'));
+    expect(formatPercent(12.5)).toBe(s('1␣250,00%'));
   });
 
-  it('honours maxFractionDigits and signed', () => {
-    expect(formatPercent(0.12345, { maxFractionDigits: 1 })).toBe('12,3%');
-    expect(formatPercent(0.05, { signed: true })).toBe('+5%');
-    expect(formatPercent(-0.05, { signed: true })).toBe('-5%');
+  it('honours fractionDigits and signed', () => {
+    expect(formatPercent(0.12345, { fractionDigits: 1 })).toBe('12,3%');
+    expect(formatPercent(0.1, { fractionDigits: 0 })).toBe('10%');
+    expect(formatPercent(0.05, { signed: true })).toBe('+5,00%');
+    expect(formatPercent(-0.05, { signed: true })).toBe('-5,00%');
   });
 
   it('shows missing values as NA', () => {
     expect(formatPercent(null)).toBe('NA');
     expect(formatPercent(Number.NaN)).toBe('NA');
+  });
+});
+
+describe('formatAxisTicks', () => {
+  it('gives percent ticks the fewest decimals that show them all, the same for every tick', () => {
+    expect(formatAxisTicks([0, 25, 50, 75, 100], 'percent')).toEqual(['0%', '25%', '50%', '75%', '100%']);
+    expect(formatAxisTicks([0, 2.5, 5, 7.5], 'percent')).toEqual(['0,0%', '2,5%', '5,0%', '7,5%']);
+    // 0.1 + 0.2 is 0.30000000000000004: float noise is no decimal of its own.
+    expect(formatAxisTicks([0.1, 0.1 + 0.2, 0.05], 'percent')).toEqual(['0,10%', '0,30%', '0,05%']);
+  });
+
+  it('labels ticks of other units as their values', () => {
+    expect(formatAxisTicks([0, 1_500_000], 'count')).toEqual(['0', `1,5${NBSP}млн`]);
+    expect(formatAxisTicks([90], 'seconds')).toEqual(['01:30']);
   });
 });
 
@@ -181,9 +200,13 @@ describe('formatMetric', () => {
     expect(formatMetric(1234, 'count')).toBe(`1${NBSP}234`);
     expect(formatMetric(1_234_567, 'count')).toBe(`1,23${NBSP}млн`);
   });
-  it('formats percents as the api gives them (0–100) with a comma and no space', () => {
+  it('formats percents as the api gives them (0–100) with two decimals, a comma and no space', () => {
     expect(formatMetric(20.51, 'percent')).toBe('20,51%');
-    expect(formatMetric(100, 'percent')).toBe('100%');
+    expect(formatMetric(20.556, 'percent')).toBe('20,56%');
+    // A whole share keeps its zeros, so that «20,00%» lines up with «20,55%» in one column.
+    expect(formatMetric(20, 'percent')).toBe('20,00%');
+    expect(formatMetric(100, 'percent')).toBe('100,00%');
+    expect(formatMetric(0.4, 'percent')).toBe('0,40%');
   });
   it('formats ratios with up to two decimals', () => {
     expect(formatMetric(1.7234, 'ratio')).toBe('1,72');

@@ -13,8 +13,15 @@
  * - From one million on it is scaled to млн (10⁶), млрд (10⁹) or трлн (10¹²), rounded to two
  *   fraction digits, trailing zeros trimmed: 1 234 567 → «1,23 млн», 12 000 000 → «12 млн». A value
  *   that rounds up to 1000 of a unit moves to the next unit (999 999 999 → «1 млрд»).
- * - Percents take a fraction (0.1234 → «12,34%»), with no space before the sign, as the spec's
- *   own text «меньше 1%» writes it.
+ * - A percent always carries exactly {@link PERCENT_DIGITS} (two) decimals, zeros kept: «20,55%»,
+ *   «20,00%», «100,00%», «0,40%». Trimming zeros made «20%» stand beside «20,55%» in one column or
+ *   legend, as if one share were known less exactly than the other; with one fixed width the
+ *   shares line up and compare at a glance. This holds for every percent a report shows (tables,
+ *   tooltips, legends, pie slices, the dashboard's widgets), whatever the screen width. Two
+ *   exceptions, both not measured values: a setting's label (the sample «10%», spec «меньше 1%»)
+ *   and the ticks of a value axis, which share the fewest decimals that tell them apart
+ *   ({@link formatAxisTicks}: «0%», «25%», «50%» or «2,5%», «5,0%», «7,5%»).
+ *   No space before the sign, as the spec's own text «меньше 1%» writes it.
  * - A missing value (null, undefined, NaN, ±Infinity) is shown as «NA» (spec: missing value 'NA').
  */
 
@@ -124,23 +131,26 @@ export function formatInteger(value: Num): string {
   return formatNumber(isPresent(value) ? Math.round(value) : value, { compact: false, maxFractionDigits: 0 });
 }
 
+/** Decimals of every percent value in the reports (see the module comment). */
+export const PERCENT_DIGITS = 2;
+
 /** Options of {@link formatPercent}. */
 export interface PercentFormatOptions {
-  /** Most fraction digits of the percent value; trailing zeros are trimmed. Default 2. */
-  readonly maxFractionDigits?: number;
+  /** Decimals shown, zeros kept. Default {@link PERCENT_DIGITS}; 0 only for a setting's label. */
+  readonly fractionDigits?: number;
   /** Prefix positive values with «+» (for changes). Default false. */
   readonly signed?: boolean;
 }
 
-/** Formats a fraction as a percent: 0.1234 → «12,34%», 1 → «100%», -0.05 with signed → «-5%». */
-export function formatPercent(fraction: Num, options: PercentFormatOptions = {}): string {
-  if (!isPresent(fraction)) return MISSING_VALUE;
-  const body = formatNumber(fraction * 100, {
-    maxFractionDigits: options.maxFractionDigits ?? 2,
-    compact: false,
-    signed: options.signed ?? false,
-  });
+/** A percent already multiplied by 100, with its decimals fixed: 20.5 → «20,50%». */
+function percentText(hundredths: number, options: PercentFormatOptions): string {
+  const body = formatNumber(hundredths, { fractionDigits: options.fractionDigits ?? PERCENT_DIGITS, compact: false, signed: options.signed ?? false });
   return `${body}%`;
+}
+
+/** Formats a fraction as a percent: 0.1234 → «12,34%», 1 → «100,00%», -0.05 with signed → «-5,00%». */
+export function formatPercent(fraction: Num, options: PercentFormatOptions = {}): string {
+  return isPresent(fraction) ? percentText(fraction * 100, options) : MISSING_VALUE;
 }
 
 /**
@@ -163,18 +173,39 @@ export type ValueUnit = 'count' | 'percent' | 'ratio' | 'seconds';
 
 /**
  * A metric value by its unit: counts as numbers («1 234», «1,23 млн»), percents as the api gives
- * them, already multiplied by 100 («20,51%»), ratios with up to two decimals («1,72»), seconds as
- * a duration («01:20», «1:02:03»). Missing values are «NA».
+ * them, already multiplied by 100, always with two decimals («20,51%», «20,00%»), ratios with up
+ * to two decimals («1,72»), seconds as a duration («01:20», «1:02:03»). Missing values are «NA».
  */
 export function formatMetric(value: Num, unit: ValueUnit): string {
   switch (unit) {
     case 'count':
       return formatNumber(value);
     case 'percent':
-      return isPresent(value) ? `${formatNumber(value, { compact: false })}%` : MISSING_VALUE;
+      return isPresent(value) ? percentText(value, {}) : MISSING_VALUE;
     case 'ratio':
       return formatNumber(value, { maxFractionDigits: 2 });
     case 'seconds':
       return formatDuration(value);
   }
+}
+
+/**
+ * Whether `value` shows exactly with `digits` decimals. Ticks are 1-2-5 multiples computed in
+ * floats (0.1 + 0.2), so a difference below 1e-9 is noise, not a decimal.
+ */
+function exactWith(value: number, digits: number): boolean {
+  return Math.abs(value - Number(value.toFixed(digits))) < 1e-9;
+}
+
+/**
+ * The labels of a value axis's ticks. Percent ticks share one number of decimals, the fewest (up
+ * to {@link PERCENT_DIGITS}) that show every tick exactly: «0%», «25%», «50%» — or «2,5%», «5,0%»,
+ * «7,5%» — never «5%» beside «7,5%» on one axis, and never «20,00%» on a scale whose marks are
+ * round by construction. Other units are labelled as their values are shown.
+ */
+export function formatAxisTicks(ticks: readonly number[], unit: ValueUnit): string[] {
+  if (unit !== 'percent') return ticks.map((t) => formatMetric(t, unit));
+  let digits = 0;
+  while (digits < PERCENT_DIGITS && !ticks.every((t) => exactWith(t, digits))) digits += 1;
+  return ticks.map((t) => percentText(t, { fractionDigits: digits }));
 }

@@ -16,6 +16,12 @@ export function paletteColor(index: number): string {
   return PALETTE[((index % PALETTE.length) + PALETTE.length) % PALETTE.length] ?? '#313EFB';
 }
 
+/**
+ * The colour of a pie's «Прочее» (the rows not drawn): a light grey outside the palette, so that
+ * the rest never looks like one more row.
+ */
+export const OTHER_COLOR = '#C9CDD6';
+
 /** `#RRGGBB` with an alpha 0..1 as `rgba()`. */
 export function withAlpha(hex: string, alpha: number): string {
   const n = Number.parseInt(hex.slice(1), 16);

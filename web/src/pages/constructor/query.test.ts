@@ -110,7 +110,7 @@ describe('templates and the URL', () => {
     expect(templateBody(search, parseSelection(search))).toEqual(template.body);
   });
 
-  it('opens DAU as the visitors of the last three days by day', () => {
+  it('opens DAU as the exact visitors of the last three days by day, the first day at the top', () => {
     const dau = READY_TEMPLATES.find((t) => t.id === 'dau')!;
     expect(Object.fromEntries(readyTemplateSearch(dau, '2026-11-24'))).toEqual({
       dateStart: '2026-11-22',
@@ -118,6 +118,25 @@ describe('templates and the URL', () => {
       groupBy: 'day',
       metrics: 'visitors',
       dimensions: 'date',
+      orderBy: 'title:asc',
+      sample: '1',
     });
+  });
+
+  it.each([
+    // Tuesday 24 November 2026: this week from Monday the 23rd, two weeks before it from the 9th.
+    ['wau', '2026-11-09', 'week'],
+    // November, October and September.
+    ['mau', '2026-09-01', 'month'],
+  ])('opens %s by date ascending and exact too', (id, dateStart, groupBy) => {
+    const template = READY_TEMPLATES.find((t) => t.id === id)!;
+    const search = readyTemplateSearch(template, '2026-11-24');
+    expect([search.get('dateStart'), search.get('groupBy'), search.get('orderBy'), search.get('sample')]).toEqual([dateStart, groupBy, 'title:asc', '1']);
+  });
+
+  it('opens the other ready templates at the constructor\'s default order and sample', () => {
+    const geo = READY_TEMPLATES.find((t) => t.id === 'geo')!;
+    const search = readyTemplateSearch(geo, '2026-11-24');
+    expect([search.get('orderBy'), search.get('sample')]).toEqual([null, null]);
   });
 });

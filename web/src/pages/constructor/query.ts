@@ -159,10 +159,12 @@ export function templateSearch(template: Pick<ConstructorTemplate, 'id' | 'body'
   return next;
 }
 
-/** The URL query of a ready template (§4 "Presets"), on the Moscow day `today`. */
+/** The URL query of a ready template (§4 "Presets"), on the Moscow day `today`: its period, choice, order, sample and filters. */
 export function readyTemplateSearch(template: ReadyTemplate, today: string): URLSearchParams {
   const period = readyTemplatePeriod(template, today);
   let next = new URLSearchParams({ dateStart: period.dateStart, dateEnd: period.dateEnd, groupBy: period.group satisfies PeriodGroup });
   next = writeSelection(next, { metrics: template.metrics, dimensions: template.dimensions, viewType: 'table' });
+  if (template.sort) next.set('orderBy', writeSort(template.sort));
+  if (template.sample !== undefined) next.set('sample', String(template.sample));
   return writeFilters(next, { dimension: template.dimension_filters ?? [], metric: [] });
 }

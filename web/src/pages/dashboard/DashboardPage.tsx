@@ -33,8 +33,8 @@ import type { Metric } from '@stat/schemas/catalogue';
 import toolbarStyles from '../../reports/framework/Toolbar.module.css';
 import { useAnimatedCount, useAutoUpdate, usePageVisible } from './hooks';
 import { fetchRealtime } from './realtimeApi';
-import { autoUpdateAvailable, autoUpdateRuns, chooseDetail, choosePeriod, initialPeriod, isLive, type DashboardPeriod } from './state';
-import { CurrentUsersWidget, EventsWidget, PieWidget, SeriesWidget, TableWidget, TrafficSourcesWidget } from './Widgets';
+import { autoUpdateAvailable, autoUpdateRuns, chooseDetail, choosePeriod, includesNow, initialPeriod, isLive, mainSections, type DashboardPeriod } from './state';
+import { CurrentUsersWidget, EventsWidget, PeriodVisitorsWidget, PieWidget, SeriesWidget, TableWidget, TrafficSourcesWidget } from './Widgets';
 import { Segmented } from '../../reports/framework/Segmented';
 import styles from './Dashboard.module.css';
 
@@ -93,7 +93,8 @@ function Dashboard({ today }: { readonly today: string }) {
     () => ({ date_start: period.start, date_end: period.end, group: period.group, sample, ...(live ? { period: period.detail } : {}), ...filters.request }),
     [period, live, sample, filters.request],
   );
-  const main = useSections(projectId, { ...base, sections: ['current_user_count', 'page_views', 'active_pages', 'platforms', 'utms'] }, nonce);
+  const now = includesNow(period, today);
+  const main = useSections(projectId, { ...base, ...mainSections(now) }, nonce);
   const traffic = useSections(
     projectId,
     { ...base, sections: ['traffic_sources'], ...(trafficType ? { widget_params: { traffic_sources: { traffic_type: trafficType } } } : {}) },
@@ -171,7 +172,11 @@ function Dashboard({ today }: { readonly today: string }) {
       ) : (
         <div className={styles.widgets}>
           <div className={styles.grid}>
-            <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />
+            {now ? (
+              <CurrentUsersWidget projectId={projectId} period={shownPeriod} value={currentUsers} answer={section(main, 'current_user_count')} />
+            ) : (
+              <PeriodVisitorsWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
+            )}
             <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
             <TrafficSourcesWidget
               projectId={projectId}

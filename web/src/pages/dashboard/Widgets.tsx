@@ -4,12 +4,15 @@ import { Link } from 'react-router-dom';
 import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
+import { AddressLink } from '../../components/AddressLink';
 import { usePopover } from '../../components/usePopover';
+import { formatIsoDate } from '../../lib/dates';
 import { formatMetric, formatNumber } from '../../lib/format';
 import type { ChartType } from '../../reports/framework/charts';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
 import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
 import { PieGraph } from '../../reports/dimension/PieGraph';
+import { originOf, sharedOrigin } from '../../reports/dimension/addresses';
 import type { PieSlice } from '../../reports/dimension/graphs';
 import { metricColumns, type ReportMetric } from '../../reports/view';
 import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
@@ -90,6 +93,31 @@ export function CurrentUsersWidget({ value, answer, ...rest }: WidgetProps & { r
   );
 }
 
+/** A period in words for a caption: «за 24.11.2026», «за 18.11.2026 – 24.11.2026». */
+export function periodCaption(period: Pick<DashboardPeriod, 'start' | 'end'>): string {
+  return period.start === period.end ? `за ${formatIsoDate(period.start)}` : `за ${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`;
+}
+
+/**
+ * «Уникальные посетители» of a past period, in the place of the «now» count (which belongs only
+ * to a period that includes now): the period's distinct visitors, from the page views' graph
+ * answer asked with them (see mainSections).
+ */
+export function PeriodVisitorsWidget({ answer, loading, ...rest }: WidgetProps & { readonly answer: GraphResult | undefined; readonly loading: boolean }) {
+  const index = answer ? answer.metrics.indexOf('visitors') : -1;
+  const value = answer && index >= 0 ? (answer.totals[index] ?? undefined) : undefined;
+  return (
+    <Widget section="current_user_count" title="Уникальные посетители" report="summary" loading={loading} {...rest}>
+      <div className={styles.now}>
+        <span className={styles.nowValue} data-testid="period-visitors" data-value={value ?? ''}>
+          {value === undefined ? '—' : formatNumber(value)}
+        </span>
+      </div>
+      <p className={styles.caption}>{periodCaption(rest.period)}</p>
+    </Widget>
+  );
+}
+
 /** The lines of a graph answer, coloured by their order (one line alone takes the first colour). */
 function seriesOf(graph: GraphResult | null | undefined, metric: Metric, title?: string): { buckets: { ts: number; date: string }[] | undefined; lines: GraphSeries[] } {
   if (!graph) return { buckets: undefined, lines: [] };
@@ -125,6 +153,8 @@ export function SeriesWidget({ answer, loading, ...rest }: WidgetProps & { reado
 /** The rows of a widget as a table: the title and each metric. */
 function RowsTable({ table, firstColumn, links = false, testId }: { readonly table: RealtimeTable; readonly firstColumn: string; readonly links?: boolean; readonly testId: string }) {
   const columns = metricColumns(table.metrics);
+  // The popular pages share their site's address: each row shows what differs (see addresses.ts).
+  const origin = links ? sharedOrigin(table.data.map((r) => r.title)) : null;
   if (table.data.length === 0) return <Empty />;
   return (
     <div className={styles.tableWrap}>
@@ -143,13 +173,7 @@ function RowsTable({ table, firstColumn, links = false, testId }: { readonly tab
           {table.data.map((row) => (
             <tr key={row.id}>
               <td className={styles.titleCell} title={row.title}>
-                {links && /^https?:\/\//.test(row.title) ? (
-                  <a href={row.title} target="_blank" rel="noopener noreferrer">
-                    {row.title}
-                  </a>
-                ) : (
-                  row.title || EMPTY_TITLE
-                )}
+                {links && originOf(row.title) !== null ? <AddressLink address={row.title} origin={origin} className={styles.addressLink} /> : row.title || EMPTY_TITLE}
               </td>
               {columns.map((c, i) => (
                 <td key={c.name} className={styles.num}>

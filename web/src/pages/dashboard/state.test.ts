@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoUpdateRuns, chooseDetail, choosePeriod, constructorHref, countStep, groupFor, initialPeriod, reportHref, toggleEvent } from './state';
+import { autoUpdateRuns, chooseDetail, choosePeriod, constructorHref, countStep, groupFor, includesNow, initialPeriod, mainSections, reportHref, toggleEvent } from './state';
 
 const TODAY = '2026-11-24';
 
@@ -74,5 +74,22 @@ describe('the events picker', () => {
     expect(toggleEvent(five, 'f', 5)).toEqual(five);
     expect(toggleEvent(five, 'c', 5)).toEqual(['a', 'b', 'd', 'e']);
     expect(toggleEvent(['a'], 'b', 5)).toEqual(['a', 'b']);
+  });
+});
+
+describe('the «now» count belongs to a period that includes now', () => {
+  it('is a period that ends today: today, 7 days to today; not yesterday or last week', () => {
+    expect(includesNow(initialPeriod(TODAY), TODAY)).toBe(true);
+    expect(includesNow(choosePeriod('7days', 'today', TODAY, initialPeriod(TODAY)), TODAY)).toBe(true);
+    expect(includesNow(choosePeriod('yesterday', 'yesterday', TODAY, initialPeriod(TODAY)), TODAY)).toBe(false);
+    expect(includesNow({ end: '2026-11-22' }, TODAY)).toBe(false);
+  });
+
+  it('asks the «now» count with a period that includes now, and the period\'s visitors with a past one', () => {
+    expect(mainSections(true)).toEqual({ sections: ['current_user_count', 'page_views', 'active_pages', 'platforms', 'utms'] });
+    expect(mainSections(false)).toEqual({
+      sections: ['page_views', 'active_pages', 'platforms', 'utms'],
+      widget_params: { page_views: { metrics: ['page_views', 'visitors'] } },
+    });
   });
 });

@@ -4,7 +4,8 @@
  * and where each widget's title and preset lead.
  */
 import { fitGroup, resolveDate, type IsoDate, type PeriodDetail, type PeriodGroup } from '@stat/schemas/period';
-import type { RealtimeSection } from '@stat/schemas/reports';
+import type { Metric } from '@stat/schemas/catalogue';
+import { REALTIME_DEFAULT_METRICS, type RealtimeSection } from '@stat/schemas/reports';
 import type { DateParam, Period } from '../../lib/period';
 
 /** The dashboard's period: the report period, and the detail of a period of today. */
@@ -17,6 +18,25 @@ export const DEFAULT_DETAIL: PeriodDetail = 30;
 
 /** Whether the period is today alone: the live mode. */
 export const isLive = (period: Pick<Period, 'start' | 'end'>, today: IsoDate): boolean => period.start === today && period.end === today;
+
+/**
+ * Whether the period includes the present moment: it ends today (a period never ends in the
+ * future). Only then does «Уникальные посетители сейчас», a count of the last 5 minutes, belong to
+ * it; under «Вчера» it read «0 за последние 5 минут», a figure of another day than the page's.
+ */
+export const includesNow = (period: Pick<Period, 'end'>, today: IsoDate): boolean => period.end === today;
+
+/**
+ * What the dashboard's first call asks (its other widgets have their own calls). Over a period
+ * that includes now: the visitors of the last minutes. Over a past one, no «now» count (it would
+ * not be the period's) but the period's own unique visitors, read with the page views' graph, whose
+ * totals count them exactly over the whole period (a sum of buckets would count a visitor twice).
+ */
+export function mainSections(now: boolean): { sections: RealtimeSection[]; widget_params?: { page_views: { metrics: Metric[] } } } {
+  const all: RealtimeSection[] = ['current_user_count', 'page_views', 'active_pages', 'platforms', 'utms'];
+  const sections = now ? all : all.filter((s) => s !== 'current_user_count');
+  return now ? { sections } : { sections, widget_params: { page_views: { metrics: [...REALTIME_DEFAULT_METRICS.page_views, 'visitors'] } } };
+}
 
 /**
  * The group of a period and detail. Today: minute with 30 minutes (§4: "Today with 30-minute

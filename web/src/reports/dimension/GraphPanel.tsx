@@ -3,7 +3,7 @@ import type { GraphResult } from '@stat/schemas/reports';
 import type { Metric } from '@stat/schemas/catalogue';
 import type { Period } from '../../lib/period';
 import type { ReportMetric } from '../view';
-import { graphLines, pieSlices } from './graphs';
+import { graphLines, graphTotal, pieSlices } from './graphs';
 import { LinesGraph } from './LinesGraph';
 import { PieGraph } from './PieGraph';
 import type { ChartType } from './state';
@@ -37,7 +37,7 @@ export function GraphPanel({ answer, metrics, metric, onMetric, lineColors, char
   const shares = percent && metric.unit === 'count';
   const { buckets, lines } = useMemo(() => graphLines(answer, metric.name, lineColors, shares), [answer, metric.name, lineColors, shares]);
   const slices = useMemo(
-    () => (chartType === 'pie' && answer ? pieSlices(graphLines(answer, metric.name, lineColors, false).lines, (id) => tableValue(id, metric.name)) : undefined),
+    () => (chartType === 'pie' && answer ? pieSlices(graphLines(answer, metric.name, lineColors, false).lines, (id) => tableValue(id, metric.name), graphTotal(answer, metric.name)) : undefined),
     [chartType, answer, metric.name, lineColors, tableValue],
   );
   return (

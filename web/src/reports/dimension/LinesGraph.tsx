@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { UPlotChart } from '../../components/UPlotChart';
-import { formatMetric } from '../../lib/format';
+import { formatAxisTicks, formatMetric } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { formatBucket, type Period } from '../../lib/period';
 import { timeSeriesOptions } from '../framework/TimeSeriesGraph';
@@ -143,7 +143,7 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
         {
           ...yAxis,
           incrs: () => (unitRef.current === 'count' ? COUNT_STEPS : unitRef.current === 'seconds' ? SECOND_STEPS : FINE_STEPS),
-          values: (_u: uPlot, splits: number[]) => splits.map((v) => formatMetric(v, unitRef.current)),
+          values: (_u: uPlot, splits: number[]) => formatAxisTicks(splits, unitRef.current),
         },
       ],
       hooks: {

@@ -1,5 +1,5 @@
 import { formatMetric } from '../../lib/format';
-import { paletteColor } from '../../lib/palette';
+import { OTHER_COLOR, paletteColor } from '../../lib/palette';
 import type { ReportMetric } from '../view';
 import type { PieSlice } from './graphs';
 import styles from './PieGraph.module.css';
@@ -17,6 +17,11 @@ export interface PieGraphProps {
   readonly testId?: string;
 }
 
+/** A slice's colour: its row's, or grey for «Прочее». */
+function sliceColor(slice: PieSlice): string {
+  return slice.colorIndex === null ? OTHER_COLOR : paletteColor(slice.colorIndex);
+}
+
 /** The SVG path of a slice from `from` to `to` (fractions of the circle, clockwise from the top). */
 function slicePath(from: number, to: number, r: number): string {
   if (to - from >= 0.9999) return `M 0 ${-r} A ${r} ${r} 0 1 1 0 ${r} A ${r} ${r} 0 1 1 0 ${-r} Z`;
@@ -25,8 +30,9 @@ function slicePath(from: number, to: number, r: number): string {
 }
 
 /**
- * A pie of the drawn rows' shares over the period (spec 001 §2 "Toolbar": the chart type pie), a
- * small SVG: the time axis means nothing here, so uPlot is not needed.
+ * A pie of the drawn rows' shares of the period's «Итого», the rest as «Прочее» (spec 001 §2
+ * "Toolbar": the chart type pie; the slices come from graphs.ts), a small SVG: the time axis
+ * means nothing here, so uPlot is not needed.
  */
 export function PieGraph({ slices, metric, percent, loading, height, testId }: PieGraphProps) {
   if (!slices) {
@@ -52,7 +58,7 @@ export function PieGraph({ slices, metric, percent, loading, height, testId }: P
           const from = at;
           at += slice.percent / 100;
           return (
-            <path key={slice.id} d={slicePath(from, at, r)} fill={paletteColor(slice.colorIndex)} stroke="#fff" strokeWidth={1.5} data-slice={slice.id}>
+            <path key={slice.id} d={slicePath(from, at, r)} fill={sliceColor(slice)} stroke="#fff" strokeWidth={1.5} data-slice={slice.id}>
               <title>{`${slice.title}: ${formatMetric(slice.value, metric.unit)} (${formatMetric(slice.percent, 'percent')})`}</title>
             </path>
           );
@@ -62,7 +68,7 @@ export function PieGraph({ slices, metric, percent, loading, height, testId }: P
         <li className={styles.legendHead}>{metric.title}</li>
         {slices.map((slice) => (
           <li key={slice.id} className={styles.legendItem} title={slice.title} data-line={slice.id}>
-            <span className={styles.swatch} style={{ background: paletteColor(slice.colorIndex) }} />
+            <span className={styles.swatch} style={{ background: sliceColor(slice) }} />
             <span className={styles.legendTitle}>{slice.title}</span>
             <span className={styles.legendValue}>
               {percent

@@ -5,6 +5,8 @@ import { formatInteger, formatMetric } from '../../lib/format';
 import { paletteColor } from '../../lib/palette';
 import type { ReportSort } from '../framework/reportApi';
 import type { ReportMetric } from '../view';
+import { AddressLink } from '../../components/AddressLink';
+import { originOf, sharedOrigin } from './addresses';
 import { PAGE_SIZES, TITLE_COLUMN } from './state';
 import styles from './TreeTable.module.css';
 
@@ -71,6 +73,22 @@ export function rowTitle(row: Pick<TableRow, 'extra' | 'title'>): string {
 }
 
 /**
+ * A row's title: a page address as a link to the page, without the scheme and host every row
+ * shares and cut in its middle, so that its end (where pages differ) always shows; the full
+ * address in the tooltip. Any other title as it is, cut at its end.
+ */
+function RowTitle({ title, origin }: { readonly title: string; readonly origin: string | null }) {
+  if (originOf(title) === null) {
+    return (
+      <span className={title === EMPTY_TITLE ? `${styles.title} ${styles.undefinedTitle}` : styles.title} title={title}>
+        {title}
+      </span>
+    );
+  }
+  return <AddressLink address={title} origin={origin} className={styles.title} />;
+}
+
+/**
  * The table of a dimension report (headless TanStack Table; sorting and paging on the server):
  * tree rows that expand with the arrow, their children indented under them with «Показать ещё»
  * when a level has more, a checkbox per row to draw it on the graph, the totals row («Итого»),
@@ -93,6 +111,8 @@ export function TreeTable(props: TreeTableProps) {
   );
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
   const data = useMemo(() => (items ? [...items] : []), [items]);
+  // The scheme and host all rows' addresses share, left out of each row (see addresses.ts).
+  const origin = useMemo(() => sharedOrigin((items ?? []).flatMap((item) => (item.kind === 'row' ? [rowTitle(item.row)] : []))), [items]);
   const dense = metrics.length > 5;
   // Past this width the table scrolls sideways rather than squeeze the titles to nothing.
   const minWidth = (dense ? DENSE_TITLE_MIN_WIDTH : TITLE_MIN_WIDTH) + metrics.length * (dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH);
@@ -214,9 +234,7 @@ export function TreeTable(props: TreeTableProps) {
                             ) : (
                               <span className={styles.expandSpace} />
                             )}
-                            <span className={title === EMPTY_TITLE ? `${styles.title} ${styles.undefinedTitle}` : styles.title} title={title}>
-                              {title}
-                            </span>
+                            <RowTitle title={title} origin={origin} />
                           </span>
                         </th>
                       );

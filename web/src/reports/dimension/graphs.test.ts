@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphResult } from '@stat/schemas/reports';
-import { graphLines, pieSlices } from './graphs';
+import { graphLines, graphTotal, OTHER_ID, pieSlices } from './graphs';
 
 const answer: GraphResult = {
   metrics: ['visits', 'visitors'],
@@ -37,16 +37,44 @@ describe('graph lines', () => {
 });
 
 describe('pie slices', () => {
-  it('takes the table\'s figure of a row it holds, else the sum of the buckets; shares of the slices\' sum', () => {
+  it('shows each row as its share of the period\'s «Итого», the rest of it as «Прочее»', () => {
+    // Visitors: «Итого» 20. A: the table's 7 (not its buckets' 3 + 5), so 7/20 = 35 %; B (not in
+    // the table): its buckets 1 + 0 = 1, so 1/20 = 5 %; the rest 20 - 7 - 1 = 12, so 12/20 = 60 %.
     const { lines } = graphLines(answer, 'visitors', colors, false);
-    const slices = pieSlices(lines, (id) => (id === '["a"]' ? 7 : undefined));
+    const slices = pieSlices(lines, (id) => (id === '["a"]' ? 7 : undefined), graphTotal(answer, 'visitors'));
     expect(slices).toEqual([
-      { id: '["a"]', title: 'A', colorIndex: 0, value: 7, percent: 87.5 },
-      { id: '["b"]', title: 'Не определено', colorIndex: 3, value: 1, percent: 12.5 },
+      { id: '["a"]', title: 'A', colorIndex: 0, value: 7, percent: 35 },
+      { id: '["b"]', title: 'Не определено', colorIndex: 3, value: 1, percent: 5 },
+      { id: OTHER_ID, title: 'Прочее', colorIndex: null, value: 12, percent: 60 },
     ]);
+  });
+  it('has no «Прочее» when the rows make the whole total', () => {
+    // Visits: «Итого» 30; A 24 and B 6 from the table are all of it: 80 % and 20 %.
+    const { lines } = graphLines(answer, 'visits', colors, false);
+    const slices = pieSlices(lines, (id) => (id === '["a"]' ? 24 : 6), graphTotal(answer, 'visits'));
+    expect(slices.map((s) => [s.id, s.percent])).toEqual([
+      ['["a"]', 80],
+      ['["b"]', 20],
+    ]);
+  });
+  it('falls back to shares of the rows\' sum when there is no total, or the rows overlap past it', () => {
+    // A 7 and B 1 add up to 8: 7/8 = 87,5 %, 1/8 = 12,5 %, whether «Итого» is missing or only 5
+    // (a visitor counted in two rows: a pie of 5 cannot hold 8).
+    const { lines } = graphLines(answer, 'visitors', colors, false);
+    for (const whole of [null, 0, 5]) {
+      expect(pieSlices(lines, (id) => (id === '["a"]' ? 7 : undefined), whole).map((s) => [s.id, s.percent])).toEqual([
+        ['["a"]', 87.5],
+        ['["b"]', 12.5],
+      ]);
+    }
   });
   it('leaves out rows of no value', () => {
     const { lines } = graphLines(answer, 'visits', colors, false);
-    expect(pieSlices(lines, (id) => (id === '["b"]' ? 0 : null)).map((s) => s.id)).toEqual(['["a"]']);
+    expect(pieSlices(lines, (id) => (id === '["b"]' ? 0 : null), 30).map((s) => s.id)).toEqual(['["a"]', OTHER_ID]);
+  });
+  it('reads the period\'s «Итого» of a metric from the graph answer', () => {
+    expect(graphTotal(answer, 'visitors')).toBe(20);
+    expect(graphTotal(answer, 'page_views')).toBeNull();
+    expect(graphTotal(undefined, 'visits')).toBeNull();
   });
 });

@@ -168,9 +168,12 @@ export function sampleStep(sample: number): (typeof SAMPLE_STEPS)[number] {
   return best;
 }
 
-/** A sample as the toolbar shows it: «меньше 1%» below one percent (§4), else «10%», «100%». */
+/**
+ * A sample as the toolbar shows it: «меньше 1%» below one percent (§4), else «1%», «10%», «100%» —
+ * a setting's label (whole steps of the slider), not a measured share, so without decimals.
+ */
 export function formatSample(sample: number): string {
-  return sample < 0.01 ? 'меньше 1%' : formatPercent(sample);
+  return sample < 0.01 ? 'меньше 1%' : formatPercent(sample, { fractionDigits: 0 });
 }
 
 /** A table row drawn as a graph line, with its colour (an index into the 12-colour palette). */
