@@ -244,9 +244,12 @@ export class ConversionsService {
     };
   }
 
-  /** The whole table as CSV (the reports' writer: BOM, semicolons, comma decimals, formulas kept as text), named by the conversion and the period. */
+  /**
+   * The whole table as CSV (the reports' writer: BOM, semicolons, comma decimals, formulas kept as text), named by the conversion and the period.
+   * Read whole whatever sample is asked, as the reports' CSV (spec 001 §7 "…without offset and limit, sample 1"): a file is kept and compared.
+   */
   async csv(user: Principal, projectId: number, body: ConversionTableDto): Promise<{ disposition: string; text: string }> {
-    const { dimensions, data, totals, period, title } = await this.tableOf(user, projectId, body, { offset: 0 });
+    const { dimensions, data, totals, period, title } = await this.tableOf(user, projectId, { ...body, sample: 1 }, { offset: 0 });
     const lines = [
       csvLine([...dimensions.map((d) => CONVERSION_DIMENSION_TITLES[d]), ...CONVERSION_TABLE_METRICS.map((m) => CONVERSION_METRIC_TITLES[m])]),
       csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), totals.numerator, totals.denominator, shownConversion(totals.conversion)]),

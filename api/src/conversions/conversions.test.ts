@@ -235,6 +235,14 @@ describe('conversions', () => {
     expect(widget.meta.sample).toBe(0.1);
     expect(Object.values(widget.data).reduce((sum, c) => sum + c.denominator, 0)).toBe(d * 10);
 
+    // The CSV is read whole whatever is asked, as the reports' CSV (spec 001 §7: sample 1).
+    const csv = await fetch(`${api.url}/top100/api/report/v1.0/eventbase/${owner.projectId}/conversion_table/csv`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      body: JSON.stringify({ conversion_id: conversion, date_start: D, date_end: D, sample: 0.1 }),
+    });
+    expect((await csv.text()).split('\r\n')[1]).toBe('Итого;4000;20000;20');
+
     // A period of today only is read whole, whatever is asked (as the reports).
     const today = day(-1);
     expect((await post('conversions', { date_start: today, date_end: today, sample: 0.01 })).json.result.sample).toBe(1);
