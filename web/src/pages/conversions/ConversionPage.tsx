@@ -154,33 +154,38 @@ export default function ConversionPage() {
           ) : undefined
         }
       />
-      <div className={styles.toolbar}>
+      <div className={styles.toolbar} data-testid="conversion-page-toolbar">
         <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} />
-        <label className={styles.dates}>
-          {T.fieldAttribution}:
-          <Select
-            value={attribution}
-            onChange={(e) => setParam({ attribution: e.target.value })}
-            data-testid="conversion-page-attribution"
-          >
-            {ATTRIBUTION_MODELS.map((m) => (
-              <option key={m} value={m}>
-                {ATTRIBUTION_LABELS[m]}
-              </option>
-            ))}
-          </Select>
-        </label>
-        <label className={styles.dates}>
-          {T.fieldWindow}:
-          <Select value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
-            {ATTRIBUTION_WINDOWS.map((w) => (
-              <option key={w} value={String(w)}>
-                {windowText(w)}
-              </option>
-            ))}
-          </Select>
-        </label>
-        <SamplePicker value={sample} used={figures.data?.sample} onChange={setSample} />
+        {/* The page's own settings wrap as one group, below the period when they do not fit beside it. */}
+        <div className={styles.toolbarSettings}>
+          <label className={styles.dates}>
+            {T.fieldAttribution}:
+            <Select
+              value={attribution}
+              onChange={(e) => setParam({ attribution: e.target.value })}
+              className={styles.modelSelect}
+              title={attribution ? ATTRIBUTION_LABELS[attribution] : undefined}
+              data-testid="conversion-page-attribution"
+            >
+              {ATTRIBUTION_MODELS.map((m) => (
+                <option key={m} value={m}>
+                  {ATTRIBUTION_LABELS[m]}
+                </option>
+              ))}
+            </Select>
+          </label>
+          <label className={styles.dates}>
+            {T.fieldWindow}:
+            <Select value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} className={styles.narrowSelect} data-testid="conversion-page-window">
+              {ATTRIBUTION_WINDOWS.map((w) => (
+                <option key={w} value={String(w)}>
+                  {windowText(w)}
+                </option>
+              ))}
+            </Select>
+          </label>
+          <SamplePicker value={sample} used={figures.data?.sample} onChange={setSample} />
+        </div>
         {figures.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>
       {current.description ? <div className={styles.muted}>{current.description}</div> : null}
