@@ -79,12 +79,27 @@ export function formatConversion(value: number | null): string {
   return value.toFixed(value < 1 ? 6 : 2).replace('.', ',');
 }
 
+/** §9 "Conversion sample default 1 (0.1 on the list)": the share of visitors a conversion's report reads unless asked otherwise. */
+export const CONVERSION_SAMPLE = 1;
+/** The list's cards read a tenth of the visitors (§9): many conversions at once, each a graph. */
+export const CONVERSION_LIST_SAMPLE = 0.1;
+
 /** One conversion's figures over a period: totals and a point per day. */
 export interface ConversionFigures {
   id: number;
   numerator: { data: { date: string; value: number }[]; totals: number };
   denominator: { data: { date: string; value: number }[]; totals: number };
   conversion: number | null;
+}
+
+/**
+ * The answer of `…/eventbase/{projectId}/conversions`. Counts read from a sample are scaled back;
+ * a conversion is the ratio of the two counts as read (so scaling never moves it).
+ */
+export interface ConversionsReport {
+  conversions: ConversionFigures[];
+  /** the share of visitors read (1 for a period of today only, whatever was asked) */
+  sample: number;
 }
 
 /**
@@ -165,7 +180,16 @@ export interface ConversionTable {
   available_metrics: ConversionTableMetric[];
   data: ConversionTableRow[];
   totals: { numerator: number; denominator: number; conversion: number | null };
-  meta: { total: number; offset: number; limit: number; sort: { name: string; order: 'asc' | 'desc' }; attribution: AttributionModel; attribution_window: AttributionWindow };
+  meta: {
+    total: number;
+    offset: number;
+    limit: number;
+    sort: { name: string; order: 'asc' | 'desc' };
+    attribution: AttributionModel;
+    attribution_window: AttributionWindow;
+    /** the share of visitors read, as in {@link ConversionsReport} */
+    sample: number;
+  };
 }
 
 /** One category of a widget: its title, the period's figures, and a point per day. */
@@ -186,6 +210,8 @@ export interface ConversionWidgetResult {
     order: string[];
     attribution: AttributionModel;
     attribution_window: AttributionWindow;
+    /** the share of visitors read, as in {@link ConversionsReport} */
+    sample: number;
     /** the dimension is not collected by this service: every unit is «Не определено» */
     not_collected?: string;
   };

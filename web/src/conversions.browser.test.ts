@@ -7,7 +7,8 @@
  * card shows 1 of 3 visits, 33,33 %, as the api's report does. The single page shows the same
  * figures and «Детализация» by source; switching the attribution model puts it in the URL and in
  * the table's request. The widgets show the hand-counted percents, the first column's sort flips
- * each click, «Скачать в CSV» downloads the rows shown, the settings add a dimension.
+ * each click, «Скачать в CSV» downloads the rows shown, the settings add a dimension. The list
+ * reads a tenth of the visitors (spec 002 §9), the single page what its «Точность:» says.
  *
  * Screenshots go to test-output/screens/conversions-*.png.
  */
@@ -133,13 +134,22 @@ describe('the conversions pages', () => {
       await page.waitForSelector('[data-testid="conversion-card"]');
       expect(await page.textContent('[data-testid="conversion-card-title"]')).toBe('Покупки');
 
-      // 1 of 3 visits reached the cart: 33,33 %. The events may still be on their way: reload until they are in.
-      const card = async () => {
-        await page.reload();
-        await page.waitForSelector('[data-testid="conversion-value"]:not(:text("…"))');
-        return [await page.textContent('[data-testid="conversion-value"]'), await page.textContent('[data-testid="conversion-numerator-total"]'), await page.textContent('[data-testid="conversion-denominator-total"]')];
+      // 1 of 3 visits reached the cart: the events may still be on their way, so wait until the exact figures hold them.
+      const figures = async (sample: number) => {
+        const answer = await context.request.post(`${base}/top100/api/report/v1.0/eventbase/${project}/conversions`, {
+          headers: JSON_HEADERS,
+          data: JSON.stringify({ date_start: '7days', date_end: 'today', sample }),
+        });
+        const [one] = ((await answer.json()) as { result: { conversions: { numerator: { totals: number }; denominator: { totals: number } }[] } }).result.conversions;
+        return [String(one?.numerator.totals), String(one?.denominator.totals)];
       };
-      await expect.poll(card, { timeout: 60_000 }).toEqual(['33,33 %', '1', '3']);
+      await expect.poll(() => figures(1), { timeout: 60_000 }).toEqual(['1', '3']);
+      // The card reads a tenth of the visitors (spec 002 §9), so it shows what the api answers at 0.1 (on three visitors, likely none).
+      const listed = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/conversions`));
+      await page.reload();
+      expect((await listed).postDataJSON()).toMatchObject({ sample: 0.1 });
+      await page.waitForSelector('[data-testid="conversion-value"]:not(:text("…"))');
+      expect([await page.textContent('[data-testid="conversion-numerator-total"]'), await page.textContent('[data-testid="conversion-denominator-total"]')]).toEqual(await figures(0.1));
       expect(await page.textContent('[data-testid="conversion-card"]')).toContain('Личная');
       expect(await page.isVisible('[data-testid="conversion-card"] [data-testid="conversion-card-graph"] canvas')).toBe(true);
       await shot(page, 'list');
@@ -238,6 +248,35 @@ describe('the conversions pages', () => {
       await page.waitForSelector('[data-testid="conversion-page-attribution"]');
       expect(await page.inputValue('[data-testid="conversion-page-attribution"]')).toBe('first_click');
       await expect.poll(() => tableRows(page), { timeout: 15_000 }).toEqual(['Поисковые системы / Не определено | 1 | 1 | 100,00 %', 'Прямые заходы / Не определено | 0 | 2 | 0,000000 %']);
+
+      // «Точность:» at 10 %: every call of the page asks for it, the URL keeps it, the toolbar shows the sample the answer says.
+      expect(await page.textContent('[data-testid="sample-value"]')).toBe('100%');
+      const sampled = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/conversions`));
+      const sampledTable = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${project}/conversion_table`));
+      const sampledWidget = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/eventbase_conversion_technology'));
+      await page.click('[data-testid="sample-value"]');
+      await page.click('[role="dialog"][aria-label="Точность"] button:text-is("10%")');
+      await page.keyboard.press('Escape');
+      expect((await sampled).postDataJSON()).toMatchObject({ sample: 0.1 });
+      expect((await sampledTable).postDataJSON()).toMatchObject({ sample: 0.1, attribution: 'first_click' });
+      expect((await sampledWidget).postDataJSON()).toMatchObject({ sample: 0.1 });
+      expect(new URL(page.url()).searchParams.get('sample')).toBe('0.1');
+      await expect.poll(() => page.getAttribute('[data-testid="sample-value"]', 'data-sample')).toBe('0.1');
+      expect(await page.textContent('[data-testid="sample-value"]')).toBe('10%');
+      // The toolbar at 1440 and at 1024 wide: the period, then the model, the window and the accuracy
+      // together on one row (below the period when they do not fit beside it), nothing cut off.
+      for (const width of [1440, 1024]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.waitForTimeout(200);
+        await page.waitForSelector('[data-testid="conversion-page-toolbar"] [role="status"]', { state: 'detached' });
+        await shot(page, `single-sample-${width}`, false);
+        const layout = await page.$eval('[data-testid="conversion-page-toolbar"]', (toolbar) => {
+          const settings = Array.from(toolbar.children[1]?.children ?? []).map((item) => item.getBoundingClientRect()).map((r) => r.top + r.height / 2);
+          return { settings: settings.length, spread: Math.max(...settings) - Math.min(...settings), overflow: toolbar.scrollWidth - toolbar.clientWidth };
+        });
+        expect([width, layout.settings, layout.spread < 4, layout.overflow]).toEqual([width, 3, true, 0]);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // «Сделать публичной», then delete after a confirmation: the list is empty again.
       await page.goto(`${base}/stat/projects/${project}/conversions`);

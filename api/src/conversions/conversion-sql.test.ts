@@ -12,7 +12,7 @@ const PROJECT = 78;
 const D = '2026-11-20';
 const day = (back: number) => new Date(Date.parse(`${D}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
 const BUY: GoalBody = { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }] };
-const PERIOD = { projectId: PROJECT, dateStart: D, dateEnd: D };
+const PERIOD = { projectId: PROJECT, dateStart: D, dateEnd: D, sample: 1 };
 
 interface Visit {
   session: number;
@@ -160,5 +160,22 @@ describe('a conversion in ClickHouse', () => {
       ['search', 'mobile', 1, 1, 100, 3],
       ['links', 'tablet', 0, 1, 0, 3],
     ]);
+  });
+
+  it('reads the same sample of visitors in every subquery, so a credited unit still meets its visitor’s visits', () => {
+    const sampled = { ...PERIOD, sample: 0.1 };
+    const b: ConversionBreakdown = { metric: 'visits', numerator: BUY, denominator: null, model: 'last_click', windowDays: 7, dimensions: ['traffic_type'] };
+    const queries = [
+      compileConversionSide(sampled, 'visits', BUY),
+      compileConversionBreakdown(sampled, b),
+      compileConversionTable(sampled, b, { sortBy: 'numerator', order: 'desc', limit: 10, offset: 0 }),
+    ].map((sql) => sql.query);
+    for (const query of queries) {
+      const reads = query.match(/FROM events(?: SAMPLE [\d.]+)?/g) ?? [];
+      expect(reads.length).toBeGreaterThan(0);
+      expect(new Set(reads)).toEqual(new Set(['FROM events SAMPLE 0.100000']));
+    }
+    // At 1 no SAMPLE at all (the exact figures, as before sampling existed).
+    expect(compileConversionTable(PERIOD, b, { sortBy: 'numerator', order: 'desc', offset: 0 }).query).not.toContain('SAMPLE');
   });
 });

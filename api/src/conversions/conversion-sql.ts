@@ -1,13 +1,21 @@
 import { DIMENSIONS, type AttributionModel, type ConversionMetric, type ConversionTableDimension, type ConversionWidgetDimension, type GoalBody } from '@stat/schemas';
-import { Params, ReportQueryError, type Sql } from '../reports/compile.js';
+import { Params, ReportQueryError, sampleSql, type Sql } from '../reports/compile.js';
 import { goalCondition } from '../goals/goal-sql.js';
 
-/** What a conversion query reads: a project's Moscow days [dateStart, dateEnd]. */
+/** What a conversion query reads: a project's Moscow days [dateStart, dateEnd], of a share of its visitors. */
 export interface ConversionPeriod {
   projectId: number;
   dateStart: string;
   dateEnd: string;
+  /**
+   * The share of visitors read, (0, 1]. Every subquery samples the same visitors (by visitor_hash),
+   * so a converted unit still meets its visitor's earlier visits; counts come back unscaled.
+   */
+  sample: number;
 }
+
+/** The events of the period's sample: the FROM of every conversion query. */
+const events = (q: ConversionPeriod): string => `events${sampleSql(q.sample)}`;
 
 /** What one unit of a metric is: a visit, a visitor, an event. */
 const UNIT: Record<ConversionMetric, string> = {
@@ -38,9 +46,9 @@ export function compileConversionSide(q: ConversionPeriod, metric: ConversionMet
   const where = periodWhere(q, p);
   const count = goal === null ? COUNT.visits : COUNT[metric];
   const condition = goal === null ? '1' : goalCondition(goal, p);
-  const query = `SELECT toString(event_date) AS day, toString(${count}) AS value FROM events WHERE ${where} AND ${condition} GROUP BY event_date
+  const query = `SELECT toString(event_date) AS day, toString(${count}) AS value FROM ${events(q)} WHERE ${where} AND ${condition} GROUP BY event_date
     UNION ALL
-    SELECT '' AS day, toString(${count}) AS value FROM events WHERE ${where} AND ${condition}`;
+    SELECT '' AS day, toString(${count}) AS value FROM ${events(q)} WHERE ${where} AND ${condition}`;
   return { query, params: p.values, table: 'events' };
 }
 
@@ -97,10 +105,10 @@ function creditedUnitsSql(q: ConversionPeriod, b: Pick<ConversionBreakdown, 'met
   const condition = goalCondition(b.numerator, p);
   const unit = UNIT[b.metric];
   return `SELECT c.day AS unit_day, ${CREDIT[b.model]} AS v
-      FROM (SELECT visitor_hash, ${unit} AS unit, min(ts) AS at, min(event_date) AS day FROM events
+      FROM (SELECT visitor_hash, ${unit} AS unit, min(ts) AS at, min(event_date) AS day FROM ${events(q)}
             WHERE project_id = ${project} AND event_date BETWEEN ${from} AND ${to} AND ${condition}
             GROUP BY visitor_hash, unit) AS c
-      INNER JOIN (SELECT visitor_hash, session_id, min(ts) AS start, argMin(traffic_type, ts) AS tt, argMin(${valuesSql(b.dimensions)}, ts) AS vals FROM events
+      INNER JOIN (SELECT visitor_hash, session_id, min(ts) AS start, argMin(traffic_type, ts) AS tt, argMin(${valuesSql(b.dimensions)}, ts) AS vals FROM ${events(q)}
                   WHERE project_id = ${project} AND event_date BETWEEN ${from} - ${days} AND ${to}
                   GROUP BY visitor_hash, session_id) AS s ON c.visitor_hash = s.visitor_hash
       WHERE s.start <= c.at AND s.start >= c.at - toIntervalDay(${days})
@@ -113,7 +121,7 @@ function denominatorSql(q: ConversionPeriod, b: Pick<ConversionBreakdown, 'metri
   const count = b.denominator === null ? COUNT.visits : COUNT[b.metric];
   const condition = b.denominator === null ? '1' : goalCondition(b.denominator, p);
   return `SELECT ${byDay ? 'event_date' : "toDate('1970-01-01')"} AS day, ${valuesSql(b.dimensions)} AS v, ${count} AS denominator
-    FROM events WHERE ${where} AND ${condition} GROUP BY day, v`;
+    FROM ${events(q)} WHERE ${where} AND ${condition} GROUP BY day, v`;
 }
 
 /** The dimensions' values of a row as named columns (names from the allow-list, never a request's text). */

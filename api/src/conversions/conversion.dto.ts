@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import {
   ATTRIBUTION_MODELS,
   ATTRIBUTION_WINDOWS,
@@ -84,6 +84,12 @@ export class ConversionsReportDto {
   @IsReportDate() @IsNotBefore('date_start') date_end!: string;
   /** which conversions (missing: every one the caller sees, up to CONVERSIONS_A_CALL) */
   @IsOptional() @IsRowId({ each: true }) @ArrayMaxSize(CONVERSIONS_A_CALL) @IsArray() conversion_ids?: number[];
+  /** share of visitors to read, (0, 1], as the reports take it; 1 by default (spec 002 §9); the answer says the sample used */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1)
+  sample?: number;
 }
 
 /** What the table's and the widgets' calls share: the conversion, the period, the attribution. */
@@ -94,6 +100,12 @@ class ConversionBreakdownDto {
   /** missing: the conversion's own */
   @IsOptional() @IsIn(ATTRIBUTION_MODELS) attribution?: AttributionModel;
   @IsOptional() @IsIn(ATTRIBUTION_WINDOWS) attribution_window?: AttributionWindow;
+  /** share of visitors to read, (0, 1], as the reports take it; 1 by default (spec 002 §9); the answer says the sample used */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1)
+  sample?: number;
 }
 
 /** The table's sort: one of its dimensions (the first column) or its metrics. */

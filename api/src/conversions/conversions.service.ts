@@ -20,6 +20,7 @@ import {
   type ConversionFigures,
   type ConversionList,
   type ConversionMetric,
+  type ConversionsReport,
   type ConversionTable,
   type ConversionTableDimension,
   type ConversionTableMetric,
@@ -38,7 +39,7 @@ import { goalsWritable } from '../goals/goals.service.js';
 import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine, type ResultRow } from '../reports/engine.js';
 import { normalValue, ReportService } from '../reports/report.service.js';
-import { datesOf } from '../reports/plan.js';
+import { datesOf, periodSample } from '../reports/plan.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod, type ConversionTableQuery } from './conversion-sql.js';
 import {
@@ -56,7 +57,10 @@ import {
 const WIDGET_PATH = /^eventbase_conversion_(\w+)$/;
 
 /** What the table's and the widgets' bodies share. */
-type ConversionBreakdownRequest = Pick<ConversionTableDto, 'conversion_id' | 'date_start' | 'date_end' | 'attribution' | 'attribution_window'>;
+type ConversionBreakdownRequest = Pick<ConversionTableDto, 'conversion_id' | 'date_start' | 'date_end' | 'attribution' | 'attribution_window' | 'sample'>;
+
+/** A side of a conversion as read: its counts by day and in total, unscaled. */
+type Side = ConversionFigures['numerator'];
 
 /** A conversion's row with its owner's e-mail and whether the caller marked it. */
 interface ConversionRow {
@@ -192,7 +196,7 @@ export class ConversionsService {
   }
 
   /** The figures of the project's conversions the caller sees over a period: each side by day and in total, and the value. */
-  async report(user: Principal | null, projectId: number, body: ConversionsReportDto): Promise<{ conversions: ConversionFigures[] }> {
+  async report(user: Principal | null, projectId: number, body: ConversionsReportDto): Promise<ConversionsReport> {
     const period = this.periodOf(projectId, body);
     const ids = body.conversion_ids;
     const rows = await this.db.query<ConversionRow>(
@@ -206,10 +210,11 @@ export class ConversionsService {
           this.side(period, row.metric, await this.bodyOf(Number(row.numerator_goal_id))),
           this.side(period, row.metric, row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id))),
         ]);
-        return { id: Number(row.id), numerator, denominator, conversion: conversionValue(numerator.totals, denominator.totals) };
+        // The value from the counts as read: scaling both sides by one factor would only add rounding.
+        return { id: Number(row.id), numerator: scaledSide(numerator, period.sample), denominator: scaledSide(denominator, period.sample), conversion: conversionValue(numerator.totals, denominator.totals) };
       }),
     );
-    return { conversions };
+    return { conversions, sample: period.sample };
   }
 
   /**
@@ -227,13 +232,24 @@ export class ConversionsService {
       available_metrics: [...CONVERSION_TABLE_METRICS],
       data,
       totals,
-      meta: { total: Number(rows[0]?.total_rows ?? (offset === 0 ? 0 : await this.countOf(period, breakdown))), offset, limit, sort, attribution, attribution_window: window },
+      meta: {
+        total: Number(rows[0]?.total_rows ?? (offset === 0 ? 0 : await this.countOf(period, breakdown))),
+        offset,
+        limit,
+        sort,
+        attribution,
+        attribution_window: window,
+        sample: period.sample,
+      },
     };
   }
 
-  /** The whole table as CSV (the reports' writer: BOM, semicolons, comma decimals, formulas kept as text), named by the conversion and the period. */
+  /**
+   * The whole table as CSV (the reports' writer: BOM, semicolons, comma decimals, formulas kept as text), named by the conversion and the period.
+   * Read whole whatever sample is asked, as the reports' CSV (spec 001 §7 "…without offset and limit, sample 1"): a file is kept and compared.
+   */
   async csv(user: Principal, projectId: number, body: ConversionTableDto): Promise<{ disposition: string; text: string }> {
-    const { dimensions, data, totals, period, title } = await this.tableOf(user, projectId, body, { offset: 0 });
+    const { dimensions, data, totals, period, title } = await this.tableOf(user, projectId, { ...body, sample: 1 }, { offset: 0 });
     const lines = [
       csvLine([...dimensions.map((d) => CONVERSION_DIMENSION_TITLES[d]), ...CONVERSION_TABLE_METRICS.map((m) => CONVERSION_METRIC_TITLES[m])]),
       csvLine([CONVERSION_TOTAL_TITLE, ...dimensions.slice(1).map(() => ''), totals.numerator, totals.denominator, shownConversion(totals.conversion)]),
@@ -265,17 +281,25 @@ export class ConversionsService {
       .slice(0, CONVERSION_WIDGET_LINES);
     const titles = await this.reports.titles(dimension, top.map((c) => normalValue(c.value, dimension)));
     const data: Record<string, ConversionWidgetCategory> = {};
+    const figures = (numerator: number, denominator: number) => sampledFigures(numerator, denominator, period.sample);
     for (const c of top) {
       const points = byDay
         .filter((r) => String(r.value) === c.value)
-        .map((r) => ({ date: String(r.date), numerator: Number(r.numerator), denominator: Number(r.denominator), conversion: conversionValue(Number(r.numerator), Number(r.denominator)) }))
+        .map((r) => ({ date: String(r.date), ...figures(Number(r.numerator), Number(r.denominator)) }))
         .sort((a, b) => a.date.localeCompare(b.date));
-      data[c.value] = { title: titles.get(String(normalValue(c.value, dimension))) ?? EMPTY_TITLE, numerator: c.numerator, denominator: c.denominator, conversion: conversionValue(c.numerator, c.denominator), points };
+      data[c.value] = { title: titles.get(String(normalValue(c.value, dimension))) ?? EMPTY_TITLE, ...figures(c.numerator, c.denominator), points };
     }
     const storage = DIMENSIONS[dimension];
     return {
       data,
-      meta: { dimensions: [dimension], order: top.map((c) => c.value), attribution, attribution_window: window, ...(storage.table === null ? { not_collected: storage.reason } : {}) },
+      meta: {
+        dimensions: [dimension],
+        order: top.map((c) => c.value),
+        attribution,
+        attribution_window: window,
+        sample: period.sample,
+        ...(storage.table === null ? { not_collected: storage.reason } : {}),
+      },
     };
   }
 
@@ -313,8 +337,8 @@ export class ConversionsService {
       this.side(period, breakdown.metric, breakdown.numerator),
       this.side(period, breakdown.metric, breakdown.denominator),
     ]);
-    const totals = { numerator: numeratorSide.totals, denominator: denominatorSide.totals, conversion: conversionValue(numeratorSide.totals, denominatorSide.totals) };
-    return { dimensions, sort, rows, data: await this.titled(dimensions, rows), totals, breakdown, period, attribution, window, title };
+    const totals = sampledFigures(numeratorSide.totals, denominatorSide.totals, period.sample);
+    return { dimensions, sort, rows, data: await this.titled(dimensions, rows, period.sample), totals, breakdown, period, attribution, window, title };
   }
 
   /** The sort asked, a dimension of the table or a metric (default: converted units, most first). */
@@ -331,11 +355,19 @@ export class ConversionsService {
     return Number(rows[0]?.total_rows ?? 0);
   }
 
-  /** The table's rows with the values' titles (traffic types and systems in Russian, «Не определено» for an empty value). */
-  private async titled(dimensions: readonly ConversionTableDimension[], rows: readonly ResultRow[]): Promise<ConversionTableRow[]> {
+  /**
+   * The table's rows with the values' titles (traffic types and systems in Russian, «Не определено» for
+   * an empty value), their counts scaled back from the sample (the conversion, a ratio, as ClickHouse read it).
+   */
+  private async titled(dimensions: readonly ConversionTableDimension[], rows: readonly ResultRow[], sample: number): Promise<ConversionTableRow[]> {
     const titles = await Promise.all(dimensions.map((d) => this.reports.titles(d, rows.map((r) => normalValue(r[d], d)))));
     return rows.map((r) => {
-      const row: ConversionTableRow = { titles: {}, numerator: Number(r.numerator), denominator: Number(r.denominator), conversion: r.conversion === null ? null : Number(r.conversion) };
+      const row: ConversionTableRow = {
+        titles: {},
+        numerator: scaledCount(Number(r.numerator), sample),
+        denominator: scaledCount(Number(r.denominator), sample),
+        conversion: r.conversion === null ? null : Number(r.conversion),
+      };
       dimensions.forEach((d, i) => {
         const value = String(r[d] ?? '');
         row[d] = value;
@@ -345,12 +377,15 @@ export class ConversionsService {
     });
   }
 
-  private periodOf(projectId: number, body: { date_start: string; date_end: string }): ConversionPeriod {
-    const { dateStart, dateEnd } = datesOf(body, moscowDate(this.clock()));
-    return { projectId, dateStart, dateEnd };
+  /** The period asked and its sample: as the reports read it, today whole whatever was asked. */
+  private periodOf(projectId: number, body: { date_start: string; date_end: string; sample?: number | undefined }): ConversionPeriod {
+    const today = moscowDate(this.clock());
+    const { dateStart, dateEnd } = datesOf(body, today);
+    return { projectId, dateStart, dateEnd, sample: periodSample(body.sample, { dateStart, dateEnd }, today) };
   }
 
-  private async side(period: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null): Promise<ConversionFigures['numerator']> {
+  /** A side by day and in total, as read from the period's sample (unscaled: see {@link scaledSide}). */
+  private async side(period: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null): Promise<Side> {
     const rows = await this.engine.rows(compileConversionSide(period, metric, goal), 'conversion');
     const data = rows.filter((r) => r.day !== '').map((r) => ({ date: String(r.day), value: Number(r.value) })).sort((a, b) => a.date.localeCompare(b.date));
     return { data, totals: Number(rows.find((r) => r.day === '')?.value ?? 0) };
@@ -387,6 +422,20 @@ export class ConversionsService {
     if (!rights.view) throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
     return rights;
   }
+}
+
+/** A count read from a sample, scaled back to the whole and rounded, as the reports scale theirs. */
+const scaledCount = (count: number, sample: number): number => (sample < 1 ? Math.round(count * (1 / sample)) : count);
+
+/** A side's counts scaled back to the whole. */
+const scaledSide = (side: Side, sample: number): Side => ({ data: side.data.map((p) => ({ date: p.date, value: scaledCount(p.value, sample) })), totals: scaledCount(side.totals, sample) });
+
+/**
+ * Both sides scaled back, and the conversion of the counts as read: a ratio of two counts of the
+ * same sample, which scaling both by one factor would leave the same but for rounding.
+ */
+function sampledFigures(numerator: number, denominator: number, sample: number): { numerator: number; denominator: number; conversion: number | null } {
+  return { numerator: scaledCount(numerator, sample), denominator: scaledCount(denominator, sample), conversion: conversionValue(numerator, denominator) };
 }
 
 /** §3: a conversion as the table shows it, 6 decimals below 1, else 2 (null stays: «NA»). */

@@ -45,6 +45,22 @@ async function addVisits(projectId: number): Promise<void> {
   await api.clickhouse.insert({ table: 'events', values, format: 'JSONEachRow' });
 }
 
+/**
+ * 20 000 visitors of D, one visit each (search or direct by turns); every fifth buys, every
+ * tenth twice: 4 000 visits with a purchase, 20 % of them all.
+ */
+async function addCrowd(projectId: number): Promise<void> {
+  const values = Array.from({ length: 20_000 }, (_, i) => {
+    const base = { project_id: projectId, event_date: D, visitor_id: `crowd-${i}`, session_id: 100 + i, traffic_type: i % 2 === 0 ? 'search' : 'direct', url: 'https://shop.example/' };
+    const buys = i % 5 === 0 ? (i % 10 === 0 ? 2 : 1) : 0;
+    return [
+      { ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'pageview', ts: `${D} 09:00:00`, event_number: 1 },
+      ...Array.from({ length: buys }, (_, b) => ({ ...base, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'event', event_class: 'cv', event_name: 'buy', ts: `${D} 09:0${b + 1}:00`, event_number: b + 2 })),
+    ];
+  }).flat();
+  await api.clickhouse.insert({ table: 'events', values, format: 'JSONEachRow' });
+}
+
 /** A goal «Покупка» (the event buy) and a conversion of it over all visits: its id. */
 async function buyConversion(owner: Awaited<ReturnType<typeof userWithProject>>): Promise<number> {
   const goal = await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Покупка', body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }] } });
@@ -97,7 +113,7 @@ describe('conversions', () => {
       ['social', 1],
       ['link', 0],
     ]);
-    expect(first.meta).toEqual({ total: 4, offset: 0, limit: 10, sort: { name: 'numerator', order: 'desc' }, attribution: 'first_click', attribution_window: 14 });
+    expect(first.meta).toEqual({ total: 4, offset: 0, limit: 10, sort: { name: 'numerator', order: 'desc' }, attribution: 'first_click', attribution_window: 14, sample: 1 });
     // A window the spec does not have is refused.
     expect((await table({ attribution_window: 10 })).status).toBe(400);
   });
@@ -178,6 +194,75 @@ describe('conversions', () => {
     expect((await widget('traffic_sources')).status).toBe(404);
     const bad = await widget('eventbase_conversion_audience', { dimension: 'os_family' });
     expect([bad.status, typeof bad.json.errors.message]).toEqual([400, 'string']);
+  });
+
+  it('reads a sample when asked: counts scaled back within the sampling error, the percent the ratio of the sampled counts, the sample said', async () => {
+    const owner = await userWithProject(api);
+    await addCrowd(owner.projectId);
+    const conversion = await buyConversion(owner);
+    const post = (path: string, body: Record<string, unknown>) =>
+      owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/${path}`, { date_start: D, date_end: D, ...body });
+    // Sample 1 is exact: 4 000 of the 20 000 visits bought.
+    const exact = (await post('conversions', { sample: 1 })).json.result;
+    expect(exact).toEqual({ conversions: [{ id: conversion, numerator: { data: [{ date: D, value: 4_000 }], totals: 4_000 }, denominator: { data: [{ date: D, value: 20_000 }], totals: 20_000 }, conversion: 20 }], sample: 1 });
+
+    // The same visits as ClickHouse's own SAMPLE 0.1 on visitor_hash reads them.
+    const [read] = await (
+      await api.clickhouse.query({
+        query: `SELECT uniqExactIf(session_id, event_name = 'buy') AS n, uniqExact(session_id) AS d FROM events SAMPLE 0.1 WHERE project_id = {p:UInt32} AND event_date = {d:Date}`,
+        query_params: { p: owner.projectId, d: D },
+        format: 'JSONEachRow',
+      })
+    ).json<{ n: string; d: string }>();
+    const n = Number(read!.n);
+    const d = Number(read!.d);
+    const sampled = (await post('conversions', { sample: 0.1 })).json.result;
+    expect(sampled.sample).toBe(0.1);
+    const [one] = sampled.conversions;
+    expect([one.numerator.totals, one.denominator.totals, one.numerator.data, one.conversion]).toEqual([n * 10, d * 10, [{ date: D, value: n * 10 }], (100 * n) / d]);
+    // A sample of visitors by hash draws each with p = 0.1: the scaled count of N has a relative
+    // standard error of sqrt((1 - p) / (N p)); three of them is the bound (as report.sampling.test.ts).
+    const bound = (count: number): number => 3 * Math.sqrt(0.9 / (count * 0.1));
+    expect(Math.abs(one.numerator.totals / 4_000 - 1)).toBeLessThan(bound(4_000));
+    expect(Math.abs(one.denominator.totals / 20_000 - 1)).toBeLessThan(bound(20_000));
+
+    // The table and a widget read the same sample: the same totals, the same percent, the sample said.
+    const table = (await post('conversion_table', { conversion_id: conversion, sample: 0.1 })).json.result;
+    expect([table.totals, table.meta.sample]).toEqual([{ numerator: n * 10, denominator: d * 10, conversion: (100 * n) / d }, 0.1]);
+    for (const row of table.data as { numerator: number; denominator: number; conversion: number }[]) expect(row.conversion).toBeCloseTo((100 * row.numerator) / row.denominator, 9);
+    expect(table.data.reduce((sum: number, row: { numerator: number }) => sum + row.numerator, 0)).toBe(n * 10);
+    const widget = (await post('conversion_widget/eventbase_conversion_traffic_sources', { conversion_id: conversion, sample: 0.1 })).json.result as ConversionWidgetResult;
+    expect(widget.meta.sample).toBe(0.1);
+    expect(Object.values(widget.data).reduce((sum, c) => sum + c.denominator, 0)).toBe(d * 10);
+
+    // The CSV is read whole whatever is asked, as the reports' CSV (spec 001 §7: sample 1).
+    const csv = await fetch(`${api.url}/top100/api/report/v1.0/eventbase/${owner.projectId}/conversion_table/csv`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') },
+      body: JSON.stringify({ conversion_id: conversion, date_start: D, date_end: D, sample: 0.1 }),
+    });
+    expect((await csv.text()).split('\r\n')[1]).toBe('Итого;4000;20000;20');
+
+    // A period of today only is read whole, whatever is asked (as the reports).
+    const today = day(-1);
+    expect((await post('conversions', { date_start: today, date_end: today, sample: 0.01 })).json.result.sample).toBe(1);
+  });
+
+  it('refuses a sample outside (0, 1] on every conversion report call, naming the parameter', async () => {
+    const owner = await userWithProject(api);
+    const conversion = await buyConversion(owner);
+    const calls: [string, Record<string, unknown>][] = [
+      ['conversions', {}],
+      ['conversion_table', { conversion_id: conversion }],
+      ['conversion_table/csv', { conversion_id: conversion }],
+      ['conversion_widget/eventbase_conversion_audience', { conversion_id: conversion }],
+    ];
+    for (const [path, body] of calls) {
+      for (const sample of [0, -0.1, 1.5, 'half']) {
+        const bad = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/${path}`, { date_start: D, date_end: D, ...body, sample });
+        expect([path, sample, bad.status, String(bad.json.errors.message).includes('sample')]).toEqual([path, sample, 400, true]);
+      }
+    }
   });
 
   it('keeps a personal conversion its creator’s: others neither see nor delete it; favourites are per user', async () => {

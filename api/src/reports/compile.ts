@@ -272,9 +272,14 @@ function visitsWithEvents(plan: Plan, rules: readonly DimensionFilterRule[], p: 
  * the planner checked to lie in (0, 1), printed by us, never a request's text.
  */
 function sampleClause(plan: Plan): string {
-  if (plan.sample >= 1) return '';
-  if (!(plan.sample > 0)) throw new ReportQueryError('sample must lie in (0, 1]');
-  return ` SAMPLE ${plan.sample.toFixed(6)}`;
+  return sampleSql(plan.sample);
+}
+
+/** The SAMPLE clause of a share of visitors (empty at 1), for any query on a table sampled by visitor_hash. */
+export function sampleSql(share: number): string {
+  if (share >= 1) return '';
+  if (!(share > 0)) throw new ReportQueryError('sample must lie in (0, 1]');
+  return ` SAMPLE ${share.toFixed(6)}`;
 }
 
 /** Scales a count read from a sample back to the whole. */

@@ -91,8 +91,13 @@ function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): 
  */
 function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): number {
   if (!definition.sampling || source === 'rollup' || source === 'paths') return 1;
+  return periodSample(body.sample, period, today);
+}
+
+/** The sample asked (default 1), except for a period of today only: read whole (§4 "Sample is forced to 1 for today's period"). */
+export function periodSample(asked: number | undefined, period: Period, today: string): number {
   if (period.dateStart === today && period.dateEnd === today) return 1;
-  return body.sample ?? 1;
+  return asked ?? 1;
 }
 
 /** Groupings a day rollup answers. */
@@ -120,7 +125,7 @@ function computedIn(rollup: PathRollup, d: Dimension): boolean {
   return storage?.table === 'events' && storage.from !== undefined && (rollup.dims as readonly string[]).includes(storage.from);
 }
 
-interface Period {
+export interface Period {
   dateStart: string;
   dateEnd: string;
 }

@@ -11,7 +11,7 @@ import type {
   AttributionWindow,
   Conversion,
   ConversionAccess,
-  ConversionFigures,
+  ConversionsReport,
   ConversionList,
   ConversionMetric,
   ConversionTable,
@@ -285,8 +285,8 @@ export const calls = {
   createConversion: (body: ConversionBody & { project_id: number }) => apiPost<Conversion>('/api/v1.0/conversion', body),
   updateConversion: (conversionId: number, body: Partial<ConversionBody>) => apiPut<Conversion>(`/api/v1.0/conversion/${conversionId}`, body),
   deleteConversion: (conversionId: number) => apiDelete<Record<string, never>>(`/api/v1.0/conversion/${conversionId}`),
-  conversionFigures: (projectId: number | string, body: { date_start: string; date_end: string; conversion_ids?: number[] }, options?: RequestOptions) =>
-    apiPost<{ conversions: ConversionFigures[] }>(`/api/report/v1.0/eventbase/${id(projectId)}/conversions`, body, options),
+  conversionFigures: (projectId: number | string, body: { date_start: string; date_end: string; conversion_ids?: number[]; sample?: number }, options?: RequestOptions) =>
+    apiPost<ConversionsReport>(`/api/report/v1.0/eventbase/${id(projectId)}/conversions`, body, options),
   conversionTable: (projectId: number | string, body: ConversionTableRequest, options?: RequestOptions) =>
     apiPost<ConversionTable>(`/api/report/v1.0/eventbase/${id(projectId)}/conversion_table`, body, options),
   /** The whole table as a CSV file (§7 "Conversion CSV"). */
@@ -316,6 +316,8 @@ interface ConversionBreakdownRequest {
   readonly date_end: string;
   readonly attribution?: AttributionModel;
   readonly attribution_window?: AttributionWindow;
+  /** share of visitors read, (0, 1] (missing: 1) */
+  readonly sample?: number;
 }
 
 /** `POST …/conversion_table` (and its CSV). */

@@ -41,7 +41,7 @@ const labelOf = (row: ConversionTableRow, dimensions: readonly ConversionTableDi
 
 /** The table section of a conversion's report. */
 export function ConversionDetails({ query, title }: { readonly query: WidgetQuery; readonly title: string }) {
-  const { projectId, conversionId, span, attribution, window } = query;
+  const { projectId, conversionId, span, attribution, window, sample } = query;
   const [params, setParams] = useSearchParams();
   const dimensions = readDimensions(params.get(TABLE_PARAMS.dimensions));
   const sort = readSort(params.get(TABLE_PARAMS.sort), dimensions);
@@ -66,6 +66,7 @@ export function ConversionDetails({ query, title }: { readonly query: WidgetQuer
     ...(window ? { attribution_window: window } : {}),
     dimensions,
     sort,
+    sample,
   };
   const bodyKey = JSON.stringify(body);
   const setOffset = (next: number) => setTable({ offset: next });

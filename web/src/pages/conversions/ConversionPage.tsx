@@ -12,13 +12,27 @@ import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { usePagePeriod } from '../../reports/framework/hooks';
 import { PeriodPicker } from '../../reports/framework/Toolbar';
+import { SamplePicker } from '../../reports/framework/SamplePicker';
 import { TimeSeriesGraph, type TimePoint } from '../../reports/framework/TimeSeriesGraph';
 import type { ReportMetric } from '../../reports/view';
 import { ErrorPage } from '../ErrorPage';
 import { ConversionDetails } from './ConversionDetails';
 import { ConversionForm } from './ConversionForm';
 import { ConversionWidgets, type WidgetQuery } from './ConversionWidgets';
-import { cardActions, CONVERSION_PAGE_TEXTS as T, conversionFailure, conversionRights, conversionText, TABLE_PARAMS, windowText, withPeriod, type DateSpan } from './conversionState';
+import {
+  cardActions,
+  CONVERSION_PAGE_TEXTS as T,
+  conversionFailure,
+  conversionRights,
+  conversionText,
+  readSample,
+  SAMPLE_PARAM,
+  TABLE_PARAMS,
+  windowText,
+  withPeriod,
+  writeSample,
+  type DateSpan,
+} from './conversionState';
 import styles from './Conversions.module.css';
 import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
@@ -46,7 +60,7 @@ function dailyPoints(span: DateSpan, numerator: readonly { date: string; value: 
 
 /**
  * A conversion's report (spec 002 §2 "Single-conversion report"): its title, the period, the
- * attribution model and window (kept in the URL), the key figures with «Изменить», a graph of
+ * attribution model and window and «Точность:» (kept in the URL; the sample applies to every call), the key figures with «Изменить», a graph of
  * both goals by day, «Детализация» by the credited values of the chosen dimensions, and the three
  * widgets (traffic sources, audience, technology) in percent.
  */
@@ -70,6 +84,7 @@ export default function ConversionPage() {
   const windowParam = ATTRIBUTION_WINDOWS.find((w) => String(w) === params.get('attribution_window'));
   const attribution: AttributionModel | undefined = attributionParam ?? conversion.data?.attribution;
   const window: AttributionWindow | undefined = windowParam ?? conversion.data?.attribution_window;
+  const sample = readSample(params.get(SAMPLE_PARAM));
 
   const setParam = (changes: Record<string, string>) =>
     setParams((current) => {
@@ -79,10 +94,17 @@ export default function ConversionPage() {
       next.delete(TABLE_PARAMS.offset);
       return next;
     });
+  // Another sample: other counts, so the table starts from its first page too.
+  const setSample = (next: number) =>
+    setParams((current) => {
+      const changed = writeSample(current, next);
+      changed.delete(TABLE_PARAMS.offset);
+      return changed;
+    });
 
   const ready = id !== null && span !== null && conversion.data !== undefined;
-  const figures = useRequest(ready ? `conversion-one:${projectId}:${id}:${span.start}:${span.end}` : null, (signal) =>
-    calls.conversionFigures(projectId, { date_start: span?.start ?? '', date_end: span?.end ?? '', conversion_ids: [id ?? 0] }, { signal }),
+  const figures = useRequest(ready ? `conversion-one:${projectId}:${id}:${span.start}:${span.end}:${sample}` : null, (signal) =>
+    calls.conversionFigures(projectId, { date_start: span?.start ?? '', date_end: span?.end ?? '', conversion_ids: [id ?? 0], sample }, { signal }),
   );
   const one = figures.data?.conversions.find((c) => c.id === id);
   const points = useMemo(() => (one && span ? dailyPoints(span, one.numerator.data, one.denominator.data) : undefined), [one, span?.start, span?.end]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -114,7 +136,7 @@ export default function ConversionPage() {
     }
   };
   const heading = `Конверсия: ${current.title}`;
-  const query: WidgetQuery = { projectId, conversionId: current.id, span, attribution: attributionParam, window: windowParam };
+  const query: WidgetQuery = { projectId, conversionId: current.id, span, attribution: attributionParam, window: windowParam, sample };
 
   return (
     <div className={styles.page} data-testid="conversion-page">
@@ -132,32 +154,38 @@ export default function ConversionPage() {
           ) : undefined
         }
       />
-      <div className={styles.toolbar}>
+      <div className={styles.toolbar} data-testid="conversion-page-toolbar">
         <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} />
-        <label className={styles.dates}>
-          {T.fieldAttribution}:
-          <Select
-            value={attribution}
-            onChange={(e) => setParam({ attribution: e.target.value })}
-            data-testid="conversion-page-attribution"
-          >
-            {ATTRIBUTION_MODELS.map((m) => (
-              <option key={m} value={m}>
-                {ATTRIBUTION_LABELS[m]}
-              </option>
-            ))}
-          </Select>
-        </label>
-        <label className={styles.dates}>
-          {T.fieldWindow}:
-          <Select value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} data-testid="conversion-page-window">
-            {ATTRIBUTION_WINDOWS.map((w) => (
-              <option key={w} value={String(w)}>
-                {windowText(w)}
-              </option>
-            ))}
-          </Select>
-        </label>
+        {/* The page's own settings wrap as one group, below the period when they do not fit beside it. */}
+        <div className={styles.toolbarSettings}>
+          <label className={styles.dates}>
+            {T.fieldAttribution}:
+            <Select
+              value={attribution}
+              onChange={(e) => setParam({ attribution: e.target.value })}
+              className={styles.modelSelect}
+              title={attribution ? ATTRIBUTION_LABELS[attribution] : undefined}
+              data-testid="conversion-page-attribution"
+            >
+              {ATTRIBUTION_MODELS.map((m) => (
+                <option key={m} value={m}>
+                  {ATTRIBUTION_LABELS[m]}
+                </option>
+              ))}
+            </Select>
+          </label>
+          <label className={styles.dates}>
+            {T.fieldWindow}:
+            <Select value={String(window)} onChange={(e) => setParam({ attribution_window: e.target.value })} className={styles.narrowSelect} data-testid="conversion-page-window">
+              {ATTRIBUTION_WINDOWS.map((w) => (
+                <option key={w} value={String(w)}>
+                  {windowText(w)}
+                </option>
+              ))}
+            </Select>
+          </label>
+          <SamplePicker value={sample} used={figures.data?.sample} onChange={setSample} />
+        </div>
         {figures.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>
       {current.description ? <div className={styles.muted}>{current.description}</div> : null}

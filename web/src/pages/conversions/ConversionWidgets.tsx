@@ -39,6 +39,8 @@ export interface WidgetQuery {
   /** Only when the URL names them: the conversion's own otherwise. */
   readonly attribution: AttributionModel | undefined;
   readonly window: AttributionWindow | undefined;
+  /** The share of visitors every call of the page reads. */
+  readonly sample: number;
 }
 
 /** The days of the period as the graph's buckets: Moscow midnights. */
@@ -67,13 +69,13 @@ function Widget({ widget, query }: { readonly widget: ConversionWidget; readonly
   const tabs: readonly ConversionWidgetDimension[] = info.dimensions;
   const [dimension, setDimension] = useState<ConversionWidgetDimension>(tabs[0]!);
   const [chart, setChart] = useState<ChartType>(info.chart);
-  const { projectId, conversionId, span, attribution, window } = query;
-  const key = `conversion-widget:${projectId}:${conversionId}:${widget}:${dimension}:${span.start}:${span.end}:${attribution ?? ''}:${window ?? ''}`;
+  const { projectId, conversionId, span, attribution, window, sample } = query;
+  const key = `conversion-widget:${projectId}:${conversionId}:${widget}:${dimension}:${span.start}:${span.end}:${attribution ?? ''}:${window ?? ''}:${sample}`;
   const answer = useRequest(key, (signal) =>
     calls.conversionWidget(
       projectId,
       widget,
-      { conversion_id: conversionId, date_start: span.start, date_end: span.end, dimension, ...(attribution ? { attribution } : {}), ...(window ? { attribution_window: window } : {}) },
+      { conversion_id: conversionId, date_start: span.start, date_end: span.end, dimension, ...(attribution ? { attribution } : {}), ...(window ? { attribution_window: window } : {}), sample },
       { signal },
     ),
   );

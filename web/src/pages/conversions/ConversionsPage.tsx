@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Conversion, ConversionFigures } from '@stat/schemas/conversions';
+import { CONVERSION_LIST_SAMPLE, type Conversion, type ConversionFigures } from '@stat/schemas/conversions';
 import { useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
@@ -51,7 +51,9 @@ export default function ConversionsPage() {
   const conversions = useMemo(() => list.data?.conversions ?? [], [list.data]);
   const ids = conversions.map((c) => c.id).join(',');
   const figures = useRequest(span && ids ? `conversion-figures:${projectId}:${span.start}:${span.end}:${ids}` : null, (signal) =>
-    span ? calls.conversionFigures(projectId, { date_start: span.start, date_end: span.end, conversion_ids: conversions.map((c) => c.id) }, { signal }) : Promise.resolve({ conversions: [] }),
+    span
+      ? calls.conversionFigures(projectId, { date_start: span.start, date_end: span.end, conversion_ids: conversions.map((c) => c.id), sample: CONVERSION_LIST_SAMPLE }, { signal })
+      : Promise.resolve({ conversions: [], sample: CONVERSION_LIST_SAMPLE }),
   );
   const figuresOf = useMemo(() => new Map((figures.data?.conversions ?? []).map((f) => [f.id, f])), [figures.data]);
   const total = list.data?.totals ?? 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversion } from '@stat/schemas/conversions';
-import { cardActions, conversionRights, conversionText, draftProblems, readDimensions, readSort, windowText } from './conversionState';
+import { cardActions, conversionRights, conversionText, draftProblems, readDimensions, readSample, readSort, windowText, writeSample } from './conversionState';
 
 const conversion = (over: Partial<Conversion>): Conversion => ({
   id: 1,
@@ -73,5 +73,18 @@ describe('the conversion table’s state in the URL', () => {
     expect(readSort('utm_source:asc', ['traffic_type'])).toEqual({ name: 'numerator', order: 'desc' });
     expect(readSort('traffic_type:sideways', ['traffic_type'])).toEqual({ name: 'numerator', order: 'desc' });
     expect(readSort(null, ['traffic_type'])).toEqual({ name: 'numerator', order: 'desc' });
+  });
+});
+
+describe('the sample in the URL', () => {
+  it('reads a share in (0, 1], else the conversion default 1', () => {
+    expect([null, '0.1', '0.01', '1', '0', '7', '-0.1', 'abc', '0.1e1'].map(readSample)).toEqual([1, 0.1, 0.01, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('writes the default as no parameter, keeping the others', () => {
+    const url = new URLSearchParams('dateStart=7days&sample=0.1');
+    expect(writeSample(url, 0.01).toString()).toBe('dateStart=7days&sample=0.01');
+    expect(writeSample(url, 1).toString()).toBe('dateStart=7days');
+    expect(url.toString()).toBe('dateStart=7days&sample=0.1');
   });
 });

@@ -2,6 +2,7 @@
 import {
   CONVERSION_DESCRIPTION_MAX,
   CONVERSION_METRIC_TITLES,
+  CONVERSION_SAMPLE,
   CONVERSION_TOTAL_TITLE,
   CONVERSION_TEXTS,
   CONVERSION_TITLE_MAX,
@@ -15,7 +16,7 @@ import {
   type ConversionTableMetric,
 } from '@stat/schemas/conversions';
 import type { Period } from '../../lib/period';
-import { parseSort } from '../../reports/framework/query';
+import { parseSort, validSample } from '../../reports/framework/query';
 import { DEMO_PROJECT_ID } from '../../app/project';
 import { ApiError } from '../../lib/api';
 import { readStored, writeStored } from '../../lib/browser';
@@ -158,6 +159,22 @@ export function withPeriod(path: string, period: Pick<Period, 'dateStart' | 'dat
 }
 
 export const TABLE_PARAMS = { dimensions: 'tableDimensions', sort: 'orderBy', offset: 'offset' } as const;
+
+/** The URL parameter of the page's «Точность:», named as the reports name theirs. */
+export const SAMPLE_PARAM = 'sample';
+
+/** The sample the URL asks for; the conversion's default (spec 002 §9: 1) when it names none or one outside (0, 1]. */
+export function readSample(value: string | null): number {
+  return value !== null && validSample(value) ? Number(value) : CONVERSION_SAMPLE;
+}
+
+/** The URL with another sample: the default leaves no parameter, so a plain link and the default agree. */
+export function writeSample(params: URLSearchParams, sample: number): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (sample === CONVERSION_SAMPLE) next.delete(SAMPLE_PARAM);
+  else next.set(SAMPLE_PARAM, String(sample));
+  return next;
+}
 
 /** A sort of the conversion table: by one of its dimensions or metrics. */
 export interface TableSort {
