@@ -64,6 +64,12 @@ export interface Plan {
   source: Source;
   /** the path rollup read when the source is `paths` */
   pathRollup?: PathRollup;
+  /**
+   * Rows of the `date` dimension (the constructor's) by week or month, as the request groups them:
+   * each row the part of its week or month inside the period, titled by its first day there
+   * (§7: buckets never reach outside the period). Days otherwise.
+   */
+  dateRows?: 'week' | 'month';
   scope: Scope;
   /** share of visitors read, (0, 1]; 1 reads all */
   sample: number;
@@ -532,7 +538,15 @@ function equalsSql(plan: Plan, i: number, value: string | number, p: Params, key
   const d = plan.path[i];
   if (d === undefined) throw new ReportQueryError('a path is deeper than the report');
   if (plan.source !== 'visits' && (d === 'customer_params_key' || d === 'user_cv_key')) return `mapContains(event_params, ${p.add(String(value), 'String')})`;
-  return `${dimensionSql(d, plan.source, d === 'customer_params_value' ? keyParam : undefined)} = ${typedValue(d, value, p)}`;
+  return `${levelSql(plan, d, p, d === 'customer_params_value' ? keyParam : undefined)} = ${typedValue(d, value, p)}`;
+}
+
+/** A dimension's value on the plan's rows: {@link dimensionSql}, a `date` by week or month its bucket's first day in the period. */
+function levelSql(plan: Plan, d: Dimension, p: Params, keyParam?: string): string {
+  const sql = dimensionSql(d, plan.source, keyParam);
+  if (d !== 'date' || plan.dateRows === undefined) return sql;
+  const first = plan.dateRows === 'week' ? `toMonday(${sql})` : `toStartOfMonth(${sql})`;
+  return `greatest(${first}, ${p.add(plan.dateStart, 'Date')})`;
 }
 
 function pathConditions(plan: Plan, p: Params): string[] {
@@ -544,7 +558,7 @@ function pathConditions(plan: Plan, p: Params): string[] {
 export function rowDimension(plan: Plan, p: Params): { d: Dimension; sql: string } {
   const d = plan.path[plan.parents.length];
   if (d === undefined) throw new ReportQueryError('the rows have no dimension');
-  return { d, sql: dimensionSql(d, plan.source, d === 'customer_params_value' ? keyParamOf(plan, p) : undefined) };
+  return { d, sql: levelSql(plan, d, p, d === 'customer_params_value' ? keyParamOf(plan, p) : undefined) };
 }
 
 /** The metric filters' conditions (§3: kept apart from the dimension filters, applied after grouping). */

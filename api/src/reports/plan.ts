@@ -182,7 +182,8 @@ export function planReport(
   const unknownMetricFilter = metricFilters.find((rule) => !metrics.includes(rule.key as Metric));
   if (unknownMetricFilter !== undefined) throw new ReportRequestError(`metric_filters: ${unknownMetricFilter.key} is not among the requested metrics`);
 
-  const base = { projectId, ...period, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+  const dateRows = path.includes('date') && (body.group === 'week' || body.group === 'month') ? { dateRows: body.group } : {};
+  const base = { projectId, ...period, scope: scopeOf(path), path, parents, filters, metricFilters, skipEmpty: definition.skipEmpty, ...dateRows, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
   let source = sourceOf(definition.drilldown);
   if (windowed && source === 'visits') throw new ReportRequestError(`the report ${definition.name} is read from whole visits and has no window of minutes`);
   // A window of the last minutes is read from the raw events: no rollup holds minutes.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
-import { reportDefinition, type TableResult } from '@stat/schemas';
+import { constructorDefinition, reportDefinition, type TableResult } from '@stat/schemas';
 import { compileTable } from './compile.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './engine.js';
@@ -145,5 +145,46 @@ describe('a period with a whole week', () => {
       };
       for (const monday of ['2026-10-26', '2026-11-02', '2026-11-09']) expect(await read(week, monday), `${week} ${monday}`).toEqual(await read(day, monday));
     }
+  });
+});
+
+describe('the constructor\'s dates by week and by month', () => {
+  const byDate = (more: Partial<ReportRequestDto>): Promise<TableResult> =>
+    service.tableOf(PROJECT, constructorDefinition(['date']), request({ dimensions: ['date'], sort: { name: 'title', order: 'asc' }, ...more }));
+
+  it('a week\'s row counts its days inside the period, titled by the first of them', async () => {
+    // 28 Oct–1 Nov: 29 Oct (v1, visit 1). 2–8 Nov: 3 Nov (v1, visit 2), 4 Nov (v2, visit 4, two views).
+    // 9–10 Nov: 9 Nov (v4, visit 6), 10 Nov (v1, visit 3). Visitors over the period: v1, v2, v4.
+    expect(shown(await byDate({ group: 'week' }))).toEqual({
+      rows: [
+        ['2026-10-28', 1, 1, 1],
+        ['2026-11-02', 3, 2, 2],
+        ['2026-11-09', 2, 2, 2],
+      ],
+      totals: [6, 5, 3],
+    });
+    // By day the same period has a row a day with views.
+    expect((await byDate({ group: 'day' })).data.map((r) => r.extra.title)).toEqual(['2026-10-29', '2026-11-03', '2026-11-04', '2026-11-09', '2026-11-10']);
+  });
+
+  it('a month\'s row: its visitors once, and a week row expands into what it holds', async () => {
+    // October: 27 Oct (v3, visit 9), 29 Oct (v1, visit 1). 1–11 November: v1 (visits 2, 3), v2 (4, two
+    // views), v4 (6), v3 (10): four visitors in November, four over both months.
+    expect(shown(await byDate({ date_start: '2026-10-01', date_end: '2026-11-11', group: 'month' }))).toEqual({
+      rows: [
+        ['2026-10-01', 2, 2, 2],
+        ['2026-11-01', 6, 5, 4],
+      ],
+      totals: [8, 7, 4],
+    });
+    const pages = await service.tableOf(PROJECT, constructorDefinition(['date', 'url_no_args']), request({ dimensions: ['date', 'url_no_args'], group: 'week', parents: ['2026-11-02'] }));
+    // 2–8 Nov: /a on 3 Nov (v1) and 4 Nov (v2), /b on 4 Nov (v2).
+    expect(shown(pages)).toEqual({
+      rows: [
+        ['https://site.example/a', 2, 2, 2],
+        ['https://site.example/b', 1, 1, 1],
+      ],
+      totals: [3, 2, 2],
+    });
   });
 });
