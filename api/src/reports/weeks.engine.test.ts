@@ -157,14 +157,14 @@ describe('the constructor\'s dates by week and by month', () => {
     // 9–10 Nov: 9 Nov (v4, visit 6), 10 Nov (v1, visit 3). Visitors over the period: v1, v2, v4.
     expect(shown(await byDate({ group: 'week' }))).toEqual({
       rows: [
-        ['2026-10-28', 1, 1, 1],
-        ['2026-11-02', 3, 2, 2],
-        ['2026-11-09', 2, 2, 2],
+        ['28.10.2026', 1, 1, 1],
+        ['02.11.2026', 3, 2, 2],
+        ['09.11.2026', 2, 2, 2],
       ],
       totals: [6, 5, 3],
     });
-    // By day the same period has a row a day with views.
-    expect((await byDate({ group: 'day' })).data.map((r) => r.extra.title)).toEqual(['2026-10-29', '2026-11-03', '2026-11-04', '2026-11-09', '2026-11-10']);
+    // By day the same period has a row a day with views (rows are titled as the table shows dates).
+    expect((await byDate({ group: 'day' })).data.map((r) => r.extra.title)).toEqual(['29.10.2026', '03.11.2026', '04.11.2026', '09.11.2026', '10.11.2026']);
   });
 
   it('a month\'s row: its visitors once, and a week row expands into what it holds', async () => {
@@ -172,8 +172,8 @@ describe('the constructor\'s dates by week and by month', () => {
     // views), v4 (6), v3 (10): four visitors in November, four over both months.
     expect(shown(await byDate({ date_start: '2026-10-01', date_end: '2026-11-11', group: 'month' }))).toEqual({
       rows: [
-        ['2026-10-01', 2, 2, 2],
-        ['2026-11-01', 6, 5, 4],
+        ['01.10.2026', 2, 2, 2],
+        ['01.11.2026', 6, 5, 4],
       ],
       totals: [8, 7, 4],
     });
