@@ -8,9 +8,9 @@
  * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
  * chromium; a missing one fails the test.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
 import { addDays } from '@stat/schemas/period';
 import { moscowToday } from './lib/dates';
 
@@ -53,19 +53,11 @@ async function expectTotalsOf(page: Page, report: string, testId: string, body: 
 }
 
 describe('a report page opened by its address', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = chromiumForTests();
 
   it('asks once for what its address says and shows that answer; opened again, it asks again', async () => {
     // A visitor: no session, so the early calls go before the session is known.
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
@@ -117,7 +109,7 @@ describe('a report page opened by its address', () => {
   }, 120_000);
 
   it('draws a demo report while its project is still read, and keeps it when the project comes', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const calls = reportCalls(page);
     let answerProject = () => undefined as void;
@@ -144,7 +136,7 @@ describe('a report page opened by its address', () => {
   }, 120_000);
 
   it('shows the summary of a period, sort and page given in the address', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const calls = reportCalls(page);
     try {

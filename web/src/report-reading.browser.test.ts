@@ -10,9 +10,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { chromiumForTests } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
@@ -36,18 +36,10 @@ function titles(page: Page): Promise<{ text: string; full: string; endShown: boo
 }
 
 describe('report screens at 1440 and 1024 wide', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = chromiumForTests();
 
   it.each([1440, 1024])('page reports at %i wide show what differs between addresses, the full one in the tooltip', async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const page = await browser().newPage({ viewport: { width, height: 900 } });
     try {
       for (const name of ['page_urls', 'entrance_pages']) {
         await page.goto(`${base}/stat/projects/${PROJECT}/new/report/${name}?dateStart=7days&dateEnd=today&groupBy=day`);
@@ -70,7 +62,7 @@ describe('report screens at 1440 and 1024 wide', () => {
   });
 
   it.each(['dau', 'wau', 'mau'])('the ready template %s opens sorted by date ascending, read exactly', async (id) => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
     try {
       await page.goto(`${base}/stat/projects/${PROJECT}/constructor`);
       const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/eventbase/${PROJECT}/constructor`), { timeout: 30_000 });
@@ -89,7 +81,7 @@ describe('report screens at 1440 and 1024 wide', () => {
   });
 
   it.each([1440, 1024])('the dashboard on «Вчера» at %i wide shows yesterday\'s unique visitors, not a count of «now»', async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const page = await browser().newPage({ viewport: { width, height: 900 } });
     try {
       await page.goto(`${base}/stat/projects/${PROJECT}/dashboard`);
       await page.waitForSelector('[data-testid="current-users"]', { timeout: 30_000 });
@@ -124,7 +116,7 @@ describe('report screens at 1440 and 1024 wide', () => {
   });
 
   it.each([1440, 1024])('at %i wide a pie shows shares of «Итого» with «Прочее», and every percent two decimals', async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const page = await browser().newPage({ viewport: { width, height: 900 } });
     try {
       await page.goto(`${base}/stat/projects/${PROJECT}/new/report/traffic_sources?dateStart=7days&dateEnd=today&groupBy=day&sample=1&metrics=visits,visitors,bounces&graphs=visits:pie`);
       await page.waitForSelector('ul[aria-label="Доли строк"] li[data-line]', { timeout: 30_000 });

@@ -8,9 +8,9 @@
  * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
  * chromium; a missing one fails the test.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
@@ -51,18 +51,10 @@ async function expectApiTotals(page: Page, name: string, sent: Record<string, un
 }
 
 describe('dimension reports in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = chromiumForTests();
 
   it('opens reports of every kind from the menu: graph, totals, tree, lines, placeholder', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     try {
@@ -135,7 +127,7 @@ describe('dimension reports in a browser', () => {
   }, 180_000);
 
   it('chapters: the URL tree expands a section into subsections and a subsection into its pages; a page does not expand', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     try {
@@ -170,7 +162,7 @@ describe('dimension reports in a browser', () => {
 
   it('hints: the demo message, a report hint with «Узнать подробнее», closed for one report or all, and meta tips for the first views', async () => {
     // A fresh context: nothing closed yet in this browser.
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const report = (name: string) => `${base}/stat/projects/${PROJECT}/new/report/${name}?dateStart=7days&dateEnd=yesterday&groupBy=day`;
     try {
@@ -203,7 +195,7 @@ describe('dimension reports in a browser', () => {
       expect(await page.locator('[data-testid="demo-hint"]').count()).toBe(1);
 
       // The meta tips show on the first three report views only (a new browser: four views here).
-      const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const other = await browser().newContext({ viewport: { width: 1440, height: 900 } });
       const fresh = await other.newPage();
       const tips: (string | null)[] = [];
       for (const name of ['traffic_sources', 'geo', 'page_urls', 'traffic_sources']) {
@@ -229,7 +221,7 @@ describe('dimension reports in a browser', () => {
     const password = 'browser test password';
     const report = (name: string) => `${base}/stat/projects/${PROJECT}/new/report/${name}?dateStart=7days&dateEnd=yesterday&groupBy=day`;
     const loggedIn = async (register: boolean) => {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await browser().newContext({ viewport: { width: 1440, height: 900 } });
       const answer = await context.request.post(`${base}/top100/api/v1.0/auth/${register ? 'register' : 'login'}`, {
         headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
         data: JSON.stringify({ email, password }),

@@ -6,9 +6,8 @@
  * Needs: the embedded service of the global setup (its base URL comes by inject) and Debian's
  * chromium; a missing one fails the test.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
 import { addDays } from '@stat/schemas/period';
 import { moscowToday } from './lib/dates';
 
@@ -34,18 +33,10 @@ async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pro
 }
 
 describe('summary report in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = chromiumForTests();
 
   it('draws the graph and shows the table endpoint\'s totals', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     try {

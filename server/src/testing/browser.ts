@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Flags for Debian's chromium as root on a machine with no network beyond loopback. */
@@ -32,6 +33,24 @@ export const VISITOR_USER_AGENT =
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: FLAGS, headless: true });
+}
+
+/**
+ * One Chromium for the tests of a `describe` (or file): launched before them, closed after them.
+ * Call it in the block's body; the returned function gives the browser inside a test.
+ */
+export function chromiumForTests(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('Chromium is not launched: chromiumForTests() belongs in a describe block, outside its tests');
+    return browser;
+  };
 }
 
 /** The little of a canvas the pixel count reads (the server compiles without the DOM's types). */
