@@ -13,7 +13,7 @@ import { ChartTypePicker } from '../../reports/framework/Toolbar';
 import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
 import { PieGraph } from '../../reports/dimension/PieGraph';
 import { originOf, sharedOrigin } from '../../reports/dimension/addresses';
-import type { PieSlice } from '../../reports/dimension/graphs';
+import { graphTotal, type PieSlice } from '../../reports/dimension/graphs';
 import { metricColumns, type ReportMetric } from '../../reports/view';
 import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
 import { Segmented } from '../../reports/framework/Segmented';
@@ -104,8 +104,7 @@ export function periodCaption(period: Pick<DashboardPeriod, 'start' | 'end'>): s
  * answer asked with them (see mainSections).
  */
 export function PeriodVisitorsWidget({ answer, loading, ...rest }: WidgetProps & { readonly answer: GraphResult | undefined; readonly loading: boolean }) {
-  const index = answer ? answer.metrics.indexOf('visitors') : -1;
-  const value = answer && index >= 0 ? (answer.totals[index] ?? undefined) : undefined;
+  const value = graphTotal(answer, 'visitors') ?? undefined;
   return (
     <Widget section="current_user_count" title="Уникальные посетители" report="summary" loading={loading} {...rest}>
       <div className={styles.now}>
