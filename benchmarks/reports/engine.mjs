@@ -34,7 +34,8 @@ const { main } = await import(`${ROOT}server/dist/main.js`);
 const { planReport } = await import(`${ROOT}api/dist/reports/plan.js`);
 const { compileSeries, compileTable, compileTotals, totalsRollUp } = await import(`${ROOT}api/dist/reports/compile.js`);
 // Builds before the totals' roll-up (2026-11-24, fourth run) have no totalsRollUp: totals read apart.
-const rollsUp = (plan) => (totalsRollUp ? totalsRollUp(plan) : false);
+// Since keys first (2026-11-25) it also takes the page asked (a page found keys first reads them apart).
+const rollsUp = (plan, q) => (totalsRollUp ? totalsRollUp(plan, q) : false);
 const { reportDefinition } = await import('@stat/schemas');
 
 const m = machine();
@@ -103,14 +104,16 @@ function bareOf(report, kind, body) {
   const { plan, sort } = planned;
   if (plan.path.length === 0) return [[compileSeries(plan, planned.group), compileTotals(plan)]];
   if (kind === 'graph') throw new Error('graphs of dimensions are not measured here');
-  const rows = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset, totals: rollsUp(plan) });
-  return rollsUp(plan) ? [[rows]] : [[rows, compileTotals(plan)]];
+  const q = { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset };
+  const rows = compileTable(plan, { ...q, totals: rollsUp(plan, q) });
+  return rollsUp(plan, q) ? [[rows]] : [[rows, compileTotals(plan)]];
 }
 
 const calls = [
   ['summary table, 30 days by day', 'summary', 'table', { ...month, group: 'day', metrics: summaryMetrics }],
   ['summary graph, 30 days by day', 'summary', 'graph', { ...month, group: 'day', metrics: summaryMetrics }],
   ['traffic_sources table, search expanded', 'traffic_sources', 'table', { ...month, group: 'day', parents: ['search'] }],
+  ['page_urls table, first page', 'page_urls', 'table', { ...month, group: 'day' }],
   ['page_urls table, url_no_args like *obshchestvo*', 'page_urls', 'table', { ...month, group: 'day', dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*obshchestvo*' }] }],
   ['geo table, sample 0.1', 'geo', 'table', { ...month, group: 'day', sample: 0.1 }],
   ['page_urls CSV', 'page_urls', 'csv', { ...month, group: 'day' }],

@@ -57,6 +57,9 @@ describe('migrations on chDB', () => {
         const counted = await client.query({ query: `SELECT toString(sum(page_views)) AS views, toString(uniqCombinedMerge(17)(visitors)) AS distinct_visitors, toTypeName(any(visitors)) AS state FROM ${rollup}`, format: 'JSONEachRow' });
         expect(await counted.json()).toEqual([{ views: '2', distinct_visitors: '2', state: 'AggregateFunction(uniqCombined(17), UInt32)' }]);
       }
+      // 0021 rebuilt the day rollup with the distinct visits, engaged time and logged-in users the path rollups keep.
+      const days = await client.query({ query: 'SELECT toString(uniqCombinedMerge(17)(sessions)) AS visits, toString(sum(engaged_ms)) AS engaged, toString(uniqIfMerge(uid)) AS uid FROM rollup_day', format: 'JSONEachRow' });
+      expect(await days.json()).toEqual([{ visits: '2', engaged: '0', uid: '0' }]);
       const granules = await client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine_full LIKE '%index_granularity_bytes = 16384%' ORDER BY name", format: 'JSONEachRow' });
       expect(await granules.json()).toEqual(['rollup_geo_day', 'rollup_geo_week', 'rollup_pages_day', 'rollup_pages_week', 'rollup_sources_day', 'rollup_sources_week'].map((name) => ({ name })));
       const table = await client.query({ query: "SELECT sampling_key, sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'events'", format: 'JSONEachRow' });

@@ -10,6 +10,7 @@ import type { ReportRequestDto } from './report-request.dto.js';
 import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
 import { planReport } from './plan.js';
+import { findsKeysFirst, totalsOfSite } from './compile.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;
@@ -193,6 +194,31 @@ describe('the report engine, on a traffic counted by hand', () => {
     ]);
     const urls = await service.table(PROJECT, 'page_urls', request({ metrics: ['page_views'], parents: ['https://site.example/news/1'] }));
     expect(shown(urls)).toEqual([['https://site.example/news/1', 1], ['https://site.example/news/1?from=vk', 1]]);
+  });
+
+  it('page_urls: a page sorted by a sum is found before any state is merged, paged and filtered by sums, with the site\'s totals', async () => {
+    const metrics = ['page_views', 'visits', 'visitors'] as const;
+    // Found keys first (the pages' sums choose the page, then only its rows' states are merged),
+    // the totals from the site's days: page views 4; visits 1, 2, 3; visitors a, b.
+    const plan = (more: Partial<ReportRequestDto>) => planReport(reportDefinition('page_urls')!, PROJECT, request({ metrics: [...metrics], ...more }), '2026-11-12', 'table').plan;
+    expect([findsKeysFirst(plan({}), { sortBy: 'page_views', limit: 1 }), totalsOfSite(plan({}))]).toEqual([true, true]);
+    const second = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], limit: 1, offset: 1 }));
+    // Ties by the address: «/» before «/news/2».
+    expect(shown(second)).toEqual([['https://site.example/', 1, 1, 1]]);
+    expect([second.meta.total, second.totals]).toEqual([3, [4, 3, 2]]);
+    const fewViews = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], sort: { name: 'page_views', order: 'asc' }, metric_filters: [{ key: 'page_views', op: '<', value: 2 }] }));
+    expect(shown(fewViews)).toEqual([['https://site.example/', 1, 1, 1], ['https://site.example/news/2', 1, 1, 1]]);
+    expect([fewViews.meta.total, fewViews.totals]).toEqual([2, [4, 3, 2]]);
+    const byTitle = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], sort: { name: 'title', order: 'desc' }, limit: 2 }));
+    expect(shown(byTitle)).toEqual([['https://site.example/news/2', 1, 1, 1], ['https://site.example/news/1', 2, 2, 1]]);
+    // A sort or a metric filter by a distinct count needs every row's states; a filter, the kept rows' totals.
+    expect(findsKeysFirst(plan({}), { sortBy: 'visitors', limit: 1 })).toBe(false);
+    expect(findsKeysFirst(plan({ metric_filters: [{ key: 'visits', op: '>', value: 1 }] }), { sortBy: 'page_views', limit: 1 })).toBe(false);
+    expect([findsKeysFirst(plan({ dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] }), { sortBy: 'page_views', limit: 1 }), totalsOfSite(plan({ dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] }))]).toEqual([false, false]);
+    const byVisitors = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], sort: { name: 'visitors', order: 'desc' }, metric_filters: [{ key: 'visits', op: '>', value: 1 }] }));
+    expect([shown(byVisitors), byVisitors.meta.total, byVisitors.totals]).toEqual([[['https://site.example/news/1', 2, 2, 1]], 1, [4, 3, 2]]);
+    const news = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] }));
+    expect([shown(news), news.totals]).toEqual([[['https://site.example/news/1', 2, 2, 1], ['https://site.example/news/2', 1, 1, 1]], [3, 2, 1]]);
   });
 
   it('entrance_pages, view_depth and visit_time read the visits', async () => {
@@ -529,10 +555,11 @@ describe('the runner', () => {
   it('reads a table in one query, its totals rolled up with its rows', async () => {
     const { engine, queries } = counted();
     const page = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW);
-    const asked = request({ metrics: ['visits', 'page_views'] });
+    // Filtered: the totals are the kept rows', not the site's (which the day rollup would give).
+    const asked = request({ metrics: ['visits', 'page_views'], dimension_filters: [{ key: 'traffic_type', op: 'include', value: ['search', 'direct'] }] });
     const [table, graph] = await Promise.all([page.table(PROJECT, 'traffic_sources', asked), page.graph(PROJECT, 'traffic_sources', asked)]);
-    expect(table.totals).toEqual([3, 4]);
-    expect(graph.totals).toEqual([3, 4]);
+    expect(table.totals).toEqual([2, 3]);
+    expect(graph.totals).toEqual([2, 3]);
     // The table: one query, its rows with their totals rolled up; the graph: the same query for its
     // totals and default lines (the table's first rows), then their series. Together, one read of
     // the rows and totals.

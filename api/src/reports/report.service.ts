@@ -207,10 +207,11 @@ export class ReportService {
 
   /**
    * A page of a level's rows and the level's totals: one query when the totals are the roll-up of
-   * the rows (compileTable's `totals`), else the rows and the totals side by side.
+   * the rows (compileTable's `totals`), else the rows and the totals side by side (the site's
+   * totals, a page found keys first: `totalsRollUp`).
    */
   private async rowsAndTotals(plan: Plan, q: Omit<TableQuery, 'totals'>): Promise<{ rows: ResultRow[]; totals: ResultRow | undefined }> {
-    if (!totalsRollUp(plan)) {
+    if (!totalsRollUp(plan, q)) {
       const [rows, totals] = await Promise.all([this.run(() => compileTable(plan, q)), this.run(() => compileTotals(plan))]);
       return { rows, totals: totals[0] };
     }
