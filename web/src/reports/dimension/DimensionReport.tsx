@@ -14,7 +14,7 @@ import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
 import { CsvDownload } from '../framework/CsvDownload';
-import { preloadedOr } from '../framework/preloaded';
+import { preloadedOr, settledPreloaded } from '../framework/preloaded';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
 import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
@@ -144,13 +144,20 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
   const graphBody = dimensionGraphBody(base, lines);
   const source = extras?.source;
   const panels = extras?.panels ?? 'both';
-  // The first of each may have been asked for as the app started (app/preload.ts); the constructor's never.
-  const table = useRequest(JSON.stringify(tableBody), (signal) =>
-    source ? source.table(tableBody, signal) : preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+  // The first of each may have been asked for as the app started (app/preload.ts), and may have
+  // come before this view's code; the constructor's never.
+  const table = useRequest(
+    JSON.stringify(tableBody),
+    (signal) =>
+      source ? source.table(tableBody, signal) : preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+    () => (source ? null : settledPreloaded<TableResult>('table', projectId, report.name, tableBody)),
   );
   // A report whose data is not collected has nothing to draw; a page of the table alone draws nothing.
-  const graph = useRequest(report.notCollected === undefined && panels !== 'table' ? JSON.stringify(graphBody) : null, (signal) =>
-    source ? source.graph(graphBody, signal) : preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+  const graph = useRequest(
+    report.notCollected === undefined && panels !== 'table' ? JSON.stringify(graphBody) : null,
+    (signal) =>
+      source ? source.graph(graphBody, signal) : preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+    () => (source ? null : settledPreloaded<GraphResult>('graph', projectId, report.name, graphBody)),
   );
   const fetchChildren = useCallback(
     (body: ReportRequest, signal: AbortSignal) => (source ? source.table(body, signal) : fetchReportTable(projectId, report.name, body, { signal })),
