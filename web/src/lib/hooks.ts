@@ -11,12 +11,27 @@ export interface RequestState<T> {
   readonly loading: boolean;
 }
 
+/** An answer already at hand. */
+export interface KnownAnswer<T> {
+  readonly value: T;
+  /** Called when the answer was shown (it may be called again): an answer kept for one use is gone after it. */
+  readonly taken?: () => void;
+}
+
 /**
  * Runs `run` whenever `key` changes (null: not yet), aborting the previous request; results of
  * superseded requests are ignored (stale responses are ignored). `reload` runs it again.
+ * `known`, asked once as the hook mounts, may give the first key's answer already at hand (a
+ * report's early call that came before its view's code): the first render then shows it, and
+ * that key is not asked for, which spares a render of the whole view empty and a second with
+ * the answer a moment later.
  */
-export function useRequest<T>(key: string | null, run: (signal: AbortSignal) => Promise<T>): RequestState<T> & { reload(): void } {
-  const [state, setState] = useState<RequestState<T>>({ data: undefined, error: undefined, loading: key !== null });
+export function useRequest<T>(key: string | null, run: (signal: AbortSignal) => Promise<T>, known?: () => KnownAnswer<T> | null): RequestState<T> & { reload(): void } {
+  const [seed] = useState(() => (key !== null && known ? { key, answer: known() } : null));
+  const [state, setState] = useState<RequestState<T>>(() =>
+    seed?.answer ? { data: seed.answer.value, error: undefined, loading: false } : { data: undefined, error: undefined, loading: key !== null },
+  );
+  const seededKey = useRef(seed?.answer ? seed.key : null);
   const [nonce, setNonce] = useState(0);
   const runRef = useRef(run);
   useEffect(() => {
@@ -24,6 +39,12 @@ export function useRequest<T>(key: string | null, run: (signal: AbortSignal) => 
   });
   useEffect(() => {
     if (key === null) return undefined;
+    // The answer came with the first render; a reload or another key asks.
+    if (key === seededKey.current && nonce === 0) {
+      seed?.answer?.taken?.();
+      return undefined;
+    }
+    seededKey.current = null;
     const controller = new AbortController();
     setState((s) => (s.loading && s.error === undefined ? s : { data: s.data, error: undefined, loading: true }));
     runRef.current(controller.signal).then(

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useContext, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useContext, useEffect, useState } from 'react';
 import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
 import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
@@ -45,13 +45,16 @@ export function ReportRoute() {
  * A report's view, at once when its code came before (the app starts loading it before the first
  * render), else its skeleton until the code comes. Not a Suspense fallback: content revealed after
  * a shown fallback is held back 300 ms more (React 19's throttle), longer than the code takes.
+ * Drawn again only when its props change: the project's answer, which often comes after the view
+ * drew (the demo's reports do not wait for it), redraws the route, not the whole report; what in
+ * the view needs the project or the session reads them itself.
  */
-function ReportView(props: ReportViewProps) {
+const ReportView = memo(function ReportView(props: ReportViewProps) {
   const module = useLoadedView(reportViewModule(props.report));
   if (!module) return <ReportSkeleton title={props.report.title} {...(props.hint ? { hint: props.hint } : {})} />;
   const { default: View } = module;
   return <View {...props} />;
-}
+});
 
 /** The view's module once `loading` came (null until then); a failed load goes to the error page. */
 function useLoadedView(loading: LoadingView): ViewModule | null {

@@ -5,12 +5,13 @@
  * plain URLs and URLs with a period, a sort, a page, filters and corrected values; and the view
  * takes an early answer only for exactly its own call, once, and never after the user changed.
  */
+import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { reportDefinition, type ReportDefinition } from '@stat/schemas/reports';
 import { serverToday } from '../lib/clock';
-import { render, until, type Rendered } from '../testing/render';
+import { render, settle, until, type Rendered } from '../testing/render';
 import DimensionReport from './dimension/DimensionReport';
 import { correctedReportUrl, firstReportCalls } from './firstCalls';
 import { dropPreloaded, preloadReportCall } from './framework/preloaded';
@@ -95,15 +96,17 @@ function LocationProbe() {
   return null;
 }
 
-async function open(report: ReportDefinition, query: string) {
+async function open(report: ReportDefinition, query: string, onCommit: () => void = () => undefined) {
   const View = report.drilldown.length === 0 ? TimeSeriesReport : DimensionReport;
   queries = [];
   view = await render(
     <MemoryRouter initialEntries={[`/stat/projects/${PROJECT}/new/report/${report.name}${query}`]}>
       <LocationProbe />
-      <Routes>
-        <Route path="/stat/projects/:projectId/new/report/:reportName" element={<View projectId={PROJECT} report={report} />} />
-      </Routes>
+      <Profiler id="report" onRender={onCommit}>
+        <Routes>
+          <Route path="/stat/projects/:projectId/new/report/:reportName" element={<View projectId={PROJECT} report={report} />} />
+        </Routes>
+      </Profiler>
     </MemoryRouter>,
   );
 }
@@ -194,6 +197,19 @@ describe('the view and the early answers', () => {
     await open(report, query);
     await until(() => expect(rowTitles()).toEqual(['early']));
     await until(() => expect(graphLines()).toBe('early|Итого'));
+    expect(sent).toEqual({ table: [], graph: [] });
+  });
+
+  it('draws early answers that came before its code in its first drawing of the table and graph, never empty first', async () => {
+    preload(firstCalls(report, query));
+    await settle();
+    // What each commit of the view showed, from the first one with the table.
+    const drawn: { rows: (string | null)[]; lines: string | undefined }[] = [];
+    await open(report, query, () => {
+      if (document.querySelector('[data-testid="report-table"]')) drawn.push({ rows: rowTitles(), lines: graphLines() });
+    });
+    await until(() => expect(rowTitles()).toEqual(['early']));
+    expect(drawn[0]).toEqual({ rows: ['early'], lines: 'early|Итого' });
     expect(sent).toEqual({ table: [], graph: [] });
   });
 

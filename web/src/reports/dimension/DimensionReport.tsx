@@ -2,6 +2,7 @@ import { useCallback, useContext, useEffect, useMemo, useState, type ReactNode }
 import { useSearchParams } from 'react-router-dom';
 import type { ConstructorRequest, GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
+import type { RatingCategory } from '../../data/calls';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError, type DownloadedFile } from '../../lib/api';
 import { ProjectContext } from '../../app/project';
@@ -14,7 +15,7 @@ import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
 import { CsvDownload } from '../framework/CsvDownload';
-import { preloadedOr } from '../framework/preloaded';
+import { preloadedOr, settledPreloaded } from '../framework/preloaded';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
 import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
@@ -80,18 +81,39 @@ export interface DimensionReportExtras {
 export default function DimensionReport({ projectId, report, hint }: ReportViewProps) {
   const clock = useServerClock();
   if (!clock) return <ReportSkeleton title={report.title} {...(hint ? { hint } : {})} />;
-  return <DimensionReportBody projectId={projectId} report={report} clock={clock} {...(hint ? { hint } : {})} />;
+  const props = { projectId, report, clock, ...(hint ? { hint } : {}) };
+  return report.name === 'rating' ? <RatingReportBody {...props} /> : <DimensionReportBody {...props} />;
 }
 
-/** The page of a report with a drill-down, given the server's clock; `extras` make it the constructor's. */
-export function DimensionReportBody({ projectId, report, hint, clock, extras }: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras }) {
+/**
+ * The rating's page: the only one that reads the project (its categories). Any other report's page
+ * does not follow the project, so the project's answer coming after the view drew does not draw
+ * the whole view again.
+ */
+function RatingReportBody(props: ReportViewProps & { readonly clock: ServerClock }) {
+  const categories = useContext(ProjectContext)?.project.categories;
+  return <DimensionReportBody {...props} {...(categories ? { ratingCategories: categories } : {})} />;
+}
+
+/**
+ * The page of a report with a drill-down, given the server's clock; `extras` make it the
+ * constructor's; `ratingCategories` are the project's categories on the rating's page.
+ */
+export function DimensionReportBody({
+  projectId,
+  report,
+  hint,
+  clock,
+  extras,
+  ratingCategories,
+}: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras; readonly ratingCategories?: readonly RatingCategory[] }) {
   const { today } = clock;
   const [search, setSearch] = useSearchParams();
   const parsedPeriod = useMemo(() => dimensionPeriod(search, report, today), [search, today, report]);
   const parsedQuery = useMemo(() => parseDimensionQuery(search, report), [search, report]);
   const { period } = parsedPeriod;
   const { query } = parsedQuery;
-  const rating = useRatingCategory(report.name === 'rating', search);
+  const rating = useRatingCategory(report.name === 'rating', ratingCategories, search);
   const narrow = useNarrowerThan(NARROW_BODY);
   const medium = useNarrowerThan(WIDE_BODY);
   // Metric columns by the body's width (spec 001 §9 "Metric column limit": 5, 7, 8).
@@ -144,13 +166,20 @@ export function DimensionReportBody({ projectId, report, hint, clock, extras }: 
   const graphBody = dimensionGraphBody(base, lines);
   const source = extras?.source;
   const panels = extras?.panels ?? 'both';
-  // The first of each may have been asked for as the app started (app/preload.ts); the constructor's never.
-  const table = useRequest(JSON.stringify(tableBody), (signal) =>
-    source ? source.table(tableBody, signal) : preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+  // The first of each may have been asked for as the app started (app/preload.ts), and may have
+  // come before this view's code; the constructor's never.
+  const table = useRequest(
+    JSON.stringify(tableBody),
+    (signal) =>
+      source ? source.table(tableBody, signal) : preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+    () => (source ? null : settledPreloaded<TableResult>('table', projectId, report.name, tableBody)),
   );
   // A report whose data is not collected has nothing to draw; a page of the table alone draws nothing.
-  const graph = useRequest(report.notCollected === undefined && panels !== 'table' ? JSON.stringify(graphBody) : null, (signal) =>
-    source ? source.graph(graphBody, signal) : preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+  const graph = useRequest(
+    report.notCollected === undefined && panels !== 'table' ? JSON.stringify(graphBody) : null,
+    (signal) =>
+      source ? source.graph(graphBody, signal) : preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+    () => (source ? null : settledPreloaded<GraphResult>('graph', projectId, report.name, graphBody)),
   );
   const fetchChildren = useCallback(
     (body: ReportRequest, signal: AbortSignal) => (source ? source.table(body, signal) : fetchReportTable(projectId, report.name, body, { signal })),
@@ -388,17 +417,16 @@ const CATEGORY_PARAM = 'categoryId';
  * else the first of them (§5), and `corrected` when the URL must say so. null for other reports and
  * for a site in no category (the api then answers the not-rated placeholder).
  */
-function useRatingCategory(isRating: boolean, search: URLSearchParams): { category: number | null; options: CategoryOption[]; corrected: boolean } {
-  const project = useContext(ProjectContext)?.project;
+function useRatingCategory(isRating: boolean, categories: readonly RatingCategory[] | undefined, search: URLSearchParams): { category: number | null; options: CategoryOption[]; corrected: boolean } {
   const asked = search.get(CATEGORY_PARAM);
   return useMemo(() => {
     // The api orders a site's categories by id and takes the first by default; so does the picker.
-    const options = isRating ? [...(project?.categories ?? [])].sort((a, b) => a.id - b.id).map((c) => ({ id: c.id, title: c.parent_title ? `${c.parent_title} / ${c.title}` : c.title })) : [];
+    const options = isRating ? [...(categories ?? [])].sort((a, b) => a.id - b.id).map((c) => ({ id: c.id, title: c.parent_title ? `${c.parent_title} / ${c.title}` : c.title })) : [];
     const first = options[0]?.id ?? null;
     if (!isRating || first === null) return { category: null, options, corrected: asked !== null };
     const named = options.find((o) => String(o.id) === asked)?.id;
     return { category: named ?? first, options, corrected: named === undefined };
-  }, [isRating, project, asked]);
+  }, [isRating, categories, asked]);
 }
 
 /** The URL with the rating's category, or without one for any other report (§5: cleared). */

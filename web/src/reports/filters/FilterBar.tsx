@@ -1,13 +1,23 @@
-import { useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Metric } from '@stat/schemas/catalogue';
 import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
 import { useOptionalSession } from '../../app/session';
 import { dimensionChips, metricChips, withoutChip, type Chip } from './chips';
-import { FilterDialog } from './FilterDialog';
 import { apiToForm, formToApi } from './form';
 import { SavedFilters } from './SavedFilters';
 import { useValueTitles, type ReportFiltersState } from './useReportFilters';
 import styles from './filters.module.css';
+
+/**
+ * The filter dialog: its code (the sections, the value lists) loads when it first opens, or when
+ * the pointer or focus comes to «Фильтры» just before; a report's first drawing shows none of it.
+ */
+const loadFilterDialog = () => import('./FilterDialog');
+const FilterDialog = lazy(() => loadFilterDialog().then((module) => ({ default: module.FilterDialog })));
+/** Starts loading the dialog's code; a failure shows when it opens (lazy asks again). */
+const prefetchFilterDialog = () => {
+  loadFilterDialog().catch(() => undefined);
+};
 
 /** Chips taller than this are folded under «Показать ещё» (spec 001 §4). */
 const CHIPS_FOLDED_PX = 40;
@@ -61,7 +71,15 @@ export function FilterBar({ projectId, metrics, period, state }: FilterBarProps)
   return (
     <div className={styles.bar} data-testid="filter-bar">
       <div className={styles.barRow}>
-        <button type="button" className={styles.filtersButton} onClick={() => setOpen(true)} aria-haspopup="dialog" data-testid="filters-button">
+        <button
+          type="button"
+          className={styles.filtersButton}
+          onClick={() => setOpen(true)}
+          onPointerEnter={prefetchFilterDialog}
+          onFocus={prefetchFilterDialog}
+          aria-haspopup="dialog"
+          data-testid="filters-button"
+        >
           <FunnelIcon />
           Фильтры
         </button>
@@ -69,18 +87,20 @@ export function FilterBar({ projectId, metrics, period, state }: FilterBarProps)
       </div>
       {chips.length > 0 ? <Chips chips={chips} onRemove={removeChip} onReset={() => apply({ dimension: [], metric: [] })} /> : null}
       {open ? (
-        <FilterDialog
-          projectId={projectId}
-          period={period}
-          initial={blocks}
-          metrics={metrics}
-          initialMetrics={filters.metric}
-          onCancel={() => setOpen(false)}
-          onApply={(next, metricRules) => {
-            setOpen(false);
-            apply({ dimension: formToApi(next), metric: metricRules });
-          }}
-        />
+        <Suspense fallback={null}>
+          <FilterDialog
+            projectId={projectId}
+            period={period}
+            initial={blocks}
+            metrics={metrics}
+            initialMetrics={filters.metric}
+            onCancel={() => setOpen(false)}
+            onApply={(next, metricRules) => {
+              setOpen(false);
+              apply({ dimension: formToApi(next), metric: metricRules });
+            }}
+          />
+        </Suspense>
       ) : null}
     </div>
   );

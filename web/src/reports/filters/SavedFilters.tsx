@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { Metric } from '@stat/schemas/catalogue';
-import { SAVED_FILTER_TEXTS, SAVED_FILTER_TITLE_MAX, type SavedFilter, type SavedFilterBody, type SavedFilterType } from '@stat/schemas/filters';
+import { SAVED_FILTER_TEXTS, type SavedFilter, type SavedFilterBody } from '@stat/schemas/filters';
 import { useSnackbar } from '../../app/Snackbar';
-import { ConfirmDialog, Modal } from '../../components/Modal';
-import { Button, Checkbox } from '../../components/ui';
+import { ConfirmDialog } from '../../components/Modal';
+import { Button } from '../../components/ui';
 import { ApiError } from '../../lib/api';
 import { REPORT_FAILED } from '../../data/messages';
 import { createSavedFilter, deleteSavedFilter, listSavedFilters, updateSavedFilter } from './filtersApi';
@@ -13,6 +13,9 @@ import styles from './filters.module.css';
 
 /** The delete modal opens after the menu closed (spec 001 §4: a 200 ms delay). */
 const DELETE_MODAL_DELAY_MS = 200;
+
+/** The template form: code loaded when it first opens (nothing of it shows on a report's first drawing). */
+const TemplateForm = lazy(() => import('./TemplateForm'));
 
 /** A template's filters as the URL would hold them, so that they compare with the current ones. */
 export function templateFilters(body: SavedFilterBody, metrics: readonly Metric[]): ReportFilters {
@@ -25,14 +28,6 @@ function bodyOf(filters: ReportFilters): SavedFilterBody {
     ...(filters.dimension.length > 0 ? { dimension_filters: [...filters.dimension] } : {}),
     ...(filters.metric.length > 0 ? { metric_filters: [...filters.metric] } : {}),
   };
-}
-
-/** What is wrong with a title among the other templates' titles (§5), or null. (Its length the input's maxLength keeps.) */
-export function titleError(title: string, others: readonly SavedFilter[]): string | null {
-  const trimmed = title.trim();
-  if (trimmed === '') return SAVED_FILTER_TEXTS.titleRequired;
-  if (others.some((f) => f.title === trimmed)) return SAVED_FILTER_TEXTS.titleTaken;
-  return null;
 }
 
 /** Props of {@link SavedFilters}. */
@@ -194,25 +189,27 @@ export function SavedFilters({ projectId, metrics, filters, apply }: SavedFilter
         ) : null}
       </div>
       {dialog?.kind === 'create' || dialog?.kind === 'edit' ? (
-        <TemplateForm
-          editing={dialog.kind === 'edit' ? dialog.filter : null}
-          others={items.filter((f) => dialog.kind !== 'edit' || f.id !== dialog.filter.id)}
-          onCancel={() => setDialog(null)}
-          onSubmit={async (title, type) => {
-            if (dialog.kind === 'edit') {
-              const saved = await updateSavedFilter(projectId, dialog.filter.id, { title, type });
-              setItems((prev) => prev.map((f) => (f.id === saved.id ? saved : f)));
-              snackbar(SAVED_FILTER_TEXTS.updated);
-            } else {
-              const saved = await createSavedFilter(projectId, { title, type, body: bodyOf(filters) });
-              setItems((prev) => [...prev, saved]);
-              // Create also selects the new filter (§4).
-              setSelectedId(saved.id);
-              snackbar(SAVED_FILTER_TEXTS.created);
-            }
-            setDialog(null);
-          }}
-        />
+        <Suspense fallback={null}>
+          <TemplateForm
+            editing={dialog.kind === 'edit' ? dialog.filter : null}
+            others={items.filter((f) => dialog.kind !== 'edit' || f.id !== dialog.filter.id)}
+            onCancel={() => setDialog(null)}
+            onSubmit={async (title, type) => {
+              if (dialog.kind === 'edit') {
+                const saved = await updateSavedFilter(projectId, dialog.filter.id, { title, type });
+                setItems((prev) => prev.map((f) => (f.id === saved.id ? saved : f)));
+                snackbar(SAVED_FILTER_TEXTS.updated);
+              } else {
+                const saved = await createSavedFilter(projectId, { title, type, body: bodyOf(filters) });
+                setItems((prev) => [...prev, saved]);
+                // Create also selects the new filter (§4).
+                setSelectedId(saved.id);
+                snackbar(SAVED_FILTER_TEXTS.created);
+              }
+              setDialog(null);
+            }}
+          />
+        </Suspense>
       ) : null}
       {dialog?.kind === 'delete' ? (
         <ConfirmDialog
@@ -253,89 +250,5 @@ function TemplateActions({ onEdit, onDelete }: { readonly onEdit: () => void; re
         </ul>
       ) : null}
     </div>
-  );
-}
-
-interface TemplateFormProps {
-  readonly editing: SavedFilter | null;
-  readonly others: readonly SavedFilter[];
-  readonly onSubmit: (title: string, type: SavedFilterType) => Promise<void>;
-  readonly onCancel: () => void;
-}
-
-/**
- * «Сохранение шаблона» / «Редактирование шаблона»: the title (required, unique, at most 255,
- * with «Осталось символов: N»; checked on change, blur and submit) and «Публичный шаблон».
- */
-function TemplateForm({ editing, others, onSubmit, onCancel }: TemplateFormProps) {
-  const [title, setTitle] = useState(editing?.title ?? '');
-  const [shared, setShared] = useState(editing?.type === 'shared');
-  const [touched, setTouched] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const error = touched ? (serverError ?? titleError(title, others)) : null;
-  const left = SAVED_FILTER_TITLE_MAX - [...title].length;
-
-  const submit = async (e?: FormEvent) => {
-    e?.preventDefault();
-    setTouched(true);
-    if (titleError(title, others) !== null) return;
-    setBusy(true);
-    try {
-      await onSubmit(title.trim(), shared ? 'shared' : 'private');
-    } catch (failure) {
-      setServerError(failure instanceof ApiError ? (failure.fields.title?.[0] ?? failure.message) : REPORT_FAILED);
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Modal
-      title={editing ? 'Редактирование шаблона' : 'Сохранение шаблона'}
-      onClose={onCancel}
-      width={460}
-      data-testid="template-form"
-      footer={
-        <>
-          <Button onClick={onCancel} disabled={busy}>
-            Отменить
-          </Button>
-          <Button variant="primary" onClick={() => void submit()} busy={busy} data-testid="template-submit">
-            Сохранить
-          </Button>
-        </>
-      }
-    >
-      <form className={styles.templateForm} onSubmit={(e) => void submit(e)} noValidate>
-        <label className={styles.templateField}>
-          <span>Название</span>
-          <input
-            value={title}
-            maxLength={SAVED_FILTER_TITLE_MAX}
-            aria-invalid={error !== null}
-            onChange={(e) => {
-              setTitle(e.target.value);
-              setServerError(null);
-              setTouched(true);
-            }}
-            onBlur={() => setTouched(true)}
-            data-testid="template-title"
-          />
-        </label>
-        <div className={styles.templateMeta}>
-          {error ? (
-            <span className={styles.fieldError} role="alert">
-              {error}
-            </span>
-          ) : (
-            <span />
-          )}
-          <span className={styles.counter}>Осталось символов: {left}</span>
-        </div>
-        <Checkbox checked={shared} onChange={setShared} data-testid="template-shared">
-          Публичный шаблон
-        </Checkbox>
-      </form>
-    </Modal>
   );
 }

@@ -7,6 +7,7 @@
  * A failed early call is made again by the view, with the session it has by then.
  */
 import type { ReportRequest } from '@stat/schemas/reports';
+import type { KnownAnswer } from '../../lib/hooks';
 
 /** The two calls of a report page. */
 export type ReportCallKind = 'graph' | 'table';
@@ -27,6 +28,8 @@ interface Entry {
   readonly key: string;
   readonly answer: Promise<unknown>;
   readonly at: number;
+  /** The answer, once it came. */
+  settled?: KnownAnswer<unknown>;
 }
 
 const entries = new Map<ReportCallKind, Entry>();
@@ -37,9 +40,36 @@ function keyOf(projectId: string, reportName: string, body: ReportRequest): stri
 
 /** Starts a report call now (`run`) and keeps its answer for the first call of its kind. */
 export function preloadReportCall(kind: ReportCallKind, projectId: string, reportName: string, body: ReportRequest, run: () => Promise<unknown>): void {
-  const answer = run();
-  answer.catch(() => undefined);
-  entries.set(kind, { key: keyOf(projectId, reportName, body), answer, at: Date.now() });
+  const entry: Entry = { key: keyOf(projectId, reportName, body), answer: run(), at: Date.now() };
+  entry.answer.then(
+    (value) => {
+      entry.settled = { value };
+    },
+    () => undefined,
+  );
+  entries.set(kind, entry);
+}
+
+/** The kept entry of `kind` when it is for exactly this call and not too old, else undefined. */
+function entryFor(kind: ReportCallKind, projectId: string, reportName: string, body: ReportRequest): Entry | undefined {
+  const entry = entries.get(kind);
+  return entry && entry.key === keyOf(projectId, reportName, body) && Date.now() - entry.at <= MAX_AGE_MS ? entry : undefined;
+}
+
+/**
+ * The early answer of exactly this call when it has already come, else null. A view's first render
+ * shows it at once (`useRequest`'s `known`) instead of rendering empty and again when a promise
+ * that had long resolved calls back; once shown (`taken`), it is gone, as after `preloadedOr`.
+ */
+export function settledPreloaded<T>(kind: ReportCallKind, projectId: string, reportName: string, body: ReportRequest): KnownAnswer<T> | null {
+  const entry = entryFor(kind, projectId, reportName, body);
+  if (!entry?.settled) return null;
+  return {
+    value: entry.settled.value as T,
+    taken: () => {
+      if (entries.get(kind) === entry) entries.delete(kind);
+    },
+  };
 }
 
 /**
@@ -49,9 +79,9 @@ export function preloadReportCall(kind: ReportCallKind, projectId: string, repor
  * dropping it at once): then the next identical call still finds it.
  */
 export function preloadedOr<T>(kind: ReportCallKind, projectId: string, reportName: string, body: ReportRequest, signal: AbortSignal, fetchNow: () => Promise<T>): Promise<T> {
-  const entry = entries.get(kind);
+  const entry = entryFor(kind, projectId, reportName, body);
   entries.delete(kind);
-  if (!entry || entry.key !== keyOf(projectId, reportName, body) || Date.now() - entry.at > MAX_AGE_MS) return fetchNow();
+  if (!entry) return fetchNow();
   let delivered = false;
   signal.addEventListener(
     'abort',

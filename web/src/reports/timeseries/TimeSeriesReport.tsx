@@ -8,8 +8,8 @@ import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import { ReportTable, type ReportTableRow } from '../framework/ReportTable';
-import { preloadedOr } from '../framework/preloaded';
-import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type MetricName, type ReportSort } from '../framework/reportApi';
+import { preloadedOr, settledPreloaded } from '../framework/preloaded';
+import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type GraphResult, type MetricName, type ReportSort, type TableResult } from '../framework/reportApi';
 import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
 import { FilterBar } from '../filters/FilterBar';
@@ -62,12 +62,17 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
 
   const filters = useReportFilters(report.metrics);
   const { graph: graphBody, table: tableBody } = timeSeriesCalls({ period, metrics: metricNames, sort, offset, filters: filters.request });
-  // The first of each may have been asked for as the app started (app/preload.ts).
-  const graph = useRequest(JSON.stringify(graphBody), (signal) =>
-    preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+  // The first of each may have been asked for as the app started (app/preload.ts), and may have
+  // come before this view's code.
+  const graph = useRequest(
+    JSON.stringify(graphBody),
+    (signal) => preloadedOr('graph', projectId, report.name, graphBody, signal, () => fetchReportGraph(projectId, report.name, graphBody, { signal })),
+    () => settledPreloaded<GraphResult>('graph', projectId, report.name, graphBody),
   );
-  const table = useRequest(JSON.stringify(tableBody), (signal) =>
-    preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+  const table = useRequest(
+    JSON.stringify(tableBody),
+    (signal) => preloadedOr('table', projectId, report.name, tableBody, signal, () => fetchReportTable(projectId, report.name, tableBody, { signal })),
+    () => settledPreloaded<TableResult>('table', projectId, report.name, tableBody),
   );
 
   const { points, graphTotals } = useMemo(() => {
