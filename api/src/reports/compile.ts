@@ -631,12 +631,15 @@ export function findsKeysFirst(plan: Plan, q: Pick<TableQuery, 'sortBy' | 'limit
 
 /**
  * Whether the totals of the plan's rows are the whole site's, read from the day rollup: the top
- * level of a path rollup without filters. Every event is in each path rollup (their views group
- * all events) and the day rollup keeps the same sums and states of them (migration 0021), so the
- * totals are the very same numbers, merged from a row a day instead of every row's.
+ * level of the pages' rollup without filters. Every event is in each path rollup (their views
+ * group all events) and the day rollup keeps the same sums and states of them (migration 0021),
+ * so the totals are the very same numbers, merged from a row a day instead of every page's.
+ * Pages only: a level of sources or places has few rows (ten traffic types, two hundred
+ * countries), whose roll-up costs next to nothing, and one query is cheaper than two (the demo's
+ * traffic sources: 19.5 ms in one query, 47 keys first with the site's totals).
  */
 export function totalsOfSite(plan: Plan): boolean {
-  return plan.source === 'paths' && plan.parents.length === 0 && plan.filters.length === 0 && !plan.skipEmpty;
+  return plan.source === 'paths' && plan.scope === 'hit' && plan.parents.length === 0 && plan.filters.length === 0 && !plan.skipEmpty;
 }
 
 /** Dimensions of which one event has several values (an ARRAY JOIN over its parameters). */
