@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +64,12 @@ describe('migrations on chDB', () => {
       expect(await granules.json()).toEqual(['rollup_geo_day', 'rollup_geo_week', 'rollup_pages_day', 'rollup_pages_week', 'rollup_sources_day', 'rollup_sources_week'].map((name) => ({ name })));
       const table = await client.query({ query: "SELECT sampling_key, sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'events'", format: 'JSONEachRow' });
       expect(await table.json()).toEqual([{ sampling_key: 'visitor_hash', sorting_key: 'project_id, event_date, visitor_hash, ts' }]);
+      // A build whose migration 1 has another name than the one applied here refuses, running nothing of it.
+      const other = mkdtempSync(join(tmpdir(), 'stat-migrations-other-'));
+      writeFileSync(join(other, '0001_other.sql'), 'CREATE TABLE IF NOT EXISTS m_other (x UInt8) ENGINE = Memory;\n');
+      await expect(migrateClickHouse(client, pathToFileURL(other + '/'))).rejects.toThrow('ClickHouse migration 1 was applied here as "events", but this build\'s 1 is "other"');
+      const made = await client.query({ query: "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'm_other'", format: 'JSONEachRow' });
+      expect(await made.json()).toEqual([{ n: 0 }]);
     } finally {
       await client.close();
     }
@@ -71,7 +77,6 @@ describe('migrations on chDB', () => {
 
   it('a folder of new migrations applies only those', async () => {
     const migrations = mkdtempSync(join(tmpdir(), 'stat-migrations-'));
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(join(migrations, '0001_a.sql'), 'CREATE TABLE IF NOT EXISTS m_a (x UInt8) ENGINE = Memory;\n');
     writeFileSync(join(migrations, 'notes.txt'), 'not a migration');
     const loaded = await loadMigrations(pathToFileURL(migrations + '/'));

@@ -42,6 +42,10 @@ export function splitStatements(sql: string): string[] {
  * Applies every migration not yet recorded in `schema_migrations`, in order, and records each.
  * Returns the versions applied now. Statements are written to be idempotent (IF NOT EXISTS),
  * so a crash between a statement and its record is repaired by the next run.
+ *
+ * A version recorded under another name than its file's refuses the start before anything runs:
+ * the data directory holds another build's migration of that number (a development build's,
+ * since replaced), and skipping the file by its number alone would leave its tables missing.
  */
 export async function migrateClickHouse(client: ClickHouseClient, dir?: URL): Promise<number[]> {
   await client.command({
@@ -49,10 +53,17 @@ export async function migrateClickHouse(client: ClickHouseClient, dir?: URL): Pr
             (version UInt32, name String, applied_at DateTime DEFAULT now())
             ENGINE = MergeTree ORDER BY version`,
   });
-  const done = await client.query({ query: 'SELECT version FROM schema_migrations', format: 'JSONEachRow' });
-  const applied = new Set((await done.json<{ version: number }>()).map((r) => Number(r.version)));
+  const done = await client.query({ query: 'SELECT version, name FROM schema_migrations', format: 'JSONEachRow' });
+  const applied = new Map((await done.json<{ version: number; name: string }>()).map((r) => [Number(r.version), r.name]));
+  const migrations = await loadMigrations(dir);
+  for (const { version, name } of migrations) {
+    const recorded = applied.get(version);
+    if (recorded !== undefined && recorded !== name) {
+      throw new Error(`ClickHouse migration ${version} was applied here as "${recorded}", but this build's ${version} is "${name}": the data directory comes from another build; nothing was changed`);
+    }
+  }
   const ran: number[] = [];
-  for (const migration of await loadMigrations(dir)) {
+  for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements) await client.command({ query: statement });
     await client.insert({
