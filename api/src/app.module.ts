@@ -4,6 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import type { ClickHouseClient } from '@stat/storage';
 import { ReportController } from './reports/report.controller.js';
 import { ReportService } from './reports/report.service.js';
+import { Sampling } from './reports/sampling.js';
 import { ReportEngine } from './reports/engine.js';
 import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
 import { FilterValuesController } from './reports/filter-values.js';
@@ -102,6 +103,7 @@ Reflect.defineMetadata(POLICY, { kind: 'public' } satisfies Policy, ServiceContr
 export class AppModule {
   /** The api's module, given what the process that composes it opened. */
   static forRoot(deps: ApiDeps): DynamicModule {
+    const engine = new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger });
     const providers: Provider[] = [
       { provide: CLICKHOUSE, useValue: deps.clickhouse },
       { provide: DB, useValue: deps.db },
@@ -110,7 +112,8 @@ export class AppModule {
       { provide: SETTINGS, useValue: deps.settings },
       { provide: FETCHER, useValue: deps.fetcher },
       { provide: CLOCK, useValue: deps.clock },
-      { provide: ReportEngine, useValue: new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }) },
+      { provide: ReportEngine, useValue: engine },
+      { provide: Sampling, useValue: new Sampling(engine, deps.settings.reportSampleMinEvents) },
       ReportService,
       RealtimeService,
       DictionaryRepository,

@@ -57,6 +57,8 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   reportMaxMemoryBytes?: number;
   /** Rows one report query may read (default 0: no limit); more answers 507. */
   reportMaxRowsToRead?: number;
+  /** A period of at most this many events is read whole whatever sample was asked (default 0: every sample is read as asked). */
+  reportSampleMinEvents?: number;
   /** The process's metrics (default: the api's own registry). */
   metrics?: Metrics;
   /** The process's logger (default: warnings and errors as JSON lines on stdout). */
@@ -132,6 +134,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
       reportRequestsPerMinute: config.reportRequestsPerMinute ?? 600,
       goalCreationsPerMinute: config.goalCreationsPerMinute ?? GOAL_CREATIONS_PER_MINUTE,
       reportQuerySettings: { max_memory_usage: config.reportMaxMemoryBytes ?? 0, max_rows_to_read: config.reportMaxRowsToRead ?? 0 },
+      reportSampleMinEvents: config.reportSampleMinEvents ?? 0,
     };
     const clock = config.clock ?? Date.now;
     const metrics = config.metrics ?? createMetrics();

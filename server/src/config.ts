@@ -61,6 +61,7 @@ const envSchema = z.object({
   GOAL_CREATIONS_PER_MINUTE: positive.max(10_000).default(10),
   REPORT_MAX_MEMORY_BYTES: z.coerce.number().int().min(0).default(0),
   REPORT_MAX_ROWS_TO_READ: z.coerce.number().int().min(0).default(0),
+  REPORT_SAMPLE_MIN_EVENTS: z.coerce.number().int().min(0).default(500_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
 

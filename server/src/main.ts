@@ -172,6 +172,7 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
         goalCreationsPerMinute: config.GOAL_CREATIONS_PER_MINUTE,
         reportMaxMemoryBytes: config.REPORT_MAX_MEMORY_BYTES,
         reportMaxRowsToRead: config.REPORT_MAX_ROWS_TO_READ,
+        reportSampleMinEvents: config.REPORT_SAMPLE_MIN_EVENTS,
         metrics,
         logger: logger.child({ part: 'api' }),
         ready: ops.ready,

@@ -40,6 +40,7 @@ import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine, type ResultRow } from '../reports/engine.js';
 import { normalValue, ReportService } from '../reports/report.service.js';
 import { datesOf, periodSample } from '../reports/plan.js';
+import { Sampling } from '../reports/sampling.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod, type ConversionTableQuery } from './conversion-sql.js';
 import {
@@ -101,6 +102,7 @@ export class ConversionsService {
     @Inject(GoalsRepository) private readonly goals: GoalsRepository,
     @Inject(ReportEngine) private readonly engine: ReportEngine,
     @Inject(ReportService) private readonly reports: ReportService,
+    @Inject(Sampling) private readonly sampling: Sampling,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -197,7 +199,7 @@ export class ConversionsService {
 
   /** The figures of the project's conversions the caller sees over a period: each side by day and in total, and the value. */
   async report(user: Principal | null, projectId: number, body: ConversionsReportDto): Promise<ConversionsReport> {
-    const period = this.periodOf(projectId, body);
+    const period = await this.periodOf(projectId, body);
     const ids = body.conversion_ids;
     const rows = await this.db.query<ConversionRow>(
       `SELECT ${COLUMNS} ${FROM} WHERE c.project_id = $1 AND (c.access = 'common' OR c.owner_id = $2)${ids ? ' AND c.id = ANY($3::bigint[])' : ''}
@@ -310,7 +312,7 @@ export class ConversionsService {
     body: ConversionBreakdownRequest,
     dimensions: readonly ConversionDimension[],
   ): Promise<{ breakdown: ConversionBreakdown; period: ConversionPeriod; attribution: AttributionModel; window: AttributionWindow; title: string }> {
-    const period = this.periodOf(projectId, body);
+    const period = await this.periodOf(projectId, body);
     const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1 AND c.project_id = $3 AND (c.access = 'common' OR c.owner_id = $2)`, [
       body.conversion_id,
       user?.id ?? 0,
@@ -377,11 +379,11 @@ export class ConversionsService {
     });
   }
 
-  /** The period asked and its sample: as the reports read it, today whole whatever was asked. */
-  private periodOf(projectId: number, body: { date_start: string; date_end: string; sample?: number | undefined }): ConversionPeriod {
+  /** The period asked and its sample: as the reports read it, today and a small period whole whatever was asked. */
+  private async periodOf(projectId: number, body: { date_start: string; date_end: string; sample?: number | undefined }): Promise<ConversionPeriod> {
     const today = moscowDate(this.clock());
-    const { dateStart, dateEnd } = datesOf(body, today);
-    return { projectId, dateStart, dateEnd, sample: periodSample(body.sample, { dateStart, dateEnd }, today) };
+    const period = datesOf(body, today);
+    return { projectId, ...period, sample: await this.sampling.sampleOf(projectId, period, periodSample(body.sample, period, today)) };
   }
 
   /** A side by day and in total, as read from the period's sample (unscaled: see {@link scaledSide}). */

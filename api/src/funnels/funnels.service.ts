@@ -7,7 +7,8 @@ import type { Db, Sql } from '../db/db.js';
 import { goalsWritable } from '../goals/goals.service.js';
 import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine } from '../reports/engine.js';
-import { datesOf } from '../reports/plan.js';
+import { datesOf, periodSample } from '../reports/plan.js';
+import { Sampling } from '../reports/sampling.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 import type { FunnelDto, FunnelListQueryDto, FunnelReportDto } from './funnel.dto.js';
 import { compileFunnel, funnelFigures, scaledCounts } from './funnel-sql.js';
@@ -19,6 +20,7 @@ export class FunnelsService {
     @Inject(DB) private readonly db: Db,
     @Inject(FunnelsRepository) private readonly funnels: FunnelsRepository,
     @Inject(ReportEngine) private readonly engine: ReportEngine,
+    @Inject(Sampling) private readonly sampling: Sampling,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -66,9 +68,11 @@ export class FunnelsService {
   async report(project: ProjectRights, body: FunnelReportDto): Promise<FunnelReport> {
     const found = await this.funnels.get(project.id, body.funnel_id);
     if (!found) throw new NotFoundException(FUNNEL_TEXTS.notFound);
-    const { dateStart, dateEnd } = datesOf(body, moscowDate(this.clock()));
+    const today = moscowDate(this.clock());
+    const { dateStart, dateEnd } = datesOf(body, today);
     const steps = await this.funnels.stepGoals(body.funnel_id);
-    const sample = body.sample ?? 1;
+    // As the reports read it: today and a small period whole whatever was asked.
+    const sample = await this.sampling.sampleOf(project.id, { dateStart, dateEnd }, periodSample(body.sample, { dateStart, dateEnd }, today));
     const metrics = body.metrics ?? [...FUNNEL_METRICS];
     const filters: DimensionFilterRule[] = (body.dimension_filters ?? []).map((r) => ({ key: r.key, op: r.op, value: r.value, ...(r.extra?.eventClass === undefined ? {} : { extra: { eventClass: r.extra.eventClass } }) }));
     const sql = compileFunnel({ projectId: project.id, steps: steps.map((s) => s.bodies), dateStart, dateEnd, filters, sample });

@@ -21,7 +21,8 @@ import {
   type TableResult,
   type TableRow,
 } from '@stat/schemas';
-import { datesOf, ReportRequestError, type ReportWindow } from '../reports/plan.js';
+import { datesOf, periodSample, ReportRequestError, type ReportWindow } from '../reports/plan.js';
+import { Sampling } from '../reports/sampling.js';
 import type { ReportRequestDto } from '../reports/report-request.dto.js';
 import type { MetricFilterRuleDto } from '../reports/filter.dto.js';
 import { ReportService } from '../reports/report.service.js';
@@ -40,6 +41,7 @@ const MINUTE_S = 60;
 export class RealtimeService {
   constructor(
     @Inject(ReportService) private readonly reports: ReportService,
+    @Inject(Sampling) private readonly sampling: Sampling,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -51,12 +53,14 @@ export class RealtimeService {
     // A period detail is a window of today's last minutes; another period is read whole (static).
     const detail = body.period ?? 'today';
     const isToday = dateStart === today && dateEnd === today;
+    // The sample every widget reads, decided once: today and a small period whole whatever was asked.
+    const sample = await this.sampling.sampleOf(projectId, { dateStart, dateEnd }, periodSample(body.sample, { dateStart, dateEnd }, today));
     const window: ReportWindow = isToday && detail !== 'today' ? { since: Math.max(nowS - detail * MINUTE_S, moscowDayStart(today) / 1000) } : {};
     const request: ReportRequestDto = {
       date_start: dateStart,
       date_end: dateEnd,
       group: body.group,
-      ...(body.sample === undefined ? {} : { sample: body.sample }),
+      sample,
       ...(body.filters === undefined ? {} : { filters: body.filters }),
       ...(body.dimension_filters === undefined ? {} : { dimension_filters: body.dimension_filters }),
     };
@@ -76,7 +80,7 @@ export class RealtimeService {
       section('utms', () => this.table(ask, 'utms', metricsOf(params('utms'), 'utms'), limitOf(params('utms'), REALTIME_LIMITS.table))),
     ]);
     const result: RealtimeResult = {
-      meta: { date_start: dateStart, date_end: dateEnd, group: body.group, since: window.since ?? null, server_time: now, sample: isToday ? 1 : (body.sample ?? 1) },
+      meta: { date_start: dateStart, date_end: dateEnd, group: body.group, since: window.since ?? null, server_time: now, sample },
     };
     if (currentUsers !== undefined) result.current_user_count = currentUsers;
     if (pageViews !== undefined) result.page_views = pageViews;

@@ -11,6 +11,7 @@ import { FilterValuesController } from './filter-values.js';
 import { planReport } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
+import { Sampling } from './sampling.js';
 import { pageViewRows, type PageView } from '../testing/page-views.js';
 
 // Needs: chDB (in-process). «Разделы сайта» as a URL tree, on page views counted by hand.
@@ -53,7 +54,7 @@ beforeAll(async () => {
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS), format: 'JSONEachRow' });
   engine = new ReportEngine(clickhouse);
-  service = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW);
+  service = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
 });
 
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
+import { Sampling } from './sampling.js';
 import { planReport } from './plan.js';
 import { findsKeysFirst, totalsOfSite } from './compile.js';
 
@@ -103,7 +104,7 @@ beforeAll(async () => {
     ],
     format: 'JSONEachRow',
   });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
@@ -154,7 +155,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     await clickhouse.command({ query: "ALTER TABLE ch_traffic_systems DELETE WHERE id = 'vk'", clickhouse_settings: { mutations_sync: '2' } });
     // The names are kept a minute (the aggregator writes them at its start), then read again.
     expect(shown(await service.table(PROJECT, 'social_network', request({ metrics: ['visits'] })))).toEqual([['ВКонтакте', 1]]);
-    const fresh = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+    const fresh = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
     expect(shown(await fresh.table(PROJECT, 'social_network', request({ metrics: ['visits'] })))).toEqual([['vk', 1]]);
     await clickhouse.insert({ table: 'ch_traffic_systems', values: [{ traffic_type: 'social', id: 'vk', name: 'ВКонтакте', digest: 'b', version: 2 }], format: 'JSONEachRow' });
   });
@@ -554,7 +555,7 @@ describe('the runner', () => {
 
   it('reads a table in one query, its totals rolled up with its rows', async () => {
     const { engine, queries } = counted();
-    const page = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW);
+    const page = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
     const asked = request({ metrics: ['visits', 'page_views'] });
     const [table, graph] = await Promise.all([page.table(PROJECT, 'traffic_sources', asked), page.graph(PROJECT, 'traffic_sources', asked)]);
     expect(table.totals).toEqual([3, 4]);
@@ -564,7 +565,7 @@ describe('the runner', () => {
     // the rows and totals.
     const together = queries();
     const alone = counted();
-    const one = new ReportService(alone.engine, new DictionaryRepository(clickhouse), () => NOW);
+    const one = new ReportService(alone.engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(alone.engine, 0));
     await one.table(PROJECT, 'traffic_sources', asked);
     expect(alone.queries()).toBe(1);
     await one.graph(PROJECT, 'traffic_sources', asked);

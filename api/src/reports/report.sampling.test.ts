@@ -9,6 +9,7 @@ import { DISTINCT, DISTINCT_MERGE } from './compile.js';
 import { ReportEngine } from './engine.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
+import { Sampling } from './sampling.js';
 import { eventKeyOf } from '@stat/schemas';
 
 // Needs: chDB (in-process). 40 000 visitors of one day: sampling and distinct counts against the exact figures
@@ -40,7 +41,7 @@ beforeAll(async () => {
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: events(), format: 'JSONEachRow' });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
@@ -81,7 +82,7 @@ describe('sampling', () => {
   });
 
   it('is exact for a period of today only, whatever sample is asked', async () => {
-    const today = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => Date.parse(`${DAY}T20:00:00Z`));
+    const today = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => Date.parse(`${DAY}T20:00:00Z`), new Sampling(new ReportEngine(clickhouse), 0));
     const t = await today.table(PROJECT, 'drilldown_sources', request(0.01));
     expect(t.meta.sample).toBe(1);
     expect(t.totals[0]).toBe(40_000);
@@ -91,6 +92,31 @@ describe('sampling', () => {
     const t = await service.table(PROJECT, 'traffic_sources', request(0.1));
     expect(t.meta.sample).toBe(1);
     expect(t.totals.slice(0, 1)).toEqual([40_000]);
+  });
+
+  // The day holds 53 334 events (40 000 first page views, 13 334 second ones), as the day rollup counts them.
+  const withFloor = (minEvents: number): ReportService => {
+    const engine = new ReportEngine(clickhouse);
+    return new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, minEvents));
+  };
+
+  it('reads a period of no more events than REPORT_SAMPLE_MIN_EVENTS whole at any sample asked, table and graph, and says so', async () => {
+    for (const sample of [0.01, 0.1]) {
+      const t = await withFloor(53_334).table(PROJECT, 'drilldown_sources', request(sample));
+      expect(t.meta.sample).toBe(1);
+      expect(t.totals.slice(0, 1)).toEqual([40_000]);
+      expect(t.totals[2]).toBe(53_334);
+      expect(t.data.map((row) => row.metrics[0])).toEqual([20_000, 20_000]);
+      const g = await withFloor(53_334).graph(PROJECT, 'drilldown_sources', { ...request(sample), need_all_total: true } as ReportRequestDto);
+      expect(g.sample).toBe(1);
+      expect(g.data[0]!.points.reduce((sum, p) => sum + (p.metrics[2] ?? 0), 0)).toBe(53_334);
+    }
+  });
+
+  it('reads the sample asked once the period holds more events than REPORT_SAMPLE_MIN_EVENTS', async () => {
+    const t = await withFloor(53_333).table(PROJECT, 'drilldown_sources', request(0.1));
+    expect(t.meta.sample).toBe(0.1);
+    expect(t.totals).toEqual((await service.table(PROJECT, 'drilldown_sources', request(0.1))).totals);
   });
 
   it('states the error of uniq (logged-in visitors, uid) on larger sets: under 1 %', async () => {

@@ -21,6 +21,7 @@ import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
+import { Sampling } from './sampling.js';
 import { BOM, csvDisposition, csvLine } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
 import { requestContext } from '../http/operations.js';
@@ -45,6 +46,7 @@ export class ReportService {
     @Inject(ReportEngine) private readonly engine: ReportEngine,
     @Inject(DictionaryRepository) private readonly dictionaries: DictionaryRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(Sampling) private readonly sampling: Sampling,
   ) {}
 
   async table(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
@@ -52,7 +54,8 @@ export class ReportService {
   }
 
   /** The table of any definition: a base report's, or one made at request time (the constructor). */
-  async tableOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+  async tableOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+    const body = await this.withSample(projectId, definition, asked, 'table', window);
     const planned = this.plan(projectId, definition, body, 'table', window);
     const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
@@ -92,7 +95,8 @@ export class ReportService {
    * The graph of any definition. Without selected lines it draws the top `lineCount` rows of the
    * first level by the request's sort (§9: default lines 5; the constructor's 10).
    */
-  async graphOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
+  async graphOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
+    const body = await this.withSample(projectId, definition, asked, 'graph', window);
     const planned = this.plan(projectId, definition, body, 'graph', window);
     const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
@@ -194,6 +198,18 @@ export class ReportService {
     const context = requestContext();
     if (context) context.report = definition.name;
     return planReport(definition, projectId, body, moscowDate(this.clock()), kind, window);
+  }
+
+  /**
+   * The request with the sample its period is read at: one that would read a sample of a small
+   * period reads it whole (sampling.ts). Decided before the queries are planned, so that every
+   * plan of the call (the graph's table page included) reads the same sample; a request that
+   * reads no sample costs no query.
+   */
+  private async withSample(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow): Promise<ReportRequestDto> {
+    const planned = this.plan(projectId, definition, body, kind, window);
+    const sample = await this.sampling.sampleOf(projectId, planned, planned.plan.sample);
+    return sample === planned.plan.sample ? body : { ...body, sample };
   }
 
   /**

@@ -11,6 +11,7 @@ import { ReportEngine } from './engine.js';
 import { planReport } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { ReportService } from './report.service.js';
+import { Sampling } from './sampling.js';
 import { pageViewRows } from '../testing/page-views.js';
 
 // Needs: chDB (in-process). A period of two weeks whose middle week is whole: its rows come from
@@ -48,7 +49,7 @@ beforeAll(async () => {
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS, (i) => ({ traffic_type: VIEWS[i]![4], geo_country: VIEWS[i]![5] })), format: 'JSONEachRow' });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW);
+  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
