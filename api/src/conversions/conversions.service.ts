@@ -41,6 +41,7 @@ import { ReportEngine, type ResultRow } from '../reports/engine.js';
 import { normalValue, ReportService } from '../reports/report.service.js';
 import { datesOf, periodSample } from '../reports/plan.js';
 import { Sampling } from '../reports/sampling.js';
+import { scaledCount } from '../reports/compile.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod, type ConversionTableQuery } from './conversion-sql.js';
 import {
@@ -426,8 +427,6 @@ export class ConversionsService {
   }
 }
 
-/** A count read from a sample, scaled back to the whole and rounded, as the reports scale theirs. */
-const scaledCount = (count: number, sample: number): number => (sample < 1 ? Math.round(count * (1 / sample)) : count);
 
 /** A side's counts scaled back to the whole. */
 const scaledSide = (side: Side, sample: number): Side => ({ data: side.data.map((p) => ({ date: p.date, value: scaledCount(p.value, sample) })), totals: scaledCount(side.totals, sample) });

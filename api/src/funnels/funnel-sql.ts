@@ -8,7 +8,7 @@ import {
   type GoalBody,
 } from '@stat/schemas';
 import { goalCondition } from '../goals/goal-sql.js';
-import { eventConditionsSql, Params, ReportQueryError, type Sql } from '../reports/compile.js';
+import { eventConditionsSql, Params, ReportQueryError, scaledCount, type Sql } from '../reports/compile.js';
 
 /** What the funnel query counts, one value per step. */
 export interface FunnelCounts {
@@ -83,7 +83,7 @@ export function compileFunnel(q: FunnelQuery): Sql {
 
 /** Counts read from a sample, scaled back to the whole. */
 export function scaledCounts(raw: { prev: unknown[]; total: unknown[]; went: unknown[] }, sample: number): FunnelCounts {
-  const scale = (list: unknown[]): number[] => list.map((v) => Math.round(Number(v) / sample));
+  const scale = (list: unknown[]): number[] => list.map((v) => scaledCount(Number(v), sample));
   return { prev: scale(raw.prev), total: scale(raw.total), went: scale(raw.went) };
 }
 

@@ -288,9 +288,19 @@ export function sampleSql(share: number): string {
   return ` SAMPLE ${share.toFixed(6)}`;
 }
 
-/** Scales a count read from a sample back to the whole. */
+/**
+ * Scales a count read from a sample back to the whole: times 1 / sample, a half rounded up. The
+ * one rule of every sampled count, in SQL here and in TypeScript as {@link scaledCount} (the
+ * conversions and funnels scale what they read): the same count gives the same figure in both
+ * at any sample (ClickHouse's round() would round a half to even where Math.round goes up).
+ */
 function scaled(sql: string, plan: Plan, p: Params): string {
-  return plan.sample < 1 ? `round(${sql} * ${p.add(1 / plan.sample, 'Float64')})` : sql;
+  return plan.sample < 1 ? `floor(${sql} * ${p.add(1 / plan.sample, 'Float64')} + 0.5)` : sql;
+}
+
+/** A count read from a sample, scaled back to the whole as {@link scaled} scales it in SQL. */
+export function scaledCount(count: number, sample: number): number {
+  return sample < 1 ? Math.floor(count * (1 / sample) + 0.5) : count;
 }
 
 const ratio = (num: string, den: string, factor: number, digits: number): string =>
