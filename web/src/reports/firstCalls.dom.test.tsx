@@ -131,6 +131,8 @@ describe('a report page\'s first calls, worked out from its URL', () => {
     ['traffic_sources', '?metrics=visits,nope&sample=7&limit=13&offset=3&graphs=nope:pie&percent=1'],
     ['browser', '?dateStart=7days&dateEnd=today&groupBy=day&metrics=visitors'],
     ['sex', '?dateStart=7days&dateEnd=today'],
+    // The rating's category is cleared on any other report (§5).
+    ['traffic_sources', '?dateStart=7days&dateEnd=today&groupBy=day&categoryId=1302'],
   ];
   for (const [name, query] of cases) {
     it(`are the view's first calls byte for byte: ${name}${query || ' (no parameters)'}`, async () => {

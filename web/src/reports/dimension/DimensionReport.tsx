@@ -24,7 +24,7 @@ import { drilldownHeader } from './dimensionTitles';
 import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
-import { dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
+import { CATEGORY_PARAM, dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
 import {
   allowedChartTypes,
   DEFAULT_LINES,
@@ -408,9 +408,6 @@ function dimensionTips(report: ReportViewProps['report']): MetaTip[] {
     'reportCsv',
   ];
 }
-
-/** The rating's category in the URL (spec 001 §3 `categoryId`). */
-const CATEGORY_PARAM = 'categoryId';
 
 /**
  * The rating report's category: the URL's `categoryId` when it is one of the site's categories,

@@ -67,10 +67,14 @@ export function dimensionCallsOfUrl(search: URLSearchParams, report: ReportDefin
   return { table: dimensionTableBody(base, query), graph: report.notCollected === undefined ? dimensionGraphBody(base, DEFAULT_LINES) : null };
 }
 
+/** The rating's category in the URL (spec 001 §3 `categoryId`). */
+export const CATEGORY_PARAM = 'categoryId';
+
 /**
  * The URL query a dimension report (not the rating) writes in place of `search` when it opens, or
  * null when there is nothing to correct: the period, then the table and graph state, then the
- * filters, as the view's corrections do one after another (DimensionReport, useReportFilters).
+ * filters, as the view's corrections do one after another (DimensionReport, useReportFilters);
+ * `categoryId`, the rating's parameter, is cleared (§5).
  */
 export function correctDimensionUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
   if (report.name === 'rating') return null;
@@ -79,6 +83,13 @@ export function correctDimensionUrl(search: URLSearchParams, report: ReportDefin
   const query = parseDimensionQuery(withPeriod, report);
   const withQuery = query.corrected ? writeDimensionQuery(withPeriod, query.query, report) : withPeriod;
   const filters = parseFilters(withQuery, report.metrics);
-  const corrected = filters.corrected ? writeFilters(withQuery, filters.filters) : withQuery;
+  const withFilters = filters.corrected ? writeFilters(withQuery, filters.filters) : withQuery;
+  const corrected = withFilters.has(CATEGORY_PARAM) ? withoutCategory(withFilters) : withFilters;
   return corrected === search ? null : corrected;
+}
+
+function withoutCategory(search: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(search);
+  next.delete(CATEGORY_PARAM);
+  return next;
 }
