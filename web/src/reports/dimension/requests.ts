@@ -7,7 +7,7 @@
 import type { IsoDate } from '@stat/schemas/period';
 import type { ConstructorRequest, ReportDefinition, ReportRequest } from '@stat/schemas/reports';
 import { parsePeriod, parseRatingPeriod, writePeriod, type ParsedPeriod, type Period } from '../../lib/period';
-import { parseFilters, requestFilters, writeFilters } from '../filters/url';
+import { correctFilters, parseFilters, requestFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
 import { requestSort } from '../framework/reportApi';
 import { DEFAULT_LINES, parseDimensionQuery, writeDimensionQuery, type DimensionQuery, type LineSelection } from './state';
@@ -71,20 +71,19 @@ export function dimensionCallsOfUrl(search: URLSearchParams, report: ReportDefin
 export const CATEGORY_PARAM = 'categoryId';
 
 /**
- * The URL query a dimension report (not the rating) writes in place of `search` when it opens, or
+ * The URL query a dimension report writes in place of `search` when it opens (spec 001 §5), or
  * null when there is nothing to correct: the period, then the table and graph state, then the
- * filters, as the view's corrections do one after another (DimensionReport, useReportFilters);
- * `categoryId`, the rating's parameter, is cleared (§5).
+ * filters; `categoryId` is cleared on any report but the rating. The one rule of both the view
+ * (DimensionReport) and the preload (app/preload.ts). The rating's category is not in it: it is
+ * one of the project's categories, which the view corrects on top of this.
  */
 export function correctDimensionUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
-  if (report.name === 'rating') return null;
   const period = dimensionPeriod(search, report, today);
   const withPeriod = period.corrected ? writePeriod(search, period.period) : search;
   const query = parseDimensionQuery(withPeriod, report);
   const withQuery = query.corrected ? writeDimensionQuery(withPeriod, query.query, report) : withPeriod;
-  const filters = parseFilters(withQuery, report.metrics);
-  const withFilters = filters.corrected ? writeFilters(withQuery, filters.filters) : withQuery;
-  const corrected = withFilters.has(CATEGORY_PARAM) ? withoutCategory(withFilters) : withFilters;
+  const withFilters = correctFilters(withQuery, report.metrics) ?? withQuery;
+  const corrected = report.name !== 'rating' && withFilters.has(CATEGORY_PARAM) ? withoutCategory(withFilters) : withFilters;
   return corrected === search ? null : corrected;
 }
 
