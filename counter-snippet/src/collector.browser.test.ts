@@ -1,31 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { HIT_TYPES } from '@stat/schemas';
-import { launchChromium } from '../../server/src/testing/browser.js';
+import { chromiumForTests } from '../../server/src/testing/browser.js';
 import { eventually } from '../../server/src/testing/api-client.js';
 import { openFixture, setVisible, stat, type OpenedPage } from '../test/harness.js';
 
 // Needs: the embedded service of the global setup (its real collector) and Debian's chromium.
 const collectorUrl = inject('collectorUrl');
 
-let browser: Browser;
+const browser = chromiumForTests();
 let opened: OpenedPage | null = null;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await opened?.close();
   opened = null;
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('the counter against the real collector', () => {
   it('has every hit type it sends accepted (204)', async () => {
     const project = 600_000_000 + Math.floor(Math.random() * 1_000_000);
     const answers: { t: string; status: number }[] = [];
-    opened = await openFixture(browser, 'all.html', {
+    opened = await openFixture(browser(), 'all.html', {
       build: 'counter-full',
       project,
       collector: collectorUrl,

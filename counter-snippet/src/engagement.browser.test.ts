@@ -1,22 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumForTests } from '../../server/src/testing/browser.js';
 import { hitsOf, openFixture, setVisible, type OpenedPage } from '../test/harness.js';
 
 // Needs: the built counter served by the test service (global setup) and Debian's chromium.
 // The page's clock is Playwright's fake clock, paused: engaged time is exactly the time the test
 // moves it on, however slow the machine.
-let browser: Browser;
+const browser = chromiumForTests();
 let opened: OpenedPage | null = null;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await opened?.close();
   opened = null;
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const START = new Date('2026-03-02T09:00:00Z').getTime();
@@ -30,7 +24,7 @@ const isEngagement = (hit: Record<string, unknown>): boolean => hit.t === 'engag
 
 describe('engaged time', () => {
   it('sends the visible time when the page is hidden, and counts none of the time it stays hidden', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { before: pausedClock });
+    opened = await openFixture(browser(), 'pageviews.html', { before: pausedClock });
     const page = opened.page;
     await hitsOf(opened.recorder, 1);
     await page.clock.fastForward(5_000);
@@ -49,7 +43,7 @@ describe('engaged time', () => {
   });
 
   it('sends nothing when hidden again with no visible time in between', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { before: pausedClock });
+    opened = await openFixture(browser(), 'pageviews.html', { before: pausedClock });
     await opened.page.clock.fastForward(1_000);
     await setVisible(opened.page, false);
     await hitsOf(opened.recorder, 1, isEngagement);
@@ -60,7 +54,7 @@ describe('engaged time', () => {
   });
 
   it('sends the engaged time when the page is left for another', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { before: pausedClock });
+    opened = await openFixture(browser(), 'pageviews.html', { before: pausedClock });
     await hitsOf(opened.recorder, 1);
     await opened.page.clock.fastForward(3_000);
     await Promise.all([opened.page.waitForURL('**/pageviews.html?second'), opened.page.click('#internal')]);
@@ -70,7 +64,7 @@ describe('engaged time', () => {
   });
 
   it('closes the previous page view’s engaged time on an SPA navigation, then counts for the next', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { before: pausedClock });
+    opened = await openFixture(browser(), 'pageviews.html', { before: pausedClock });
     await hitsOf(opened.recorder, 1);
     await opened.page.clock.fastForward(4_000);
     await opened.page.click('#spa');

@@ -1,27 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumForTests } from '../../server/src/testing/browser.js';
 import { hitsOf, openFixture, sorted, stat, type OpenedPage } from '../test/harness.js';
 
 // Needs: the built counter served by the test service (global setup) and Debian's chromium.
-let browser: Browser;
+const browser = chromiumForTests();
 let opened: OpenedPage | null = null;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await opened?.close();
   opened = null;
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const notEngagement = (hit: Record<string, unknown>): boolean => hit.t !== 'engagement';
 
 describe('custom events and the user id', () => {
   it('runs commands queued before the counter loaded: the user id first, then the page view, then the events', async () => {
-    opened = await openFixture(browser, 'queue.html', {
+    opened = await openFixture(browser(), 'queue.html', {
       attributes: { 'data-user-id': 'on' },
       // Records the order in which the counter hands hits to the browser; beacons may arrive in another.
       before: (page) =>
@@ -48,7 +41,7 @@ describe('custom events and the user id', () => {
   });
 
   it('sends an event at once when stat() is called after the counter loaded, and through _statq.push as well', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     await hitsOf(opened.recorder, 1);
     await stat(opened.page, 'event', 'signup', { plan: 'pro', seats: 3 }, 'ec');
     await opened.page.evaluate(() => (window._statq as { push(command: unknown[]): void }).push(['event', 'later']));
@@ -63,7 +56,7 @@ describe('custom events and the user id', () => {
   });
 
   it('carries the user id on every hit after stat("uid", id) with data-user-id="on", and drops it after stat("uid", null)', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { attributes: { 'data-user-id': 'on' } });
+    opened = await openFixture(browser(), 'pageviews.html', { attributes: { 'data-user-id': 'on' } });
     await hitsOf(opened.recorder, 1);
     await stat(opened.page, 'uid', 42);
     await stat(opened.page, 'event', 'first');
@@ -82,7 +75,7 @@ describe('custom events and the user id', () => {
   });
 
   it('ignores stat("uid", id) without data-user-id', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     await stat(opened.page, 'uid', 'user-42');
     await stat(opened.page, 'event', 'signup');
     const [event] = await hitsOf(opened.recorder, 1, (hit) => hit.t === 'event');
@@ -90,7 +83,7 @@ describe('custom events and the user id', () => {
   });
 
   it('takes a malformed command without an error in the page', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     await opened.page.evaluate(() => {
       const cyclic: Record<string, unknown> = { a: 1 };
       cyclic.self = cyclic;
@@ -106,7 +99,7 @@ describe('custom events and the user id', () => {
 
 describe('outbound links', () => {
   it('sends the link on a click on a link to another host, and the browser still goes there', async () => {
-    opened = await openFixture(browser, 'links.html');
+    opened = await openFixture(browser(), 'links.html');
     const landing = `${opened.recorder.otherHost}/landing?from=site`;
     await hitsOf(opened.recorder, 1);
     await Promise.all([opened.page.waitForURL(landing), opened.page.click('#outbound-text')]);
@@ -116,7 +109,7 @@ describe('outbound links', () => {
   });
 
   it('sends the link on a middle click, which opens it in a new tab', async () => {
-    opened = await openFixture(browser, 'links.html');
+    opened = await openFixture(browser(), 'links.html');
     const [tab] = await Promise.all([opened.context.waitForEvent('page'), opened.page.click('#outbound', { button: 'middle' })]);
     await tab.close();
     const [outbound] = await hitsOf(opened.recorder, 1, (hit) => hit.t === 'outbound');
@@ -124,7 +117,7 @@ describe('outbound links', () => {
   });
 
   it('sends nothing for a link within the site or a javascript: link', async () => {
-    opened = await openFixture(browser, 'links.html');
+    opened = await openFixture(browser(), 'links.html');
     await opened.page.click('#script');
     await Promise.all([opened.page.waitForURL('**/links.html?again'), opened.page.click('#internal')]);
     await hitsOf(opened.recorder, 2, (hit) => hit.t === 'pageview');
@@ -132,7 +125,7 @@ describe('outbound links', () => {
   });
 
   it('sends the clicks on mailto:, tel:, a file and a download link as outbound hits, and a form send as an event (the autogoals)', async () => {
-    opened = await openFixture(browser, 'links.html');
+    opened = await openFixture(browser(), 'links.html');
     await hitsOf(opened.recorder, 1);
     // The page stays: the links' navigations are cancelled, as a phone or mail handler would leave it.
     await opened.page.evaluate(() => document.addEventListener('click', (event) => (event.target as Element).closest('a') && event.preventDefault()));

@@ -1,21 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumForTests } from '../../server/src/testing/browser.js';
 import { hitsOf, openFixture, setVisible, sorted, stat, type OpenedPage } from '../test/harness.js';
 
 // The full build (block analytics and reading depth), served by the test's own site server:
 // the api serves only the default build today. Needs Debian's chromium.
-let browser: Browser;
+const browser = chromiumForTests();
 let opened: OpenedPage | null = null;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await opened?.close();
   opened = null;
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const ofType =
@@ -37,7 +31,7 @@ async function scrollPage(page: Page, y: number): Promise<void> {
 
 describe('block analytics', () => {
   it('with the default attribute, sends a show for each named block in view, and a click of the innermost block', async () => {
-    opened = await openFixture(browser, 'blocks.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'blocks.html', { build: 'counter-full' });
     const base = { p: 1, u: `${opened.site}/blocks.html`, v: await opened.visitor() };
     const shows = await hitsOf(opened.recorder, 2, ofType('show'));
     expect(sorted(shows)).toEqual(
@@ -61,7 +55,7 @@ describe('block analytics', () => {
   });
 
   it('sends the show of a block below the fold once it is scrolled into view, once per page view', async () => {
-    opened = await openFixture(browser, 'blocks.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'blocks.html', { build: 'counter-full' });
     await hitsOf(opened.recorder, 2, ofType('show'));
     await opened.page.click('#promo');
     await scrollPage(opened.page, 0);
@@ -77,7 +71,7 @@ describe('block analytics', () => {
   });
 
   it('reads the block name from the attribute named by data-attribute', async () => {
-    opened = await openFixture(browser, 'blocks.html', { build: 'counter-full', attributes: { 'data-attribute': 'promo-block' } });
+    opened = await openFixture(browser(), 'blocks.html', { build: 'counter-full', attributes: { 'data-attribute': 'promo-block' } });
     const shows = await hitsOf(opened.recorder, 2, ofType('show'));
     expect(shows.map((hit) => hit.bl).sort()).toEqual(['search-box', 'top-nav']);
     await opened.page.click('#menu');
@@ -89,7 +83,7 @@ describe('block analytics', () => {
 
 describe('reading depth', () => {
   it('sends the deepest scroll and read-through percents of an article page when it is hidden, and again only when they grew', async () => {
-    opened = await openFixture(browser, 'article.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'article.html', { build: 'counter-full' });
     const base = { p: 1, t: 'read', u: `${opened.site}/article.html`, v: await opened.visitor() };
     await hitsOf(opened.recorder, 1);
     // Window bottom at 1720 px of 3200: the page 54 % seen, the article (200 to 2200 px) 76 % read.
@@ -110,7 +104,7 @@ describe('reading depth', () => {
   });
 
   it('sends the end of the article once a page view, when it is read through (the autogoal «Дочитывание статьи»)', async () => {
-    opened = await openFixture(browser, 'article.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'article.html', { build: 'counter-full' });
     const v = await opened.visitor();
     await scrollPage(opened.page, 1000);
     await scrollPage(opened.page, 2480);
@@ -133,7 +127,7 @@ describe('reading depth', () => {
   });
 
   it('counts what is in view without scrolling', async () => {
-    opened = await openFixture(browser, 'article.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'article.html', { build: 'counter-full' });
     await setVisible(opened.page, false);
     const [read] = await hitsOf(opened.recorder, 1, ofType('read'));
     // Window bottom at 720 px: 22.5 % of the page, 26 % of the article.
@@ -141,7 +135,7 @@ describe('reading depth', () => {
   });
 
   it('takes the article from the selector in data-article', async () => {
-    opened = await openFixture(browser, 'article.html', { build: 'counter-full', attributes: { 'data-article': 'footer' } });
+    opened = await openFixture(browser(), 'article.html', { build: 'counter-full', attributes: { 'data-article': 'footer' } });
     await scrollPage(opened.page, 1000);
     await setVisible(opened.page, false);
     const [read] = await hitsOf(opened.recorder, 1, ofType('read'));
@@ -150,7 +144,7 @@ describe('reading depth', () => {
   });
 
   it('sends no read hits on a page without an article', async () => {
-    opened = await openFixture(browser, 'plain.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'plain.html', { build: 'counter-full' });
     await scrollPage(opened.page, 1000);
     await setVisible(opened.page, false);
     await hitsOf(opened.recorder, 1, ofType('engagement'));
@@ -160,7 +154,7 @@ describe('reading depth', () => {
   });
 
   it('sends the reading depth of the article page before the page view of an SPA navigation', async () => {
-    opened = await openFixture(browser, 'article.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'article.html', { build: 'counter-full' });
     await scrollPage(opened.page, 1000);
     await opened.page.evaluate(() => history.pushState({}, '', '/article.html?next'));
     await hitsOf(opened.recorder, 2, ofType('pageview'));
@@ -171,7 +165,7 @@ describe('reading depth', () => {
 
 describe('the full build keeps the core', () => {
   it('sends page views, events and outbound clicks as the default build does', async () => {
-    opened = await openFixture(browser, 'links.html', { build: 'counter-full' });
+    opened = await openFixture(browser(), 'links.html', { build: 'counter-full' });
     await stat(opened.page, 'event', 'signup');
     await Promise.all([opened.page.waitForURL('**/landing?from=site'), opened.page.click('#outbound')]);
     const hits = await hitsOf(opened.recorder, 3, (hit) => hit.t !== 'engagement');

@@ -1,29 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumForTests } from '../../server/src/testing/browser.js';
 import { eventually } from '../../server/src/testing/api-client.js';
 import { freePort } from '../../server/src/testing/service.js';
 import { hitsOf, openFixture, sorted, stat, type OpenedPage } from '../test/harness.js';
 
 // Needs: the built counter served by the test service (global setup) and Debian's chromium.
-let browser: Browser;
+const browser = chromiumForTests();
 let opened: OpenedPage | null = null;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await opened?.close();
   opened = null;
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const isPageView = (hit: Record<string, unknown>): boolean => hit.t === 'pageview';
 
 describe('page views', () => {
   it('sends a page view on load as a text/plain beacon, with the page’s address, referrer, title and screen', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     const [hit] = await hitsOf(opened.recorder, 1);
     expect(hit).toEqual({
       p: 1,
@@ -40,7 +33,7 @@ describe('page views', () => {
   });
 
   it('keeps the visitor id across page loads', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     await hitsOf(opened.recorder, 1, isPageView);
     await Promise.all([opened.page.waitForURL('**/pageviews.html?second'), opened.page.click('#internal')]);
     const views = await hitsOf(opened.recorder, 2, isPageView);
@@ -50,7 +43,7 @@ describe('page views', () => {
   });
 
   it('counts pushState as a page view with the new title and the previous page as referrer, and back (popstate) as another', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     const first = `${opened.site}/pageviews.html`;
     const v = await opened.visitor();
     await hitsOf(opened.recorder, 1, isPageView);
@@ -70,7 +63,7 @@ describe('page views', () => {
   });
 
   it('counts no page view for a hash change without data-track-hashes, and leaves the hash out of the address', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { suffix: '#start' });
+    opened = await openFixture(browser(), 'pageviews.html', { suffix: '#start' });
     await opened.page.click('#hash');
     await opened.page.waitForURL('**#section');
     // A later event marks the end: the hash change came before it, so its page view would have too.
@@ -82,7 +75,7 @@ describe('page views', () => {
   });
 
   it('counts a hash change as a page view with data-track-hashes, the hash in the address', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { suffix: '#start', attributes: { 'data-track-hashes': 'on' } });
+    opened = await openFixture(browser(), 'pageviews.html', { suffix: '#start', attributes: { 'data-track-hashes': 'on' } });
     const start = `${opened.site}/pageviews.html#start`;
     await hitsOf(opened.recorder, 1, isPageView);
     await opened.page.click('#hash');
@@ -94,7 +87,7 @@ describe('page views', () => {
   });
 
   it('counts a page restored from the back-forward cache as a new page view', async () => {
-    opened = await openFixture(browser, 'pageviews.html');
+    opened = await openFixture(browser(), 'pageviews.html');
     await hitsOf(opened.recorder, 1, isPageView);
     // Playwright's Chromium runs without the back-forward cache: fire what a restore fires.
     await opened.page.evaluate(() => {
@@ -109,7 +102,7 @@ describe('page views', () => {
   });
 
   it('treats data-track-hashes="off" as off', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { attributes: { 'data-track-hashes': 'off' } });
+    opened = await openFixture(browser(), 'pageviews.html', { attributes: { 'data-track-hashes': 'off' } });
     await opened.page.click('#hash');
     await stat(opened.page, 'event', 'barrier');
     await hitsOf(opened.recorder, 1, (hit) => hit.en === 'barrier');
@@ -119,7 +112,7 @@ describe('page views', () => {
 
 describe('transport', () => {
   it('falls back to fetch with keepalive, text/plain, when sendBeacon is missing', async () => {
-    opened = await openFixture(browser, 'pageviews.html', {
+    opened = await openFixture(browser(), 'pageviews.html', {
       before: (page) => page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'sendBeacon', { value: undefined })),
     });
     const [hit] = await hitsOf(opened.recorder, 1);
@@ -129,7 +122,7 @@ describe('transport', () => {
   });
 
   it('falls back to a GET pixel with the same keys, the parameters as JSON in one key, when sendBeacon and fetch fail', async () => {
-    opened = await openFixture(browser, 'pageviews.html', {
+    opened = await openFixture(browser(), 'pageviews.html', {
       attributes: { 'data-user-id': 'on' },
       before: (page) =>
         page.addInitScript(() => {
@@ -158,7 +151,7 @@ describe('a collector that cannot be reached', () => {
     problems.filter((problem) => !/^console: Failed to load resource: net::ERR_[A-Z_.a-z]+$/.test(problem));
 
   it('never throws into the page or logs an error when nothing listens at the collector', async () => {
-    opened = await openFixture(browser, 'pageviews.html', { collector: `http://127.0.0.1:${await freePort()}` });
+    opened = await openFixture(browser(), 'pageviews.html', { collector: `http://127.0.0.1:${await freePort()}` });
     await opened.page.click('#spa');
     await opened.page.waitForURL('**/spa/next');
     await stat(opened.page, 'event', 'signup', { plan: 'pro' });
@@ -170,7 +163,7 @@ describe('a collector that cannot be reached', () => {
 
   it('never throws into the page or logs an error when a blocker refuses every hit', async () => {
     const blocked: string[] = [];
-    opened = await openFixture(browser, 'pageviews.html', {
+    opened = await openFixture(browser(), 'pageviews.html', {
       before: (page) =>
         page.route('**/hit**', (route) => {
           blocked.push(route.request().postData() ?? route.request().url());

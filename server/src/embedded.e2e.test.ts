@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from './testing/browser.js';
+import { describe, expect, inject, it } from 'vitest';
+import { chromiumForTests } from './testing/browser.js';
 import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { COUNTER_LOADED, browseThreePages, startTestSite } from './testing/site.js';
 import { freePort } from './testing/service.js';
@@ -23,13 +22,7 @@ async function sendPageView(projectId: number, u: string, v: string): Promise<nu
   return answer.status;
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForTests();
 
 describe('embedded mode: a page with the counter to a report', () => {
   it('counts exactly the three page views, one visit and one visitor, today in Moscow time', async () => {
@@ -37,7 +30,7 @@ describe('embedded mode: a page with the counter to a report', () => {
     const { projectId, cookie } = await createProject(apiUrl);
     const site = await startTestSite({ src: `${apiUrl}/counter/counter.js`, projectId, collector: collectorUrl });
     try {
-      const problems = await browseThreePages(browser, site);
+      const problems = await browseThreePages(browser(), site);
       expect(problems).toEqual([]);
     } finally {
       await site.close();
@@ -114,7 +107,7 @@ describe('embedded mode: a page with the counter to a report', () => {
       collector: `http://127.0.0.1:${deadPort}`,
     });
     try {
-      const page = await browser.newPage();
+      const page = await browser().newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${site.url}/page2`);

@@ -11,9 +11,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 import { formatNumber } from './lib/format';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
@@ -55,7 +55,7 @@ const hide = (page: Page, hidden: boolean) =>
 const isRealtime = (url: string) => url.endsWith(`/eventbase/${PROJECT}/realtime`);
 
 describe('the live dashboard in a browser', () => {
-  let browser: Browser;
+  const browser = chromiumForTests();
   let page: Page;
   const pageErrors: string[] = [];
   const realtimeRequests: string[] = [];
@@ -67,8 +67,7 @@ describe('the live dashboard in a browser', () => {
     await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}?utm_source=dash${RUN}&utm_medium=social`, r: 'https://vk.com/', v: visitor, ti: 'Живая страница' });
     await sendHit({ t: 'event', u: `https://demo.stat.example/live/${RUN}`, v: visitor, ec: 'cv', en: `dash_event_${RUN}` });
     await until(async () => ((await realtime(['utms'])).utms.data as { title: string }[]).some((r) => r.title === `dash${RUN}`));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('request', (r) => {
       if (r.method() === 'POST' && isRealtime(r.url())) realtimeRequests.push(r.postData() ?? '');
@@ -77,10 +76,6 @@ describe('the live dashboard in a browser', () => {
     await page.goto(`${base}/stat/projects/${PROJECT}/dashboard`);
     await page.waitForSelector('[data-testid=utms-table]');
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   it('shows every widget of the demo project, with this run’s visit in them', async () => {
     const titles = await page.locator('[data-testid^=widget-] h2').allInnerTexts();

@@ -8,9 +8,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumForTests } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const admin = inject('admin');
@@ -28,17 +28,13 @@ async function signIn(context: BrowserContext, email: string, password: string, 
 }
 
 describe('the data export page in a browser', () => {
-  let browser: Browser;
-  beforeAll(async () => {
+  const browser = chromiumForTests();
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('is refused to a user who is not staff', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await signIn(context, `export-user-${Date.now().toString(36)}@example.com`, 'browser test password', true);
       await page.goto(`${base}/stat/projects/${DEMO}/export`);
@@ -50,7 +46,7 @@ describe('the data export page in a browser', () => {
   }, 90_000);
 
   it('gives an administrator a data address that is shown, hidden, copied, and streams the events', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     try {
       const page = await signIn(context, admin.email, admin.password, false);

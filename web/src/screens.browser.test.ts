@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../../server/src/testing/api-client';
-import { launchChromium } from '../../server/src/testing/browser';
+import { chromiumForTests } from '../../server/src/testing/browser';
 import { browseThreePages, startTestSite, type TestSite } from '../../server/src/testing/site';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
@@ -84,7 +84,7 @@ async function apiCall<T>(actor: Actor, method: 'GET' | 'POST', path: string, bo
 }
 
 describe('screens of spec 000 §2 in a browser', () => {
-  let browser: Browser;
+  const browser = chromiumForTests();
   let a: Actor;
   let b: Actor;
   let site: TestSite | null = null;
@@ -93,14 +93,12 @@ describe('screens of spec 000 §2 in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-    a = await newActor(browser);
-    b = await newActor(browser);
+    a = await newActor(browser());
+    b = await newActor(browser());
   }, 60_000);
 
   afterAll(async () => {
     await site?.close();
-    await browser?.close();
   });
 
   it('shows the login page to a visitor and registers a new user', async () => {
@@ -178,7 +176,7 @@ describe('screens of spec 000 §2 in a browser', () => {
     const collector = /data-collector="([^"]+)"/.exec(copied)?.[1] ?? '';
     expect(src).toContain('/counter/');
     site = await startTestSite({ src, projectId, collector });
-    const visitorProblems = await browseThreePages(browser, site);
+    const visitorProblems = await browseThreePages(browser(), site);
     expect(visitorProblems).toEqual([]);
     // The open report takes its place by itself once the first hit is stored (it asks every 10 s).
     await report.waitForSelector('[data-testid=summary-graph] canvas', { timeout: 60_000 });
@@ -246,7 +244,7 @@ describe('screens of spec 000 §2 in a browser', () => {
 
     // A blocker hides elements with ad-like classes; the notice says so until dismissed. An
     // extension's styles are not subject to the page's CSP; this stand-in's inline style is.
-    const visitor = await newActor(browser, { bypassCSP: true });
+    const visitor = await newActor(browser(), { bypassCSP: true });
     try {
       await visitor.context.addInitScript(() => {
         document.addEventListener('DOMContentLoaded', () => {

@@ -10,9 +10,9 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, paintedPixels } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
@@ -40,19 +40,14 @@ const cells = (line: string) => line.split(';').map((c) => c.replace(/^"|"$/g, '
 const csvNumber = (text: string) => Number(text.replace(',', '.'));
 
 describe('report toolbar in a browser', () => {
-  let browser: Browser;
+  const browser = chromiumForTests();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('downloads the CSV of the report as set up, whose first rows are the api\'s table', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     try {
       const registered = await context.request.post(`${base}/top100/api/v1.0/auth/register`, {
@@ -118,7 +113,7 @@ describe('report toolbar in a browser', () => {
   });
 
   it('draws two graphs, bars, a pie, areas and shares, and keeps each in the URL', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     const param = (name: string) => new URL(page.url()).searchParams.get(name);

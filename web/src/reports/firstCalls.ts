@@ -20,8 +20,11 @@ export function firstReportCalls(report: ReportDefinition, search: URLSearchPara
 /**
  * The query the view of `report` writes in place of `search` as it opens (invalid values corrected,
  * missing ones filled: spec 001 §5), or null when it writes nothing. Written before the app starts,
- * the view finds nothing to correct: no navigation, so no second render of the whole page.
+ * the view finds nothing to correct: no navigation, so no second render of the whole page. The
+ * rating's URL is left to its view, as its first calls are: the view corrects its category from
+ * the project's, which the preload does not have.
  */
 export function correctedReportUrl(report: ReportDefinition, search: URLSearchParams, today: IsoDate): URLSearchParams | null {
-  return isTimeSeries(report) ? correctTimeSeriesUrl(search, report, today) : correctDimensionUrl(search, report, today);
+  if (isTimeSeries(report)) return correctTimeSeriesUrl(search, report, today);
+  return report.name === 'rating' ? null : correctDimensionUrl(search, report, today);
 }

@@ -22,12 +22,13 @@ import { statusOf } from '../../lib/api';
 import { ErrorPage } from '../ErrorPage';
 import { useProject } from '../../app/project';
 import { GROUP_LABELS } from '../../lib/period';
-import { useRequest, useServerClock } from '../../reports/framework/hooks';
+import { useRequest, useServerClock, useUrlCorrection } from '../../reports/framework/hooks';
 import { ReportPage } from '../../reports/framework/ReportPage';
 import { ReportSkeleton } from '../../reports/framework/ReportSkeleton';
 import { PeriodPicker, Toolbar } from '../../reports/framework/Toolbar';
 import { SamplePicker } from '../../reports/framework/SamplePicker';
 import { FilterBar } from '../../reports/filters/FilterBar';
+import { correctFilters } from '../../reports/filters/url';
 import { useReportFilters } from '../../reports/filters/useReportFilters';
 import type { Metric } from '@stat/schemas/catalogue';
 import toolbarStyles from '../../reports/framework/Toolbar.module.css';
@@ -42,6 +43,9 @@ const TITLE = 'Дашборд';
 
 /** The metrics the widgets show: the ones a metric filter may name. */
 const FILTER_METRICS: readonly Metric[] = ['page_views', 'visits', 'visitors', 'events_count'];
+
+/** The dashboard's URL correction: invalid filters are left out, as a report's are (spec 001 §5). */
+const correctDashboardUrl = (search: URLSearchParams) => correctFilters(search, FILTER_METRICS);
 
 export default function DashboardPage() {
   const clock = useServerClock();
@@ -88,6 +92,7 @@ function Dashboard({ today }: { readonly today: string }) {
   const live = isLive(period, today);
   const visible = usePageVisible();
 
+  useUrlCorrection(correctDashboardUrl);
   const filters = useReportFilters(FILTER_METRICS);
   const base = useMemo<RealtimeRequest>(
     () => ({ date_start: period.start, date_end: period.end, group: period.group, sample, ...(live ? { period: period.detail } : {}), ...filters.request }),

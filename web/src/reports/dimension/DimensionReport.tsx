@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ConstructorRequest, GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
@@ -6,11 +6,11 @@ import type { RatingCategory } from '../../data/calls';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError, type DownloadedFile } from '../../lib/api';
 import { ProjectContext } from '../../app/project';
-import { writePeriod, type DateParam } from '../../lib/period';
+import type { DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
-import { useNarrowerThan, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { useNarrowerThan, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
@@ -24,7 +24,7 @@ import { drilldownHeader } from './dimensionTitles';
 import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
-import { dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
+import { CATEGORY_PARAM, correctDimensionUrl, dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
 import {
   allowedChartTypes,
   DEFAULT_LINES,
@@ -109,28 +109,24 @@ export function DimensionReportBody({
 }: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras; readonly ratingCategories?: readonly RatingCategory[] }) {
   const { today } = clock;
   const [search, setSearch] = useSearchParams();
-  const parsedPeriod = useMemo(() => dimensionPeriod(search, report, today), [search, today, report]);
-  const parsedQuery = useMemo(() => parseDimensionQuery(search, report), [search, report]);
-  const { period } = parsedPeriod;
-  const { query } = parsedQuery;
+  const { period } = useMemo(() => dimensionPeriod(search, report, today), [search, today, report]);
+  const { query } = useMemo(() => parseDimensionQuery(search, report), [search, report]);
   const rating = useRatingCategory(report.name === 'rating', ratingCategories, search);
   const narrow = useNarrowerThan(NARROW_BODY);
   const medium = useNarrowerThan(WIDE_BODY);
   // Metric columns by the body's width (spec 001 §9 "Metric column limit": 5, 7, 8).
   const metricLimit = narrow ? 5 : medium ? 7 : 8;
 
-  // Invalid or missing values are replaced in the URL (no new history entry).
-  useEffect(() => {
-    if (!parsedPeriod.corrected && !parsedQuery.corrected && !rating.corrected) return;
-    setSearch(
-      (prev) => {
-        const withPeriod = parsedPeriod.corrected ? writePeriod(prev, parsedPeriod.period) : prev;
-        const withQuery = parsedQuery.corrected ? writeDimensionQuery(withPeriod, parseDimensionQuery(withPeriod, report).query, report) : withPeriod;
-        return rating.corrected ? writeCategory(withQuery, rating.category) : withQuery;
-      },
-      { replace: true },
-    );
-  }, [parsedPeriod, parsedQuery, rating, report, setSearch]);
+  // Invalid or missing values are replaced in the URL by the report's rule (the one the preload
+  // applied before the router read it), then the rating's category by the project's categories.
+  const correct = useCallback(
+    (current: URLSearchParams) => {
+      const corrected = correctDimensionUrl(current, report, today);
+      return rating.corrected ? writeCategory(corrected ?? current, rating.category) : corrected;
+    },
+    [report, today, rating],
+  );
+  useUrlCorrection(correct);
 
   /** A user's change: a new history entry; the table goes back to its first page unless told. */
   const change = useCallback(
@@ -409,27 +405,26 @@ function dimensionTips(report: ReportViewProps['report']): MetaTip[] {
   ];
 }
 
-/** The rating's category in the URL (spec 001 §3 `categoryId`). */
-const CATEGORY_PARAM = 'categoryId';
-
 /**
  * The rating report's category: the URL's `categoryId` when it is one of the site's categories,
- * else the first of them (§5), and `corrected` when the URL must say so. null for other reports and
- * for a site in no category (the api then answers the not-rated placeholder).
+ * else the first of them (§5), and `corrected` when the URL must say so. null for a site in no
+ * category (the api then answers the not-rated placeholder), and for other reports, whose URL
+ * rule clears the parameter (correctDimensionUrl).
  */
 function useRatingCategory(isRating: boolean, categories: readonly RatingCategory[] | undefined, search: URLSearchParams): { category: number | null; options: CategoryOption[]; corrected: boolean } {
   const asked = search.get(CATEGORY_PARAM);
   return useMemo(() => {
+    if (!isRating) return { category: null, options: [], corrected: false };
     // The api orders a site's categories by id and takes the first by default; so does the picker.
-    const options = isRating ? [...(categories ?? [])].sort((a, b) => a.id - b.id).map((c) => ({ id: c.id, title: c.parent_title ? `${c.parent_title} / ${c.title}` : c.title })) : [];
+    const options = [...(categories ?? [])].sort((a, b) => a.id - b.id).map((c) => ({ id: c.id, title: c.parent_title ? `${c.parent_title} / ${c.title}` : c.title }));
     const first = options[0]?.id ?? null;
-    if (!isRating || first === null) return { category: null, options, corrected: asked !== null };
+    if (first === null) return { category: null, options, corrected: asked !== null };
     const named = options.find((o) => String(o.id) === asked)?.id;
     return { category: named ?? first, options, corrected: named === undefined };
   }, [isRating, categories, asked]);
 }
 
-/** The URL with the rating's category, or without one for any other report (§5: cleared). */
+/** The URL with the rating's category, or without one for a site in no category. */
 function writeCategory(search: URLSearchParams, category: number | null): URLSearchParams {
   const next = new URLSearchParams(search);
   if (category === null) next.delete(CATEGORY_PARAM);

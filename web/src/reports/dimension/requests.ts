@@ -7,7 +7,7 @@
 import type { IsoDate } from '@stat/schemas/period';
 import type { ConstructorRequest, ReportDefinition, ReportRequest } from '@stat/schemas/reports';
 import { parsePeriod, parseRatingPeriod, writePeriod, type ParsedPeriod, type Period } from '../../lib/period';
-import { parseFilters, requestFilters, writeFilters } from '../filters/url';
+import { correctFilters, parseFilters, requestFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
 import { requestSort } from '../framework/reportApi';
 import { DEFAULT_LINES, parseDimensionQuery, writeDimensionQuery, type DimensionQuery, type LineSelection } from './state';
@@ -67,18 +67,28 @@ export function dimensionCallsOfUrl(search: URLSearchParams, report: ReportDefin
   return { table: dimensionTableBody(base, query), graph: report.notCollected === undefined ? dimensionGraphBody(base, DEFAULT_LINES) : null };
 }
 
+/** The rating's category in the URL (spec 001 §3 `categoryId`). */
+export const CATEGORY_PARAM = 'categoryId';
+
 /**
- * The URL query a dimension report (not the rating) writes in place of `search` when it opens, or
+ * The URL query a dimension report writes in place of `search` when it opens (spec 001 §5), or
  * null when there is nothing to correct: the period, then the table and graph state, then the
- * filters, as the view's corrections do one after another (DimensionReport, useReportFilters).
+ * filters; `categoryId` is cleared on any report but the rating. The one rule of both the view
+ * (DimensionReport) and the preload (app/preload.ts). The rating's category is not in it: it is
+ * one of the project's categories, which the view corrects on top of this.
  */
 export function correctDimensionUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
-  if (report.name === 'rating') return null;
   const period = dimensionPeriod(search, report, today);
   const withPeriod = period.corrected ? writePeriod(search, period.period) : search;
   const query = parseDimensionQuery(withPeriod, report);
   const withQuery = query.corrected ? writeDimensionQuery(withPeriod, query.query, report) : withPeriod;
-  const filters = parseFilters(withQuery, report.metrics);
-  const corrected = filters.corrected ? writeFilters(withQuery, filters.filters) : withQuery;
+  const withFilters = correctFilters(withQuery, report.metrics) ?? withQuery;
+  const corrected = report.name !== 'rating' && withFilters.has(CATEGORY_PARAM) ? withoutCategory(withFilters) : withFilters;
   return corrected === search ? null : corrected;
+}
+
+function withoutCategory(search: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(search);
+  next.delete(CATEGORY_PARAM);
+  return next;
 }

@@ -4,7 +4,7 @@ import { FILTER_MENU, searchMenu } from './catalogue';
 import { dimensionChips, metricChips, withoutChip } from './chips';
 import { apiToForm, formToApi, fromPattern, ruleToApi, toPattern, type FilterBlock } from './form';
 import { maskMetricText, metricValue, rowsToRules, rulesToRows } from './metricForm';
-import { parseFilters, requestFilters, sameFilters, writeFilters } from './url';
+import { correctFilters, parseFilters, requestFilters, sameFilters, writeFilters } from './url';
 
 const titleOf = (_key: string, value: string | number) => (value === 143 ? 'Россия' : String(value));
 
@@ -184,6 +184,12 @@ describe('filters in the URL (spec 001 §3, §5)', () => {
     expect(parseFilters(url({ globalFilters: JSON.stringify(many) }), []).filters.dimension).toHaveLength(20);
     expect(writeFilters(url({ globalFilters: '[]', tableFilters: '' }), { dimension: [], metric: [] }).toString()).toBe('');
     expect(sameFilters({ dimension: [{ key: 'url', op: '=', value: 'a' }], metric: [] }, { dimension: [{ key: 'url', op: '=', value: 'a' }], metric: [] })).toBe(true);
+  });
+  it('corrects a URL to the rules it keeps, other parameters untouched, and a valid one to nothing', () => {
+    const corrected = correctFilters(url({ a: '1', globalFilters: '[{', tableFilters: 'visits:>:1,bounces:<:2' }), ['visits']);
+    expect(corrected?.toString()).toBe('a=1&tableFilters=visits%3A%3E%3A1');
+    expect(correctFilters(corrected ?? url({}), ['visits'])).toBeNull();
+    expect(correctFilters(url({ a: '1' }), ['visits'])).toBeNull();
   });
 });
 

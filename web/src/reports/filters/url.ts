@@ -104,6 +104,15 @@ export function parseFilters(search: URLSearchParams, metrics: readonly Metric[]
   return { filters, corrected };
 }
 
+/**
+ * The URL with its filters written as they are read (invalid rules left out, §5), or null when
+ * it already states them; other parameters are kept.
+ */
+export function correctFilters(search: URLSearchParams, metrics: readonly Metric[]): URLSearchParams | null {
+  const parsed = parseFilters(search, metrics);
+  return parsed.corrected ? writeFilters(search, parsed.filters) : null;
+}
+
 /** The filters as the report calls take them (nothing when there are none). */
 export function requestFilters(filters: ReportFilters): { dimension_filters?: DimensionFilterRule[]; metric_filters?: MetricFilterRule[] } {
   return {

@@ -1,6 +1,6 @@
 /**
- * The report's filters as its URL holds them, corrected in place (no new history entry) when the
- * URL had invalid ones, and the titles of their values.
+ * The report's filters as its URL holds them, and the titles of their values. Invalid filters in
+ * the URL are the page's to correct (useUrlCorrection, with `correctFilters` in its rule).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -22,10 +22,7 @@ export interface ReportFiltersState {
 
 export function useReportFilters(metrics: readonly Metric[]): ReportFiltersState {
   const [search, setSearch] = useSearchParams();
-  const parsed = useMemo(() => parseFilters(search, metrics), [search, metrics]);
-  useEffect(() => {
-    if (parsed.corrected) setSearch((prev) => writeFilters(prev, parseFilters(prev, metrics).filters), { replace: true });
-  }, [parsed, metrics, setSearch]);
+  const { filters } = useMemo(() => parseFilters(search, metrics), [search, metrics]);
   const apply = useCallback(
     (filters: ReportFilters) =>
       setSearch((prev) => {
@@ -35,7 +32,6 @@ export function useReportFilters(metrics: readonly Metric[]): ReportFiltersState
       }),
     [setSearch],
   );
-  const { filters } = parsed;
   const request = useMemo(() => requestFilters(filters), [filters]);
   return { filters, request, apply };
 }

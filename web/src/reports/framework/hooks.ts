@@ -4,7 +4,7 @@ import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/cloc
 import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { calls } from '../../data/calls';
 import { parsePeriod, type DateParam, type Period } from '../../lib/period';
-import { correctTableQuery, nextSort, readTableQuery, writeSort } from './query';
+import { nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
 
 /** The server's clock as a report needs it. */
@@ -49,20 +49,29 @@ export interface ReportQuery {
 }
 
 /**
- * Reads the report's state from the URL (`dateStart`, `dateEnd`, `groupBy`, `orderBy`, `offset`),
- * replaces invalid values in the URL, and writes changes back (a new history entry each, so Back
- * returns to the previous view). Changing the period, group or sort goes back to the first page.
+ * Writes a page's corrected URL query in place of the one it was opened at (no new history entry),
+ * when `correct` finds invalid or missing values (spec 001 §5): a page's one correction. At a URL
+ * already correct it writes nothing, so the page renders once. `correct` keeps its identity between
+ * renders (a module's function, or useCallback): the URL is checked again when either changes.
+ */
+export function useUrlCorrection(correct: (search: URLSearchParams) => URLSearchParams | null): void {
+  const [search, setSearch] = useSearchParams();
+  useEffect(() => {
+    const corrected = correct(search);
+    if (corrected) setSearch(corrected, { replace: true });
+  }, [search, correct, setSearch]);
+}
+
+/**
+ * Reads the report's state from the URL (`dateStart`, `dateEnd`, `groupBy`, `orderBy`, `offset`)
+ * and writes changes back (a new history entry each, so Back returns to the previous view).
+ * Changing the period, group or sort goes back to the first page. Invalid values are the page's
+ * to correct (useUrlCorrection with the report's rule).
  */
 export function useReportQuery(today: IsoDate, sortColumns: readonly string[], pageSize: number): ReportQuery {
   const [search, setSearch] = useSearchParams();
-  const table = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
-  const { parsed, sort, offset } = table;
+  const { parsed, sort, offset } = useMemo(() => readTableQuery(search, today, sortColumns, pageSize), [search, today, sortColumns, pageSize]);
   const { period } = parsed;
-  const corrected = useMemo(() => correctTableQuery(search, table), [search, table]);
-
-  useEffect(() => {
-    if (corrected) setSearch(corrected, { replace: true });
-  }, [corrected, setSearch]);
 
   const update = useCallback(
     (change: (next: URLSearchParams) => void) => {

@@ -1,9 +1,9 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { ApiError } from '../../lib/api';
 import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
 import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
-import { useNarrowerThan, useReportQuery, useRequest, useServerClock, type ServerClock } from '../framework/hooks';
+import { useNarrowerThan, useReportQuery, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
 import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
@@ -15,7 +15,7 @@ import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
 import { metricColumns, type ReportViewProps } from '../view';
-import { PAGE_SIZE, timeSeriesCalls, timeSeriesSortColumns } from './requests';
+import { correctTimeSeriesUrl, PAGE_SIZE, timeSeriesCalls, timeSeriesSortColumns } from './requests';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
 const NARROW_BODY = 1275;
@@ -59,6 +59,9 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
   const query = useReportQuery(today, sortColumns, PAGE_SIZE);
   const { period, sort, offset } = query;
   const narrow = useNarrowerThan(NARROW_BODY);
+  // Invalid or missing values are replaced in the URL by the report's rule (the one the preload
+  // applied before the router read it).
+  useUrlCorrection(useCallback((current: URLSearchParams) => correctTimeSeriesUrl(current, report, today), [report, today]));
 
   const filters = useReportFilters(report.metrics);
   const { graph: graphBody, table: tableBody } = timeSeriesCalls({ period, metrics: metricNames, sort, offset, filters: filters.request });

@@ -7,7 +7,7 @@ import type { Metric } from '@stat/schemas/catalogue';
 import type { IsoDate } from '@stat/schemas/period';
 import type { ReportDefinition, ReportRequest } from '@stat/schemas/reports';
 import type { Period } from '../../lib/period';
-import { parseFilters, requestFilters, writeFilters } from '../filters/url';
+import { correctFilters, parseFilters, requestFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
 import { correctTableQuery, readTableQuery } from '../framework/query';
 import { requestSort, type ReportSort } from '../framework/reportApi';
@@ -44,13 +44,12 @@ export function timeSeriesCallsOfUrl(search: URLSearchParams, report: ReportDefi
 }
 
 /**
- * The URL query a time-series report writes in place of `search` when it opens, or null when there
- * is nothing to correct: the table's state, then the filters, as the view's corrections do one
- * after another (useReportQuery, useReportFilters).
+ * The URL query a time-series report writes in place of `search` when it opens (spec 001 §5), or
+ * null when there is nothing to correct: the table's state (the period, the sort, the page), then
+ * the filters. The one rule of both the view (TimeSeriesReport) and the preload (app/preload.ts).
  */
 export function correctTimeSeriesUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
   const table = correctTableQuery(search, readTableQuery(search, today, timeSeriesSortColumns(report.defaultMetrics), PAGE_SIZE)) ?? search;
-  const filters = parseFilters(table, report.metrics);
-  const corrected = filters.corrected ? writeFilters(table, filters.filters) : table;
+  const corrected = correctFilters(table, report.metrics) ?? table;
   return corrected === search ? null : corrected;
 }
