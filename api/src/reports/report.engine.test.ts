@@ -186,6 +186,16 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect([past.data, past.meta.total, none.data, none.meta.total, none.totals]).toEqual([[], 3, [], 3, [4]]);
   });
 
+  it('sorts by the name column as the names read, not by the codes behind them, and pages that order', async () => {
+    const byName = (order: 'asc' | 'desc', more: Partial<ReportRequestDto> = {}) =>
+      service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'title', order }, ...more }));
+    // The codes direct, search, social would put «Прямые заходы» first.
+    expect(shown(await byName('asc'))).toEqual([['Поисковые системы', 2], ['Прямые заходы', 1], ['Социальные сети', 1]]);
+    expect(shown(await byName('desc'))).toEqual([['Социальные сети', 1], ['Прямые заходы', 1], ['Поисковые системы', 2]]);
+    const second = await byName('asc', { limit: 1, offset: 1 });
+    expect([shown(second), second.meta.total, second.totals]).toEqual([[['Прямые заходы', 1]], 3, [4]]);
+  });
+
   it('page_urls: pages count every visit that viewed them; a page expands into its addresses with arguments', async () => {
     const t = await service.table(PROJECT, 'page_urls', request({ metrics: ['page_views', 'visits', 'visitors'] }));
     expect(shown(t)).toEqual([

@@ -30,6 +30,18 @@ import { requestContext } from '../http/operations.js';
 const values = (row: ResultRow | undefined, count: number): MetricValues =>
   Array.from({ length: count }, (_, i) => Number(row?.[metricAlias(i)] ?? 0));
 
+/** Russian alphabetical order, as a reader expects a column of names sorted. */
+const RUSSIAN = new Intl.Collator('ru');
+
+/**
+ * Dimensions whose rows read by a title from a catalogue or a dictionary (a traffic type's or a
+ * device type's name, a place's, a traffic system's) instead of their stored value: a sort by the
+ * name column sorts them by the names shown ({@link ReportService.byTitle}). Others sort in SQL by
+ * their value, which is what they show (addresses, phrases, versions), or is their order (days,
+ * ranges of visit time).
+ */
+const TITLED_BY_NAME: ReadonlySet<Dimension> = new Set<Dimension>(['traffic_type', 'device_type', 'geo_country', 'geo_area', 'geo_city', ...SYSTEM_DIMENSIONS]);
+
 const VISIT_TIME_TITLES: Readonly<Record<number, string>> = {
   0: 'Менее 15 секунд',
   15: '15–30 секунд',
@@ -227,6 +239,8 @@ export class ReportService {
    * totals, a page found keys first: `totalsRollUp`).
    */
   private async rowsAndTotals(plan: Plan, q: Omit<TableQuery, 'totals'>): Promise<{ rows: ResultRow[]; totals: ResultRow | undefined }> {
+    const dimension = plan.path[plan.parents.length];
+    if (q.sortBy === 'title' && q.limit !== undefined && dimension !== undefined && TITLED_BY_NAME.has(dimension)) return this.byTitle(plan, dimension, { ...q, limit: q.limit });
     if (!totalsRollUp(plan, q)) {
       const [rows, totals] = await Promise.all([this.run(() => compileTable(plan, q)), this.run(() => compileTotals(plan))]);
       return { rows, totals: totals[0] };
@@ -234,6 +248,23 @@ export class ReportService {
     const rows = await this.run(() => compileTable(plan, { ...q, totals: true }));
     const first = rows[0];
     return first !== undefined && Number(first[TOTALS_MARK]) === 1 ? { rows: rows.slice(1), totals: first } : { rows, totals: undefined };
+  }
+
+  /**
+   * A page of a level whose rows are titled from a catalogue or a dictionary, sorted by the titles
+   * shown («Поисковые системы» before «Прямые заходы», whose codes `search` and `direct` sort the
+   * other way): every row of the level, titled, sorted as Russian is, then paged. Such a level has
+   * at most a few thousand rows (places of one parent, traffic systems, types), and the titles are
+   * in the api, not in ClickHouse.
+   */
+  private async byTitle(plan: Plan, dimension: Dimension, q: Omit<TableQuery, 'totals'> & { limit: number }): Promise<{ rows: ResultRow[]; totals: ResultRow | undefined }> {
+    const { rows, totals } = await this.rowsAndTotals(plan, { sortBy: 'title', order: 'asc', offset: 0 });
+    const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
+    const titled = rows.map((row) => ({ row, title: titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE }));
+    const direction = q.order === 'asc' ? 1 : -1;
+    // Rows of one title (two places of one name) keep the order of their values.
+    titled.sort((a, b) => direction * RUSSIAN.compare(a.title, b.title));
+    return { rows: titled.slice(q.offset, q.offset + q.limit).map(({ row }) => ({ ...row, total_rows: rows.length })), totals };
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
