@@ -38,11 +38,19 @@ describe('migrations on chDB', () => {
       for (const file of readdirSync(CLICKHOUSE_MIGRATIONS_DIR).filter((f) => /^00(0\d|1[0-4])_/.test(f))) copyFileSync(new URL(file, CLICKHOUSE_MIGRATIONS_DIR), join(before, file));
       expect(await migrateClickHouse(client, pathToFileURL(before + '/'))).toEqual(all.filter((v) => v <= 14));
       const uuid = '0f1e2d3c-4b5a-4987-a6b5-c4d3e2f10123';
-      await client.insert({ table: 'events', format: 'JSONEachRow', values: [{ event_id: uuid, project_id: 1, event_type: 'pageview', ts: '2026-11-20 10:00:00.000', event_date: '2026-11-20', visitor_id: 'v1' }] });
+      // Its visit: a page view, then an action 40 s later (what the visit's duration sums).
+      await client.insert({
+        table: 'events',
+        format: 'JSONEachRow',
+        values: [
+          { event_id: uuid, project_id: 1, event_type: 'pageview', ts: '2026-11-20 10:00:00.000', event_date: '2026-11-20', visitor_id: 'v1' },
+          { event_id: '1f1e2d3c-4b5a-4987-a6b5-c4d3e2f10124', project_id: 1, event_type: 'event', ts: '2026-11-20 10:00:40.000', event_date: '2026-11-20', visitor_id: 'v1', duration_delta: 40_000 },
+        ],
+      });
       expect(await migrateClickHouse(client)).toEqual(all.filter((v) => v > 14));
       expect(await migrateClickHouse(client)).toEqual([]);
       // The old row's key is the one the aggregator gives a new row of the same UUID: a6b5c4d3e2f10123 as one number.
-      const keys = await client.query({ query: 'SELECT toString(event_key) AS event_key FROM events', format: 'JSONEachRow' });
+      const keys = await client.query({ query: "SELECT toString(event_key) AS event_key FROM events WHERE event_type = 'pageview'", format: 'JSONEachRow' });
       expect(await keys.json()).toEqual([{ event_key: eventKeyOf(uuid) }]);
       expect(eventKeyOf(uuid)).toBe(BigInt('0xa6b5c4d3e2f10123').toString());
       const columns = await client.query({ query: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name LIKE 'event\\_%' ORDER BY name", format: 'JSONEachRow' });
@@ -60,6 +68,14 @@ describe('migrations on chDB', () => {
       // 0021 rebuilt the day rollup with the distinct visits, engaged time and logged-in users the path rollups keep.
       const days = await client.query({ query: 'SELECT toString(uniqCombinedMerge(17)(sessions)) AS visits, toString(sum(engaged_ms)) AS engaged, toString(uniqIfMerge(uid)) AS uid FROM rollup_day', format: 'JSONEachRow' });
       expect(await days.json()).toEqual([{ visits: '2', engaged: '0', uid: '0' }]);
+      // 0022 gave the visits their duration, summed from the events' deltas: the visit stored before
+      // it has its 40 s, its other columns unchanged; the back-fill run again adds nothing.
+      const visit = async (): Promise<unknown> =>
+        (await client.query({ query: 'SELECT toString(sum(duration_ms)) AS duration, toString(sum(page_views)) AS views, toString(sum(events)) AS events, toString(min(start_ts)) AS start, argMinMerge(entry_url) AS entry FROM visits WHERE session_id = 0', format: 'JSONEachRow' })).json();
+      expect(await visit()).toEqual([{ duration: '40000', views: '1', events: '2', start: '2026-11-20 10:00:00.000', entry: '' }]);
+      const backfill = (await loadMigrations()).find((m) => m.name === 'visit_duration')!.statements.at(-1)!;
+      await client.command({ query: backfill });
+      expect(await visit()).toEqual([{ duration: '40000', views: '1', events: '2', start: '2026-11-20 10:00:00.000', entry: '' }]);
       const granules = await client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine_full LIKE '%index_granularity_bytes = 16384%' ORDER BY name", format: 'JSONEachRow' });
       expect(await granules.json()).toEqual(['rollup_geo_day', 'rollup_geo_week', 'rollup_pages_day', 'rollup_pages_week', 'rollup_sources_day', 'rollup_sources_week'].map((name) => ({ name })));
       const table = await client.query({ query: "SELECT sampling_key, sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'events'", format: 'JSONEachRow' });

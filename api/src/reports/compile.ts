@@ -463,7 +463,7 @@ function visitRows(plan: Plan, p: Params, eventRules: readonly DimensionFilterRu
   if (eventRules.length > 0) where.push(visitsWithEvents(plan, eventRules, p));
   return `(SELECT session_id, visitor_hash, min(start_ts) AS visit_start, any(start_date) AS visit_date,
                  sum(page_views) AS page_views, sum(bounce) AS bounced,
-                 toUnixTimestamp64Milli(max(end_ts)) - toUnixTimestamp64Milli(min(start_ts)) AS duration_ms,
+                 sum(duration_ms) AS duration_ms,
                  argMinMerge(entry_url) AS entry_url, argMaxMerge(exit_url) AS exit_url
           FROM visits${sampleClause(plan)} WHERE ${where.join(' AND ')}
           GROUP BY visitor_hash, session_id)`;

@@ -246,6 +246,28 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect(shown(time)).toEqual([['Менее 15 секунд', 2], ['3–10 минут', 1]]);
   });
 
+  it('time on site of the visits is the visit\'s duration as defined: an engagement report sent later does not lengthen it', async () => {
+    // Its own project: one page view, then the page's engagement report 20 s later (10 s visible):
+    // a bounce (one page view, neither lasted nor engaged 15 s) that lasted 0 s.
+    const own = PROJECT + 2;
+    const start = `${D1} 12:00:00`;
+    const visit = { visitor: 'c', session: 21, start, path: '/', source: DIRECT, more: DESKTOP };
+    await clickhouse.insert({
+      table: 'events',
+      values: [
+        { ...row({ ...visit, type: 'pageview', at: start, n: 1, bounce: 1 }), project_id: own },
+        { ...row({ ...visit, type: 'engagement', at: `${D1} 12:00:20`, n: 2, more: { ...DESKTOP, engaged_ms: 10_000 } }), project_id: own },
+      ],
+      format: 'JSONEachRow',
+    });
+    const time = await service.table(own, 'visit_time', request({ metrics: ['visits', 'bounces'] }));
+    expect(shown(time)).toEqual([['Менее 15 секунд', 1, 100]]);
+    const metrics = { metrics: ['visits', 'bounces', 'avg_sessions_duration'] } as const;
+    const entrances = await service.table(own, 'entrance_pages', request({ metrics: [...metrics.metrics] }));
+    const sources = await service.table(own, 'traffic_sources', request({ metrics: [...metrics.metrics] }));
+    expect([entrances.totals, sources.totals]).toEqual([[1, 100, 0], [1, 100, 0]]);
+  });
+
   it('usability and custom_vars: block shows and clicks, events by name, parameter and value', async () => {
     const blocks = await service.table(PROJECT, 'usability', request());
     expect(shown(blocks)).toEqual([['hero', 1, 1, 100]]);
