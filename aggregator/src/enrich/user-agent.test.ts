@@ -109,6 +109,23 @@ describe('parseUserAgent', () => {
     });
   });
 
+  it('Chrome\'s reduced user agent on Android says neither the system\'s version nor the model («Android 10; K» is a placeholder)', () => {
+    const reduced = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+    expect(parseUserAgent(reduced)).toEqual({
+      browser_family: 'Chrome',
+      browser_version_major: '131',
+      browser_version_minor: '0',
+      os_family: 'Android',
+      os_version_major: '',
+      os_version_minor: '',
+      device_type: 'mobile',
+      device_brand: '',
+      device_model: '',
+    });
+    // A real Android 10 device that names its model keeps both.
+    expect(parseUserAgent('Mozilla/5.0 (Linux; Android 10; SM-G973F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Mobile Safari/537.36')).toMatchObject({ os_version_major: '10', device_model: 'SM-G973F' });
+  });
+
   it('Firefox on Ubuntu is a desktop with no system version', () => {
     expect(parseUserAgent(FIREFOX_UBUNTU)).toEqual({
       browser_family: 'Firefox',

@@ -61,12 +61,20 @@ function deviceType(type: string | undefined, os: string, model: string): Device
   return 'other';
 }
 
+/**
+ * Chrome's reduced user agent on Android (Chrome 110 and later, and browsers built on it) names
+ * every device «Android 10; K»: a frozen placeholder, not the system's version nor the model. Read
+ * as data it made «K» the most common smartphone and Android 10 two in five Android visits.
+ */
+const FROZEN_ANDROID = /\(Linux; Android 10; K\)/;
+
 function parse(ua: string): Parsed {
   const r = new UAParser(ua).getResult();
+  const frozen = FROZEN_ANDROID.test(ua);
   const [browserMajor, browserMinor] = majorMinor(r.browser.version);
-  const [osMajor, osMinor] = majorMinor(r.os.version);
+  const [osMajor, osMinor] = frozen ? ['', ''] : majorMinor(r.os.version);
   const os = r.os.name ?? '';
-  const model = r.device.model ?? '';
+  const model = frozen ? '' : (r.device.model ?? '');
   return {
     info: {
       browser_family: r.browser.name ?? '',
