@@ -9,9 +9,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { chromiumForTests } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const DEMO = '7596044';
@@ -37,19 +37,14 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe('the report constructor in a browser', () => {
-  let browser: Browser;
+  const browser = chromiumForTests();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('builds a three-dimension report, saves it, finds it in «Мои отчёты», reopens, renames and deletes it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

@@ -14,9 +14,9 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
@@ -51,17 +51,13 @@ const legend = (page: Page, widget: string) =>
   page.$$eval(`[data-testid="conversion-widget-${widget}-legend"] li`, (items) => items.map((li) => Array.from(li.querySelectorAll('span')).map((s) => (s.textContent ?? '').trim()).filter(Boolean).join(': ')));
 
 describe('the conversions pages', () => {
-  let browser: Browser;
-  beforeAll(async () => {
+  const browser = chromiumForTests();
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('creates a conversion, shows its value on the card and its report by source; the attribution model goes into the request', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

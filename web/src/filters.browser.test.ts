@@ -11,9 +11,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 import { eventClassTitle } from '@stat/schemas/filters';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
@@ -76,19 +76,14 @@ async function addDimension(page: Page, search: string, key: string): Promise<vo
 }
 
 describe('filters in a browser', () => {
-  let browser: Browser;
+  const browser = chromiumForTests();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('applies filters from the dialog: requests, chips, totals of the filtered request, removal', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     try {
@@ -227,7 +222,7 @@ describe('filters in a browser', () => {
       const country = countries.data.find((c) => c.title !== String(c.value));
       expect(country).toBeDefined();
       const geoRules = `[{"key":"nope","op":"=","value":1},{"key":"geo_country","op":"include","value":[${country?.value}]}]`;
-      const fresh = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const fresh = await browser().newPage({ viewport: { width: 1440, height: 900 } });
       try {
         await fresh.goto(`${base}/stat/projects/${DEMO}/new/report/geo?dateStart=7days&dateEnd=today&groupBy=day&globalFilters=${encodeURIComponent(geoRules)}`);
         await expect.poll(() => new URL(fresh.url()).searchParams.get('globalFilters'), { timeout: 30_000 }).toBe(`[{"key":"geo_country","op":"include","value":[${country?.value}]}]`);
@@ -242,7 +237,7 @@ describe('filters in a browser', () => {
   }, 180_000);
 
   it('saves a filter as a template, applies it from the dropdown after a reload, edits and deletes it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

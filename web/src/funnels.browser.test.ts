@@ -8,9 +8,9 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../server/src/testing/browser';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumForTests } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
@@ -24,17 +24,13 @@ async function shot(page: Page, name: string): Promise<void> {
 const cells = (page: Page) => page.$$eval('[data-testid="funnel-row"]', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim())));
 
 describe('the funnels page', () => {
-  let browser: Browser;
-  beforeAll(async () => {
+  const browser = chromiumForTests();
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('builds a three-step funnel, shows it, copies it and deletes the copy', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

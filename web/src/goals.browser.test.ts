@@ -9,10 +9,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { addDays } from '@stat/schemas/period';
-import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
@@ -50,17 +50,13 @@ async function hit(projectId: string, fields: Record<string, unknown>): Promise<
 }
 
 describe('the goals page', () => {
-  let browser: Browser;
-  beforeAll(async () => {
+  const browser = chromiumForTests();
+  beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('creates a goal from an autogoal and one with a condition; the demo project’s buttons are disabled for a user', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -163,7 +159,7 @@ describe('the goals page', () => {
   }, 180_000);
 
   it('shows how many times each goal was reached and by how many visitors, as counted by hand; the row actions work', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));

@@ -8,10 +8,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../../server/src/testing/api-client';
-import { launchChromium, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collector = inject('collectorUrl').replace(/\/+$/, '');
@@ -33,21 +33,16 @@ async function screen(page: Page, name: string, fullPage = true): Promise<void> 
 }
 
 describe('the site screens as a new user meets them', () => {
-  let browser: Browser;
+  const browser = chromiumForTests();
   let context: BrowserContext;
   let page: Page;
   let projectId = 0;
 
   beforeAll(async () => {
     mkdirSync(SCREENS, { recursive: true });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     page = await context.newPage();
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   it('after a failed login, «Зарегистрироваться» opens a clean form; the demo is offered on the empty list', async () => {
     await page.goto(`${base}/stat/projects?login`);
@@ -174,7 +169,7 @@ describe('the site screens as a new user meets them', () => {
   }, 90_000);
 
   it('the profile changes the name and the password; «Выйти на всех устройствах» logs out every browser', async () => {
-    const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const other = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
     const login = await other.request.post(`${base}/top100/api/v1.0/auth/login`, {
       headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
       data: JSON.stringify({ email, password: PASSWORD }),

@@ -142,8 +142,9 @@ describe('a report page\'s first calls, worked out from its URL', () => {
       `?dateStart=someday&groupBy=year&metrics=visits,nope&globalFilters=${GLOBAL}&tableFilters=visits:>:5,nope:>:1`,
       `metrics=visits&globalFilters=${GLOBAL}&tableFilters=visits:>:5&${WEEK}`,
     ],
-    // The rating's category is cleared on any other report (§5).
+    // The rating's category is cleared on any other report (§4), a dimension or a time series.
     ['traffic_sources', `?${WEEK}&categoryId=1302`, WEEK],
+    ['summary', `?${WEEK}&categoryId=1302`, WEEK],
     ['browser', '?dateStart=7days&dateEnd=today&groupBy=day&metrics=visitors'],
     ['sex', '?dateStart=7days&dateEnd=today', WEEK],
   ];

@@ -16,6 +16,7 @@ import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
 import { CsvDownload } from '../framework/CsvDownload';
 import { preloadedOr, settledPreloaded } from '../framework/preloaded';
+import { CATEGORY_PARAM } from '../framework/query';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type ReportSort } from '../framework/reportApi';
 import { SamplePicker } from '../framework/SamplePicker';
 import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
@@ -24,7 +25,7 @@ import { drilldownHeader } from './dimensionTitles';
 import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
-import { CATEGORY_PARAM, correctDimensionUrl, dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
+import { correctDimensionUrl, dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
 import {
   allowedChartTypes,
   DEFAULT_LINES,

@@ -9,6 +9,7 @@ import type { ConstructorRequest, ReportDefinition, ReportRequest } from '@stat/
 import { parsePeriod, parseRatingPeriod, writePeriod, type ParsedPeriod, type Period } from '../../lib/period';
 import { correctFilters, parseFilters, requestFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
+import { clearForeignCategory } from '../framework/query';
 import { requestSort } from '../framework/reportApi';
 import { DEFAULT_LINES, parseDimensionQuery, writeDimensionQuery, type DimensionQuery, type LineSelection } from './state';
 
@@ -67,9 +68,6 @@ export function dimensionCallsOfUrl(search: URLSearchParams, report: ReportDefin
   return { table: dimensionTableBody(base, query), graph: report.notCollected === undefined ? dimensionGraphBody(base, DEFAULT_LINES) : null };
 }
 
-/** The rating's category in the URL (spec 001 §3 `categoryId`). */
-export const CATEGORY_PARAM = 'categoryId';
-
 /**
  * The URL query a dimension report writes in place of `search` when it opens (spec 001 §5), or
  * null when there is nothing to correct: the period, then the table and graph state, then the
@@ -83,12 +81,6 @@ export function correctDimensionUrl(search: URLSearchParams, report: ReportDefin
   const query = parseDimensionQuery(withPeriod, report);
   const withQuery = query.corrected ? writeDimensionQuery(withPeriod, query.query, report) : withPeriod;
   const withFilters = correctFilters(withQuery, report.metrics) ?? withQuery;
-  const corrected = report.name !== 'rating' && withFilters.has(CATEGORY_PARAM) ? withoutCategory(withFilters) : withFilters;
+  const corrected = clearForeignCategory(withFilters, report);
   return corrected === search ? null : corrected;
-}
-
-function withoutCategory(search: URLSearchParams): URLSearchParams {
-  const next = new URLSearchParams(search);
-  next.delete(CATEGORY_PARAM);
-  return next;
 }

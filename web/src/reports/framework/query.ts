@@ -1,8 +1,10 @@
 /**
  * Table state in the URL (spec 001 §3 "Report URL parameters"): `orderBy` as `name:asc` or
- * `name:desc`, and `offset`. Pure functions; the period's own rules are in lib/period.
+ * `name:desc`, and `offset`; and the rules every report's URL shares (`sample`, `categoryId`).
+ * Pure functions; the period's own rules are in lib/period.
  */
 import type { IsoDate } from '@stat/schemas/period';
+import type { ReportDefinition } from '@stat/schemas/reports';
 import { parsePeriod, writePeriod, type ParsedPeriod } from '../../lib/period';
 import type { ReportSort } from './reportApi';
 
@@ -58,6 +60,21 @@ export function validSample(value: string): boolean {
   if (!/^(0|1)(\.\d{1,6})?$/.test(value)) return false;
   const n = Number(value);
   return n > 0 && n <= 1;
+}
+
+/** The rating's category in the URL (spec 001 §3 `categoryId`). */
+export const CATEGORY_PARAM = 'categoryId';
+
+/**
+ * `search` without `categoryId` on any report but the rating (spec 001 §4: the rating keeps it,
+ * every other report clears it), or `search` itself when there is nothing to clear. The one rule
+ * of every report's URL.
+ */
+export function clearForeignCategory(search: URLSearchParams, report: ReportDefinition): URLSearchParams {
+  if (report.name === 'rating' || !search.has(CATEGORY_PARAM)) return search;
+  const next = new URLSearchParams(search);
+  next.delete(CATEGORY_PARAM);
+  return next;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ReportDefinition, ReportRequest } from '@stat/schemas/reports';
 import type { Period } from '../../lib/period';
 import { correctFilters, parseFilters, requestFilters } from '../filters/url';
 import type { ReportCalls } from '../framework/preloaded';
-import { correctTableQuery, readTableQuery } from '../framework/query';
+import { clearForeignCategory, correctTableQuery, readTableQuery } from '../framework/query';
 import { requestSort, type ReportSort } from '../framework/reportApi';
 
 /** Rows per page of a time-series table (spec 001 §9: summary report rows 90). */
@@ -46,10 +46,12 @@ export function timeSeriesCallsOfUrl(search: URLSearchParams, report: ReportDefi
 /**
  * The URL query a time-series report writes in place of `search` when it opens (spec 001 §5), or
  * null when there is nothing to correct: the table's state (the period, the sort, the page), then
- * the filters. The one rule of both the view (TimeSeriesReport) and the preload (app/preload.ts).
+ * the filters; `categoryId` is cleared, as on every report but the rating. The one rule of both the
+ * view (TimeSeriesReport) and the preload (app/preload.ts).
  */
 export function correctTimeSeriesUrl(search: URLSearchParams, report: ReportDefinition, today: IsoDate): URLSearchParams | null {
   const table = correctTableQuery(search, readTableQuery(search, today, timeSeriesSortColumns(report.defaultMetrics), PAGE_SIZE)) ?? search;
-  const corrected = correctFilters(table, report.metrics) ?? table;
+  const withFilters = correctFilters(table, report.metrics) ?? table;
+  const corrected = clearForeignCategory(withFilters, report);
   return corrected === search ? null : corrected;
 }
