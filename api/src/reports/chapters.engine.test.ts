@@ -171,7 +171,7 @@ describe('chapters: the site sections as a URL tree', () => {
     let text = '';
     for await (const line of lines) text += line;
     expect(text).toBe(
-      '\uFEFFРазделы сайта;Просмотры;Визиты;Посетители\r\n' +
+      '\uFEFFРаздел сайта / страница;Просмотры;Визиты;Посетители\r\n' +
         'Итого;6;4;3\r\n' +
         '/news/politics/;3;2;2\r\n/news/a.html;2;2;1\r\n/news/;1;1;1\r\n',
     );

@@ -1,5 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
+  drilldownHeader,
   EMPTY_TITLE,
   hasRowsBelow,
   METRIC_INFO,
@@ -159,7 +160,8 @@ export class ReportService {
   async csvOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
     const planned = this.plan(projectId, definition, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
     const { plan, sort } = planned;
-    const header = [definition.drilldown.length === 0 ? 'Дата' : definition.title, ...plan.metrics.map((m) => METRIC_INFO[m].title)];
+    // The rows' column is titled by what its rows are: the level's dimension, named as the table's header names it.
+    const header = [plan.path.length === 0 ? 'Дата' : drilldownHeader([plan.path[plan.parents.length]!]), ...plan.metrics.map((m) => METRIC_INFO[m].title)];
     const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
     const lines = async function* (this: ReportService): AsyncGenerator<string> {
       yield BOM + csvLine(header);

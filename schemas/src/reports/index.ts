@@ -10,6 +10,7 @@ export * from './define.js';
 export * from './api.js';
 export * from './constructor.js';
 export * from './realtime.js';
+export * from './titles.js';
 /** The URL tree's levels, for the web's titles of the «Разделы сайта» drill-down. */
 export { URL_SECTION_DEPTH, URL_SECTION_DIMENSIONS, urlSectionLevel } from '../dimensions.js';
 

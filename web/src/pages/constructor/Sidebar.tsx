@@ -10,7 +10,7 @@ import {
   type ConstructorMetric,
 } from '@stat/schemas/reports';
 import { CloseIcon, TextInput } from '../../components/ui';
-import { dimensionTitle } from '../../reports/dimension/dimensionTitles';
+import { dimensionTitle } from '@stat/schemas/reports';
 import { chooseItem, metricOffered, moveItem, parseStartRow, toGraph, type Selection } from './query';
 import styles from './Sidebar.module.css';
 

@@ -4,7 +4,7 @@
  * dimensions the service collects are offered (FILTERABLE_DIMENSIONS).
  */
 import { FILTERABLE_DIMENSIONS } from '@stat/schemas/filters';
-import { dimensionTitle } from '../dimension/dimensionTitles';
+import { dimensionTitle } from '@stat/schemas/reports';
 
 /** Filter types (§3 "Filter rule"). */
 export type FilterType = 'checkbox' | 'textarea' | 'radio' | 'period' | 'datePeriod' | 'event';

@@ -1,8 +1,8 @@
-import { urlSectionLevel } from '@stat/schemas/reports';
+import { urlSectionLevel } from '../dimensions.js';
 
 /**
- * Column titles of the drill-down dimensions. The schemas' dimension catalogue has no titles yet
- * (only where each dimension is stored); when it gets them, this table moves there.
+ * Column titles of the drill-down dimensions: the first column's header of a report's table in
+ * the web app, and of its CSV in the api.
  */
 const TITLES: Readonly<Record<string, string>> = {
   traffic_type: 'Тип источника',
