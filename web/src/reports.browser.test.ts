@@ -96,6 +96,18 @@ describe('dimension reports in a browser', () => {
         expect(body).toMatchObject({ sample: 1, group: 'day' });
         await expectApiTotals(page, name, body);
         expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(500);
+        if (name === 'page_urls') {
+          // The legend shortens the addresses as the table does; the full address in the tooltip.
+          const legend = page.locator('[data-testid="report-graph"] ~ ul [data-line]');
+          await legend.first().waitFor();
+          const shown = (await legend.evaluateAll((items) => items.map((li) => [li.querySelector('[data-testid="address-text"]')?.textContent ?? '', li.getAttribute('title') ?? ''])))
+            .filter(([, title]) => /^https?:/.test(title ?? ''));
+          expect(shown.length).toBeGreaterThan(1);
+          for (const [text, title] of shown) {
+            expect(text).toMatch(/^\//);
+            expect(title?.replace(/^https?:\/\/[^/]+/, '')).toBe(text);
+          }
+        }
         const rows = await page.$$('[data-testid="report-row"]');
         expect(rows.length).toBeGreaterThan(0);
         const box = page.locator('[data-testid="report-row"] [data-testid="line-toggle"]');

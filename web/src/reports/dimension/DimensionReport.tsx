@@ -45,7 +45,7 @@ import {
   type LineSelection,
 } from './state';
 import { flattenTree, useTree } from './tree';
-import { TreeTable } from './TreeTable';
+import { itemsOrigin, TreeTable } from './TreeTable';
 import styles from './DimensionReport.module.css';
 
 /** Body width below which graphs get the short height (spec 001 §9). */
@@ -200,6 +200,8 @@ export function DimensionReportBody({
   const graphed = [query.graphMetric, query.secondMetric].flatMap((name) => metrics.filter((m) => m.name === name));
 
   const items = useMemo(() => (table.data ? flattenTree(table.data.data, tree.children) : undefined), [table.data, tree.children]);
+  // The graphs' legends shorten the rows' addresses as the table does.
+  const origin = useMemo(() => itemsOrigin(items), [items]);
   // A pie's slices are the table's own figures of the rows it holds.
   const tableValue = useCallback(
     (id: string, metric: string) => {
@@ -353,6 +355,7 @@ export function DimensionReportBody({
                     chartType={query.chartType}
                     percent={query.percent}
                     tableValue={tableValue}
+                    origin={origin}
                     period={period}
                     loading={graph.loading}
                     height={narrow ? 217 : 320}

@@ -37,6 +37,7 @@ async function renderPie() {
       percent={false}
       // The table holds Google with 412 visits; Яндекс is only in the graph (100 + 100).
       tableValue={(id) => (id === '["google"]' ? 412 : undefined)}
+      origin={null}
       period={{ start: '2026-11-23', end: '2026-11-24', group: 'day' }}
       loading={false}
       height={320}
@@ -54,5 +55,47 @@ describe('the pie of a report', () => {
     expect(legend).toEqual(['Google412 · 25,75%', 'Яндекс200 · 12,50%', 'Прочее988 · 61,75%']);
     expect([...container.querySelectorAll('path[data-slice]')].map((p) => p.getAttribute('data-slice'))).toEqual(['["google"]', '["yandex"]', 'other']);
     expect(container.querySelector('path[data-slice="other"] title')?.textContent).toBe('Прочее: 988 (61,75%)');
+  });
+});
+
+// Two pages of one site, as page_urls draws them; the table leaves out their shared host.
+const pages: GraphResult = {
+  metrics: ['visits'],
+  sample: 1,
+  totals: [1600],
+  data: [
+    { id: '["a"]', title: 'https://demo.stat.example/20261124/novosti-2648116.html', points: [{ ts: 1, date: '2026-11-23 00:00:00', metrics: [200] }] },
+    { id: '["b"]', title: 'https://demo.stat.example/20261125/novosti-2648117.html', points: [{ ts: 1, date: '2026-11-23 00:00:00', metrics: [100] }] },
+    { id: 'total', title: '', points: [{ ts: 1, date: '2026-11-23 00:00:00', metrics: [800] }] },
+  ],
+};
+
+// The lines' legend is the same AddressText; uPlot needs a canvas, which happy-dom has not
+// (reports.browser.test.ts reads it on page_urls).
+describe('the legend of a graph of page addresses', () => {
+  it('shows each address as the table does, without the shared host, the full address in the tooltip', async () => {
+    const [metric] = metricColumns(['visits']);
+    view = await render(
+      <GraphPanel
+        answer={pages}
+        metrics={metricColumns(['visits'])}
+        metric={metric!}
+        onMetric={() => undefined}
+        lineColors={new Map([['["a"]', 0], ['["b"]', 1]])}
+        chartType="pie"
+        percent={false}
+        tableValue={() => undefined}
+        origin="https://demo.stat.example"
+        period={{ start: '2026-11-23', end: '2026-11-23', group: 'day' }}
+        loading={false}
+        height={320}
+        testId="graph-1"
+      />,
+    );
+    const items = ['["a"]', '["b"]'].map((id) => view!.container.querySelector(`[data-line='${id}']`));
+    expect(items.map((li) => [li?.querySelector('[data-testid="address-text"]')?.textContent, li?.getAttribute('title')])).toEqual([
+      ['/20261124/novosti-2648116.html', 'https://demo.stat.example/20261124/novosti-2648116.html'],
+      ['/20261125/novosti-2648117.html', 'https://demo.stat.example/20261125/novosti-2648117.html'],
+    ]);
   });
 });

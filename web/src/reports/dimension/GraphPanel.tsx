@@ -24,6 +24,8 @@ export interface GraphPanelProps {
   /** A row's value of `metric` over the period as the table shows it, when the table holds the row. */
   readonly tableValue: (id: string, metric: Metric) => number | null | undefined;
   readonly period: Pick<Period, 'start' | 'end' | 'group'>;
+  /** The scheme and host the table's addresses share: the legend leaves it out as the table does. */
+  readonly origin: string | null;
   readonly loading: boolean;
   readonly height: number;
   /** Tools at the end of the head (the first graph's: reset lines, metrics). */
@@ -32,7 +34,7 @@ export interface GraphPanelProps {
 }
 
 /** One graph of a dimension report: its metric tabs, then the lines (or bars, areas, a pie). */
-export function GraphPanel({ answer, metrics, metric, onMetric, lineColors, chartType, percent, tableValue, period, loading, height, tools, testId }: GraphPanelProps) {
+export function GraphPanel({ answer, metrics, metric, onMetric, lineColors, chartType, percent, tableValue, period, origin, loading, height, tools, testId }: GraphPanelProps) {
   // A percent of an average means nothing: only counts are drawn as shares.
   const shares = percent && metric.unit === 'count';
   const { buckets, lines } = useMemo(() => graphLines(answer, metric.name, lineColors, shares), [answer, metric.name, lineColors, shares]);
@@ -61,13 +63,14 @@ export function GraphPanel({ answer, metrics, metric, onMetric, lineColors, char
         {tools ? <div className={styles.graphTools}>{tools}</div> : null}
       </div>
       {chartType === 'pie' ? (
-        <PieGraph slices={slices} metric={metric} percent={percent} loading={loading} height={height} testId={testId} />
+        <PieGraph slices={slices} metric={metric} percent={percent} origin={origin} loading={loading} height={height} testId={testId} />
       ) : (
         <LinesGraph
           buckets={buckets}
           lines={lines}
           metric={metric}
           period={period}
+          origin={origin}
           loading={loading}
           height={height}
           chartType={chartType}

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { AddressText } from '../../components/AddressLink';
 import { UPlotChart } from '../../components/UPlotChart';
 import { formatAxisTicks, formatMetric } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
@@ -30,6 +31,11 @@ export interface LinesGraphProps {
   /** The metric drawn. */
   readonly metric: ReportMetric;
   readonly period: Pick<Period, 'start' | 'end' | 'group'>;
+  /**
+   * The scheme and host the table's addresses share: the legend leaves it out of the lines' titles
+   * as the table does its rows' (addresses.ts); null or absent, each address whole.
+   */
+  readonly origin?: string | null;
   readonly loading: boolean;
   /** Height of the plotting area (spec 001 §9: 217 below a body width of 1275, else 320). */
   readonly height: number;
@@ -107,7 +113,7 @@ function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, '
  * chart is created once per group; new answers, another chart type and a new set of lines reach
  * it through setData (and addSeries/delSeries), never a new chart.
  */
-export function LinesGraph({ buckets, lines, metric, period, loading, height, testId, chartType = 'line', percent = false }: LinesGraphProps) {
+export function LinesGraph({ buckets, lines, metric, period, origin = null, loading, height, testId, chartType = 'line', percent = false }: LinesGraphProps) {
   const [hover, setHover] = useState<number | null>(null);
   const hoverRef = useRef(setHover);
   hoverRef.current = setHover;
@@ -194,7 +200,7 @@ export function LinesGraph({ buckets, lines, metric, period, loading, height, te
               className={line.colorIndex === null ? `${styles.swatch} ${styles.swatchTotal}` : styles.swatch}
               style={{ background: colorOf(line) }}
             />
-            <span className={styles.legendTitle}>{line.title}</span>
+            <AddressText address={line.title} origin={origin} className={styles.legendTitle} />
             {hover !== null ? <span className={styles.legendValue}>{formatMetric(line.values[hover], unit)}</span> : null}
           </li>
         ))}

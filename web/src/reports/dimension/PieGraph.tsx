@@ -1,3 +1,4 @@
+import { AddressText } from '../../components/AddressLink';
 import { formatMetric } from '../../lib/format';
 import { OTHER_COLOR, paletteColor } from '../../lib/palette';
 import type { ReportMetric } from '../view';
@@ -11,6 +12,8 @@ export interface PieGraphProps {
   readonly metric: ReportMetric;
   /** The legend leads with the shares (the percent toggle). */
   readonly percent: boolean;
+  /** The scheme and host the table's addresses share, left out of the legend's addresses (absent: none). */
+  readonly origin?: string | null;
   readonly loading: boolean;
   /** Height of the drawing (the same as the other chart types', so that switching never moves the page). */
   readonly height: number;
@@ -34,7 +37,7 @@ function slicePath(from: number, to: number, r: number): string {
  * "Toolbar": the chart type pie; the slices come from graphs.ts), a small SVG: the time axis
  * means nothing here, so uPlot is not needed.
  */
-export function PieGraph({ slices, metric, percent, loading, height, testId }: PieGraphProps) {
+export function PieGraph({ slices, metric, percent, origin = null, loading, height, testId }: PieGraphProps) {
   if (!slices) {
     return (
       <div className={styles.box} style={{ height }} aria-busy="true">
@@ -69,7 +72,7 @@ export function PieGraph({ slices, metric, percent, loading, height, testId }: P
         {slices.map((slice) => (
           <li key={slice.id} className={styles.legendItem} title={slice.title} data-line={slice.id}>
             <span className={styles.swatch} style={{ background: sliceColor(slice) }} />
-            <span className={styles.legendTitle}>{slice.title}</span>
+            <AddressText address={slice.title} origin={origin} className={styles.legendTitle} />
             <span className={styles.legendValue}>
               {percent
                 ? `${formatMetric(slice.percent, 'percent')} · ${formatMetric(slice.value, metric.unit)}`

@@ -73,6 +73,14 @@ export function rowTitle(row: Pick<TableRow, 'extra' | 'title'>): string {
 }
 
 /**
+ * The scheme and host all the table's row addresses share, left out of each row and of the graph's
+ * legend (see addresses.ts); null when they do not share one.
+ */
+export function itemsOrigin(items: readonly TreeItem[] | undefined): string | null {
+  return sharedOrigin((items ?? []).flatMap((item) => (item.kind === 'row' ? [rowTitle(item.row)] : [])));
+}
+
+/**
  * A row's title: a page address as a link to the page, without the scheme and host every row
  * shares and cut in its middle, so that its end (where pages differ) always shows; the full
  * address in the tooltip. Any other title as it is, cut at its end.
@@ -111,8 +119,7 @@ export function TreeTable(props: TreeTableProps) {
   );
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
   const data = useMemo(() => (items ? [...items] : []), [items]);
-  // The scheme and host all rows' addresses share, left out of each row (see addresses.ts).
-  const origin = useMemo(() => sharedOrigin((items ?? []).flatMap((item) => (item.kind === 'row' ? [rowTitle(item.row)] : []))), [items]);
+  const origin = useMemo(() => itemsOrigin(items), [items]);
   const dense = metrics.length > 5;
   // Past this width the table scrolls sideways rather than squeeze the titles to nothing.
   const minWidth = (dense ? DENSE_TITLE_MIN_WIDTH : TITLE_MIN_WIDTH) + metrics.length * (dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH);

@@ -39,8 +39,11 @@ const TIME_AXIS_VALUES: Stamps = [
   [MIN, '{HH}:{mm}', '\n{D} {MMM} {YYYY}', _, '\n{D} {MMM}', _, _, _, 1],
 ];
 
-/** Weekly ticks fall on Mondays, so they are always labelled by day, never by month. */
+/** A week is labelled by its first day, whatever the tick step. */
 const WEEK_AXIS_VALUES: Stamps = [[DAY, '{D} {MMM}', '\n{YYYY}', _, _, _, _, _, 1]];
+
+/** A month is labelled by its name, whatever the tick step (a tick a year apart is not «2026»). */
+const MONTH_AXIS_VALUES: Stamps = [[DAY, '{MMM}', '\n{YYYY}', _, _, _, _, _, 1]];
 
 const MONTH = DAY * 30;
 const YEAR = DAY * 365;
@@ -57,6 +60,31 @@ const TIME_INCRS: Readonly<Record<PeriodGroup, number[]>> = {
   week: [DAY * 7, DAY * 14, DAY * 28, DAY * 56, DAY * 91, DAY * 182, DAY * 364],
   month: [MONTH, MONTH * 2, MONTH * 3, MONTH * 6, YEAR, YEAR * 2],
 };
+
+/**
+ * Where the time axis ticks on a graph by week or month: at the buckets' own starts, so that each
+ * label stands at its point. A bucket cut by the period's edge starts on the period's first day,
+ * not on a Monday or the 1st, and uPlot's calendar steps, counted from the scale's minimum, miss
+ * the others too. When they do not all fit, walks from the last bucket back and skips a start
+ * closer than `space` px to the tick kept after it: the whole buckets keep their ticks before a
+ * cut first one does.
+ *
+ * @param starts the buckets' starts, ascending (the graph's x values)
+ * @param pxPerUnit CSS pixels per x unit
+ * @param space the least distance between two ticks, in CSS pixels
+ */
+export function bucketTicks(starts: ArrayLike<number>, min: number, max: number, pxPerUnit: number, space: number): number[] {
+  const ticks: number[] = [];
+  let next = Infinity;
+  for (let i = starts.length - 1; i >= 0; i--) {
+    const x = starts[i];
+    if (x === undefined || x < min || x > max) continue;
+    if ((next - x) * pxPerUnit < space) continue;
+    ticks.push(x);
+    next = x;
+  }
+  return ticks.reverse();
+}
 
 /** Tick steps of the value axis: counts, so 1-2-5 steps from 1 on. */
 const COUNT_INCRS: number[] = Array.from({ length: 14 * 3 }, (_v, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
@@ -151,6 +179,8 @@ export function timeSeriesOptions(
   legend: () => LegendSource,
 ): Omit<uPlot.Options, 'width' | 'height'> {
   const fine = group === 'minute' || group === 'five_minute' || group === 'hour';
+  const byBucket = group === 'week' || group === 'month';
+  const xSpace = fine ? 60 : 50;
   return {
     tzDate: (ts) => moscowWallDate(ts * 1000),
     fmtDate: (tpl) => uPlot.fmtDate(tpl, RU_DATE_NAMES),
@@ -171,13 +201,19 @@ export function timeSeriesOptions(
     },
     axes: [
       {
-        values: group === 'week' ? WEEK_AXIS_VALUES : TIME_AXIS_VALUES,
+        values: group === 'week' ? WEEK_AXIS_VALUES : group === 'month' ? MONTH_AXIS_VALUES : TIME_AXIS_VALUES,
         incrs: TIME_INCRS[group],
+        ...(byBucket
+          ? {
+              splits: (u: uPlot, _axis: number, min: number, max: number, incr: number, space: number) =>
+                bucketTicks(u.data[0], min, max, space / incr, xSpace),
+            }
+          : {}),
         stroke: '#6b7085',
         grid: { show: false },
         ticks: { stroke: '#e3e5ee', size: 4 },
         font: '12px system-ui, sans-serif',
-        space: fine ? 60 : 50,
+        space: xSpace,
       },
       {
         values: (_u, splits) => splits.map((v) => formatNumber(v)),
