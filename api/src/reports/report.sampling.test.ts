@@ -132,6 +132,22 @@ describe('sampling', () => {
     expect(t.totals).toEqual((await service.table(PROJECT, 'drilldown_sources', request(0.1))).totals);
   });
 
+  it('keeps a period\'s size a minute: a site that grows past REPORT_SAMPLE_MIN_EVENTS is sampled from the next minute', async () => {
+    const own = PROJECT + 1;
+    const view = (i: number) => ({ project_id: own, event_date: DAY, visitor_id: `small-${i}`, session_id: 900 + i, event_key: eventKeyOf(crypto.randomUUID()), event_type: 'pageview', ts: `${DAY} 10:00:0${i}.000`, event_number: 1 });
+    await clickhouse.insert({ table: 'events', values: [view(1), view(2)], format: 'JSONEachRow' });
+    let now = NOW;
+    const sampling = new Sampling(new ReportEngine(clickhouse), 2, () => now);
+    const period = { dateStart: DAY, dateEnd: DAY };
+    expect(await sampling.sampleOf(own, period, 0.1)).toBe(1);
+    await clickhouse.insert({ table: 'events', values: [view(3)], format: 'JSONEachRow' });
+    expect(await sampling.sampleOf(own, period, 0.1)).toBe(1);
+    now += 60_000;
+    expect(await sampling.sampleOf(own, period, 0.1)).toBe(0.1);
+    // Asked whole, it reads whole without counting.
+    expect(await sampling.sampleOf(own, { dateStart: '2026-11-01', dateEnd: DAY }, 1)).toBe(1);
+  });
+
   it('states the error of uniq (logged-in visitors, uid) on larger sets: under 1 %', async () => {
     for (const n of [100_000, 1_000_000]) {
       const [row] = await (await clickhouse.query({ query: `SELECT uniq(toString(number)) AS u FROM numbers(${n})`, format: 'JSONEachRow' })).json<{ u: string }>();
