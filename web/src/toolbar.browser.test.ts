@@ -84,7 +84,7 @@ describe('report toolbar in a browser', () => {
       const table = ((await answer.json()) as { result: TableAnswer }).result;
       expect(text.charCodeAt(0)).toBe(0xfeff);
       const lines = text.slice(1).split(/\r?\n/);
-      expect(cells(lines[0] ?? '')).toEqual(['Тип источника', 'Визиты', 'Посетители', 'Просмотры', 'Отказы', 'Глубина просмотра', 'Время на сайте'].slice(0, 1 + table.metrics.length));
+      expect(cells(lines[0] ?? '')).toEqual(['Тип источника', 'Визиты', 'Посетители', 'Просмотры', 'Отказы, %', 'Глубина просмотра', 'Время на сайте, с'].slice(0, 1 + table.metrics.length));
       const [totalTitle, ...totalValues] = cells(lines[1] ?? '');
       expect(totalTitle).toBe('Итого');
       expect(totalValues.map(csvNumber)).toEqual(table.totals.map((v) => expect.closeTo(v, 2)));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvDisposition, csvLine, csvNumber } from './csv.js';
+import { METRIC_INFO } from '@stat/schemas';
+import { csvDisposition, csvLine, csvMetricTitle, csvNumber } from './csv.js';
 
 describe('the report CSV', () => {
   it('separates by semicolons, ends lines with CRLF, writes decimals with a comma', () => {
@@ -23,5 +24,9 @@ describe('the report CSV', () => {
       `attachment; filename="geo_2026-11-01_2026-11-10.csv"; filename*=UTF-8''${encodeURIComponent('География 2026-11-01 — 2026-11-10.csv')}`,
     );
     expect(csvDisposition('geo', 'География', '2026-11-01', '2026-11-01')).toContain(encodeURIComponent('География 2026-11-01.csv'));
+  });
+
+  it('titles a metric\'s column with its unit where the number alone does not say it', () => {
+    expect((['visits', 'bounces', 'avg_sessions_duration', 'avg_view_depth'] as const).map((m) => csvMetricTitle(METRIC_INFO[m]))).toEqual(['Визиты', 'Отказы, %', 'Время на сайте, с', 'Глубина просмотра']);
   });
 });

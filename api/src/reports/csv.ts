@@ -1,9 +1,19 @@
+import type { MetricInfo } from '@stat/schemas';
+
 /**
  * The report CSV of specification 001 (§9: "semicolons, comma decimals, BOM"), as a spreadsheet
  * in a Russian locale opens it: a byte-order mark so that the text is read as UTF-8, fields
  * separated by semicolons, decimals with a comma, no thousands separators (a spreadsheet would
  * read them as text), and lines ended by CRLF (RFC 4180).
  */
+
+/**
+ * A metric's column title in the file: its title, with its unit where the number alone does not
+ * say it (the table shows «13,84%» and «02:18»; the file has the numbers 13,84 and 138,8).
+ */
+export function csvMetricTitle(info: Pick<MetricInfo, 'title' | 'unit'>): string {
+  return info.unit === 'percent' ? `${info.title}, %` : info.unit === 'seconds' ? `${info.title}, с` : info.title;
+}
 
 /** The UTF-8 byte-order mark that starts the file. */
 export const BOM = '\uFEFF';

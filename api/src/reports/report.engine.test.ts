@@ -343,7 +343,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     let text = '';
     for await (const line of lines) text += line;
     expect(text).toBe(
-      '\uFEFFТип источника;Визиты;Отказы;Глубина просмотра\r\n' +
+      '\uFEFFТип источника;Визиты;Отказы, %;Глубина просмотра\r\n' +
         'Итого;3;66,67;1,33\r\n' +
         'Прямые заходы;1;100;1\r\nПоисковые системы;1;0;2\r\nСоциальные сети;1;100;1\r\n',
     );

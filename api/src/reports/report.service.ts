@@ -23,7 +23,7 @@ import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from '.
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { Sampling } from './sampling.js';
-import { BOM, csvDisposition, csvLine } from './csv.js';
+import { BOM, csvDisposition, csvLine, csvMetricTitle } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
 import { requestContext } from '../http/operations.js';
 
@@ -161,7 +161,7 @@ export class ReportService {
     const planned = this.plan(projectId, definition, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
     const { plan, sort } = planned;
     // The rows' column is titled by what its rows are: the level's dimension, named as the table's header names it.
-    const header = [plan.path.length === 0 ? 'Дата' : drilldownHeader([plan.path[plan.parents.length]!]), ...plan.metrics.map((m) => METRIC_INFO[m].title)];
+    const header = [plan.path.length === 0 ? 'Дата' : drilldownHeader([plan.path[plan.parents.length]!]), ...plan.metrics.map((m) => csvMetricTitle(METRIC_INFO[m]))];
     const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
     const lines = async function* (this: ReportService): AsyncGenerator<string> {
       yield BOM + csvLine(header);
