@@ -184,7 +184,7 @@ export default function ConversionPage() {
               ))}
             </Select>
           </label>
-          <SamplePicker value={sample} used={figures.data?.sample} onChange={setSample} />
+          <SamplePicker value={sample} used={figures.data?.sample} today={dates.period.start === dates.today && dates.period.end === dates.today} onChange={setSample} />
         </div>
         {figures.loading ? <Spinner size={16} label="Загрузка" /> : null}
       </div>

@@ -163,22 +163,23 @@ describe('«Точность:» of the conversions', () => {
     await until(() => expect(shown(v)?.getAttribute('data-sample')).toBe('0.01'));
     expect(shown(v)?.textContent).toBe('1%');
 
-    // The api read everything (as it does for today): the toolbar says so, the URL keeps the choice.
-    answeredSample = 1;
-    await click(v, '[data-testid="sample-value"]');
-    await move(v, '1');
-    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
-    await until(() => expect(samplesOf('conversions').at(-1)).toBe(0.1));
-    await until(() => expect(shown(v)?.getAttribute('data-sample')).toBe('1'));
-    expect(address(v)).toBe(`${PAGE}&sample=0.1`);
-
     // Back to 100 %: the default leaves the URL plain.
-    answeredSample = null;
     await click(v, '[data-testid="sample-value"]');
     await move(v, '2');
     await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     await until(() => expect(address(v)).toBe(PAGE));
     await until(() => expect(samplesOf('conversions').at(-1)).toBe(1));
+
+    // The api read everything though a tenth was asked (a small period): the toolbar says so, and
+    // the slider does not open, since no choice would change the answer; the URL keeps the choice.
+    answeredSample = 1;
+    await click(v, '[data-testid="sample-value"]');
+    await move(v, '1');
+    await fire(document.body, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await until(() => expect(samplesOf('conversions').at(-1)).toBe(0.1));
+    await until(() => expect(shown(v)?.hasAttribute('disabled')).toBe(true));
+    expect([shown(v)?.textContent, shown(v)?.getAttribute('title')]).toEqual(['100%', 'За этот период отчёт строится по всем данным: выборка его не ускорит']);
+    expect(address(v)).toBe(`${PAGE}&sample=0.1`);
   });
 
   it('reads a sample named in the URL; one outside (0, 1] is the default', async () => {

@@ -148,7 +148,7 @@ function Dashboard({ today }: { readonly today: string }) {
               attr="data-group"
             />
           </div>
-          <SamplePicker value={sample} used={main.data?.meta.sample} onChange={setSample} />
+          <SamplePicker value={sample} used={main.data?.meta.sample} today={live} onChange={setSample} />
           <div className={styles.auto}>
             <Switch checked={autoOn && live} disabled={!autoUpdateAvailable({ live })} onChange={setAutoOn} data-testid="auto-update">
               Автообновление

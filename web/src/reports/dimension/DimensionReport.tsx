@@ -303,6 +303,8 @@ export function DimensionReportBody({
           <SamplePicker
             value={query.sample}
             used={answer?.meta.sample}
+            today={period.start === today && period.end === today}
+            sampling={report.sampling}
             onChange={(sample) => change((q) => ({ ...q, sample, offset: 0 }))}
           />
         ) : null}

@@ -6,21 +6,45 @@ import styles from './Toolbar.module.css';
 /** The slider applies on Enter as on Escape or a click outside (§4: "applied on close"). */
 const CLOSING_KEYS = ['Escape', 'Enter'];
 
+/**
+ * Why a report is read whole whatever sample is asked (the slider's tooltip): the api reads
+ * today's period whole (§4 "Sample is forced to 1 for today's period"), a report that does not
+ * sample is exact, and a small period, or a report the ready-made totals answer, needs no sample.
+ */
+export const WHOLE_REASONS = {
+  today: 'За сегодня отчёт строится по всем данным',
+  exact: 'Отчёт точный: он строится по готовым итогам, выборка не нужна',
+  period: 'За этот период отчёт строится по всем данным: выборка его не ускорит',
+} as const;
+
+/** Why the report is read whole whatever is asked, or null when the slider's choice applies. */
+export function wholeReason(state: { today: boolean; sampling: boolean; value: number; used: number | undefined }): keyof typeof WHOLE_REASONS | null {
+  if (state.today) return 'today';
+  if (!state.sampling) return 'exact';
+  // The answer says all was read though a sample was asked: the period is small, or the totals answered.
+  return state.used !== undefined && state.used >= 1 && state.value < 1 ? 'period' : null;
+}
+
 /** Props of {@link SamplePicker}. */
 export interface SamplePickerProps {
   /** The sample asked for (the slider's position). */
   readonly value: number;
-  /** The sample the answer was read with, when it differs (1 for today's period). */
+  /** The sample the answer was read with (undefined while there is no answer). */
   readonly used?: number | undefined;
+  /** Whether the period is today alone: the api reads it whole. */
+  readonly today: boolean;
+  /** Whether the report may read a sample at all (the definition's `sampling`); true by default. */
+  readonly sampling?: boolean;
   /** Called on close, only when the slider moved to another step. */
   readonly onChange: (sample: number) => void;
 }
 
 /**
  * «Точность:» (spec 001 §4 "Sampling"): a slider with three steps, 1 %, 10 % and 100 %, in a
- * popover; the choice applies when the popover closes, and only if it changed.
+ * popover; the choice applies when the popover closes, and only if it changed. When the report is
+ * read whole whatever is asked, the button shows «100%», cannot be opened, and says why.
  */
-export function SamplePicker({ value, used, onChange }: SamplePickerProps) {
+export function SamplePicker({ value, used, today, sampling = true, onChange }: SamplePickerProps) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState(() => SAMPLE_STEPS.indexOf(sampleStep(value)));
   const wrapRef = useRef<HTMLDivElement>(null);
@@ -38,7 +62,8 @@ export function SamplePicker({ value, used, onChange }: SamplePickerProps) {
 
   useDismiss(open, wrapRef, () => closeRef.current(), CLOSING_KEYS);
 
-  const shown = used ?? value;
+  const reason = wholeReason({ today, sampling, value, used });
+  const shown = reason !== null ? 1 : (used ?? value);
   return (
     <div className={styles.group} data-testid="sample-picker">
       <span className={styles.label}>Точность:</span>
@@ -47,6 +72,7 @@ export function SamplePicker({ value, used, onChange }: SamplePickerProps) {
           type="button"
           className={open ? `${styles.dates} ${styles.datesOpen}` : styles.dates}
           aria-expanded={open}
+          disabled={reason !== null}
           onClick={() => {
             if (open) close();
             else {
@@ -56,11 +82,11 @@ export function SamplePicker({ value, used, onChange }: SamplePickerProps) {
           }}
           data-testid="sample-value"
           data-sample={shown}
-          title={used !== undefined && used !== value ? 'За сегодня отчёт строится по всем данным' : undefined}
+          title={reason !== null ? WHOLE_REASONS[reason] : undefined}
         >
           {formatSample(shown)}
         </button>
-        {open ? (
+        {open && reason === null ? (
           <div className={`${styles.popover} ${styles.samplePopover}`} role="dialog" aria-label="Точность">
             <input
               type="range"
