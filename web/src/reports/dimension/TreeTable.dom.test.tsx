@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TableRow } from '@stat/schemas/reports';
 import { metricColumns } from '../view';
 import { render, type Rendered } from '../../testing/render';
-import { TreeTable, type TreeItem } from './TreeTable';
+import { metricColumnWidth, TreeTable, type TreeItem } from './TreeTable';
 
 let view: Rendered | null = null;
 afterEach(() => {
@@ -66,5 +66,39 @@ describe('page addresses in a report table', () => {
       ['https://b.example/y', '/y', 'https://b.example/y'],
       ['Не определено', null, null],
     ]);
+  });
+});
+
+describe('metric columns', () => {
+  it('are as wide as their numbers, or as the longest word of the header with its arrow (headers wrap between words only)', () => {
+    expect(
+      ['Визиты', 'Посетители', 'Глубина просмотра', 'Авторизованные посетители'].map((title) => [metricColumnWidth(title, false), metricColumnWidth(title, true)]),
+    ).toEqual([
+      [105, 92],
+      [142, 123],
+      [133, 114],
+      [180, 157],
+    ]);
+  });
+
+  it('every header keeps its sort arrow, sorted or not, with more than five metrics too', async () => {
+    view = await render(
+      <TreeTable
+        titleHeader="Источник"
+        metrics={metricColumns(['visits', 'visitors', 'page_views', 'bounces', 'avg_view_depth', 'avg_sessions_duration', 'uid'])}
+        items={[]}
+        totals={undefined}
+        sort={{ name: 'visits', order: 'desc' }}
+        onSort={() => undefined}
+        lineColors={new Map()}
+        onToggleExpand={() => undefined}
+        onShowMore={() => undefined}
+        loading={false}
+        paging={{ offset: 0, limit: 10, total: 0, onOffset: () => undefined, onLimit: () => undefined }}
+      />,
+    );
+    const heads = [...view.container.querySelectorAll('thead tr:first-child th')];
+    expect(heads.map((th) => th.querySelector('svg') !== null)).toEqual(heads.map(() => true));
+    expect(heads).toHaveLength(8);
   });
 });

@@ -53,6 +53,8 @@ export interface TreeTableProps {
   readonly onShowMore: (parentId: string) => void;
   /** A newer answer is on its way (rows are dimmed, not removed). */
   readonly loading: boolean;
+  /** The page is narrow (body under 1275 px): the columns take the dense sizes whatever their number. */
+  readonly compact?: boolean;
   readonly paging: {
     readonly offset: number;
     readonly limit: number;
@@ -120,9 +122,10 @@ export function TreeTable(props: TreeTableProps) {
   const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
   const data = useMemo(() => (items ? [...items] : []), [items]);
   const origin = useMemo(() => itemsOrigin(items), [items]);
-  const dense = metrics.length > 5;
+  const dense = props.compact === true || metrics.length > 5;
+  const widths = metrics.map((m) => metricColumnWidth(m.title, dense));
   // Past this width the table scrolls sideways rather than squeeze the titles to nothing.
-  const minWidth = (dense ? DENSE_TITLE_MIN_WIDTH : TITLE_MIN_WIDTH) + metrics.length * (dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH);
+  const minWidth = (dense ? DENSE_TITLE_MIN_WIDTH : TITLE_MIN_WIDTH) + widths.reduce((sum, w) => sum + w, 0);
   const table = useTable({
     features,
     columns,
@@ -145,8 +148,8 @@ export function TreeTable(props: TreeTableProps) {
         >
           <colgroup>
             <col />
-            {metrics.map((m) => (
-              <col key={m.name} style={{ width: dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH }} />
+            {metrics.map((m, i) => (
+              <col key={m.name} style={{ width: widths[i] }} />
             ))}
           </colgroup>
           <thead>
@@ -168,7 +171,7 @@ export function TreeTable(props: TreeTableProps) {
                         data-column={header.column.id}
                       >
                         <table.FlexRender header={header} />
-                        {dense && !sorted ? null : <SortArrow direction={sorted} />}
+                        <SortArrow direction={sorted} />
                       </button>
                     </th>
                   );
@@ -286,12 +289,31 @@ export function TreeTable(props: TreeTableProps) {
   );
 }
 
-/** Narrowest the title column gets before the table scrolls sideways (narrower with more than five metrics). */
+/** Narrowest the title column gets before the table scrolls sideways (narrower when dense). */
 const TITLE_MIN_WIDTH = 240;
-const DENSE_TITLE_MIN_WIDTH = 180;
-/** Width of a metric column; narrower when more than five are shown. */
-const METRIC_WIDTH = 136;
-const DENSE_METRIC_WIDTH = 118;
+const DENSE_TITLE_MIN_WIDTH = 165;
+/** Width of a metric column for its numbers (a count in the millions, a share with its «%»); narrower when dense. */
+const METRIC_WIDTH = 104;
+const DENSE_METRIC_WIDTH = 92;
+/** A header's font size and a cell's side padding, as TreeTable.module.css sets them. */
+const HEAD_FONT = { normal: 13, dense: 12 } as const;
+const CELL_PADDING = { normal: 16, dense: 10 } as const;
+/** The sort arrow beside a header's text, with its gap. */
+const ARROW_SPACE = 16;
+/** The width of a bold Cyrillic letter for each pixel of font size, rounded up (measured: «Авторизованные» at 13 px is 125 px). */
+const LETTER_EM = 0.72;
+
+/**
+ * A metric column's width: its numbers' width, or more when the header's longest word and the
+ * sort arrow need it. Headers wrap between words only (never inside one), so a column is never
+ * narrower than its longest word; every header keeps its arrow.
+ */
+export function metricColumnWidth(title: string, dense: boolean): number {
+  const kind = dense ? 'dense' : 'normal';
+  const longest = Math.max(0, ...title.split(/\s+/).map((word) => word.length));
+  const word = Math.ceil(longest * HEAD_FONT[kind] * LETTER_EM);
+  return Math.max(dense ? DENSE_METRIC_WIDTH : METRIC_WIDTH, word + ARROW_SPACE + 2 * CELL_PADDING[kind]);
+}
 
 /** Indentation of a tree level, in pixels. */
 function indent(depth: number): number {
