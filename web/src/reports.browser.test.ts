@@ -61,16 +61,15 @@ describe('dimension reports in a browser', () => {
       await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=7days&dateEnd=today&groupBy=day`);
       await page.waitForSelector('[data-testid="report-menu"]');
 
-      // traffic_sources: the accuracy slider applies on close; the menu then carries it.
-      let sent = await openFromMenu(page, 'traffic_sources');
+      // traffic_sources asks for the default 10 %, but its day rollup answers it whole: «Точность:»
+      // says 100 % and why, and offers no choice that would change nothing.
+      const sent = await openFromMenu(page, 'traffic_sources');
       expect(sent).toMatchObject({ group: 'day', sample: 0.1, limit: 10, offset: 0 });
-      await page.click('[data-testid="sample-value"]');
-      const resent = page.waitForRequest(isTopTable('traffic_sources'));
-      await page.fill('[data-testid="sample-slider"]', '2');
-      await page.keyboard.press('Escape');
-      sent = (await resent).postDataJSON() as Record<string, unknown>;
-      expect(sent).toMatchObject({ sample: 1 });
-      expect(new URL(page.url()).searchParams.get('sample')).toBe('1');
+      await expect.poll(() => page.isDisabled('[data-testid="sample-value"]')).toBe(true);
+      expect([await page.textContent('[data-testid="sample-value"]'), await page.getAttribute('[data-testid="sample-value"]', 'title')]).toEqual([
+        '100%',
+        'За этот период отчёт строится по всем данным: выборка его не ускорит',
+      ]);
       await expectApiTotals(page, 'traffic_sources', sent);
       expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
 
@@ -93,7 +92,7 @@ describe('dimension reports in a browser', () => {
 
       for (const name of ['geo', 'page_urls', 'usability', 'entrance_pages']) {
         const body = await openFromMenu(page, name);
-        expect(body).toMatchObject({ sample: 1, group: 'day' });
+        expect(body).toMatchObject({ sample: 0.1, group: 'day' });
         await expectApiTotals(page, name, body);
         expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(500);
         if (name === 'page_urls') {
@@ -130,7 +129,16 @@ describe('dimension reports in a browser', () => {
       const sampledBody = (await sampled).postDataJSON() as Record<string, unknown>;
       expect(sampledBody).toMatchObject({ sample: 0.1 });
       await expectApiTotals(page, 'page_titles', sampledBody);
-      expect(await page.getAttribute('[data-testid="sample-value"]', 'data-sample')).toBe('0.1');
+      await expect.poll(() => page.getAttribute('[data-testid="sample-value"]', 'data-sample')).toBe('0.1');
+
+      // The accuracy slider applies on close: 100 % goes to the request and the URL.
+      await page.click('[data-testid="sample-value"]');
+      const resent = page.waitForRequest(isTopTable('page_titles'));
+      await page.fill('[data-testid="sample-slider"]', '2');
+      await page.keyboard.press('Escape');
+      expect((await resent).postDataJSON()).toMatchObject({ sample: 1 });
+      expect(new URL(page.url()).searchParams.get('sample')).toBe('1');
+      await expect.poll(() => page.getAttribute('[data-testid="sample-value"]', 'data-sample')).toBe('1');
 
       expect(pageErrors).toEqual([]);
     } finally {
