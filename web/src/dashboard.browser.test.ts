@@ -161,7 +161,7 @@ describe('the live dashboard in a browser', () => {
           await page.clock.fastForward(31_000);
           return realtimeRequests.length;
         },
-        { timeout: 20_000, intervals: [500] },
+        { timeout: 20_000, interval: 500 },
       )
       .toBeGreaterThan(asked);
     expect(pageErrors).toEqual([]);
