@@ -194,6 +194,11 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect(shown(await byName('desc'))).toEqual([['Социальные сети', 1], ['Прямые заходы', 1], ['Поисковые системы', 2]]);
     const second = await byName('asc', { limit: 1, offset: 1 });
     expect([shown(second), second.meta.total, second.totals]).toEqual([[['Прямые заходы', 1]], 3, [4]]);
+    // The CSV of the table sorted so is in the same order.
+    const { lines } = await service.csv(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'title', order: 'desc' } }));
+    let text = '';
+    for await (const line of lines) text += line;
+    expect(text.split('\r\n').slice(1)).toEqual(['Итого;4', 'Социальные сети;1', 'Прямые заходы;1', 'Поисковые системы;2', '']);
   });
 
   it('page_urls: pages count every visit that viewed them; a page expands into its addresses with arguments', async () => {

@@ -173,13 +173,21 @@ export class ReportService {
         return;
       }
       const dimension = plan.path[plan.parents.length]!;
-      const rolled = totalsRollUp(plan);
-      const sql = compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, offset: 0, totals: rolled });
+      const sortBy = sort.name === 'date' ? 'title' : sort.name;
       const rowLines = async (rows: readonly ResultRow[]): Promise<string> => {
         const titles = await this.titles(dimension, rows.map((r) => normalValue(r.value, dimension)));
         return rows.map((row) => csvLine([titles.get(String(normalValue(row.value, dimension))) ?? EMPTY_TITLE, ...values(row, plan.metrics.length)])).join('');
       };
       const totalsLine = (row: ResultRow | undefined): string => csvLine(['Итого', ...values(row, plan.metrics.length)]);
+      if (sortBy === 'title' && TITLED_BY_NAME.has(dimension)) {
+        // Sorted by the names shown, as the table is: such a level is small (byTitle), read whole.
+        const { rows, totals } = await this.byTitle(plan, dimension, { sortBy, order: sort.order, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+        yield totalsLine(totals);
+        yield await rowLines(rows);
+        return;
+      }
+      const rolled = totalsRollUp(plan);
+      const sql = compileTable(plan, { sortBy, order: sort.order, offset: 0, totals: rolled });
       const batches = this.engine.batches(sql);
       try {
         // The totals come first, once: read apart, or the roll-up's row, which the query sorts to the
