@@ -62,13 +62,14 @@ describe('dimension reports in a browser', () => {
       await page.waitForSelector('[data-testid="report-menu"]');
 
       // traffic_sources asks for the default 10 %, but its day rollup answers it whole: «Точность:»
-      // says 100 % and why, and offers no choice that would change nothing.
+      // says 100 % and why (the answer's reason: the report is exact, not the period small), and
+      // offers no choice that would change nothing.
       const sent = await openFromMenu(page, 'traffic_sources');
       expect(sent).toMatchObject({ group: 'day', sample: 0.1, limit: 10, offset: 0 });
       await expect.poll(() => page.isDisabled('[data-testid="sample-value"]')).toBe(true);
       expect([await page.textContent('[data-testid="sample-value"]'), await page.getAttribute('[data-testid="sample-value"]', 'title')]).toEqual([
         '100%',
-        'За этот период отчёт строится по всем данным: выборка его не ускорит',
+        'Отчёт точный: он строится по готовым итогам, выборка не нужна',
       ]);
       await expectApiTotals(page, 'traffic_sources', sent);
       expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);

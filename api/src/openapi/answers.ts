@@ -58,6 +58,12 @@ const tableRow = described<TableRow>(
   ['id', 'parent_id', 'level', 'can_be_expanded', 'title', 'extra', 'metrics'],
 );
 
+const wholeReason: SchemaObject = {
+  type: 'string',
+  enum: ['today', 'exact', 'period'],
+  description: 'set when a sample was asked and all was read: today alone, an exact report (rollups), a small period',
+};
+
 const tableResult = described<TableResult>(
   {
     data: { type: 'array', items: ref('TableRow') },
@@ -71,6 +77,7 @@ const tableResult = described<TableResult>(
         total: { ...int, description: 'rows of the level' },
         offset: int,
         sample: { type: 'number', description: 'the share of visitors read (1: all)' },
+        whole: wholeReason,
         not_collected: { ...text, description: 'the report needs data this service does not collect' },
       },
       required: ['total', 'offset', 'sample'],
@@ -87,7 +94,7 @@ const graphLine = described<GraphLine>(
 );
 
 const graphResult = described<GraphResult>(
-  { metrics: metricNames, data: { type: 'array', items: ref('GraphLine') }, totals: metricValues, sample: { type: 'number' } },
+  { metrics: metricNames, data: { type: 'array', items: ref('GraphLine') }, totals: metricValues, sample: { type: 'number' }, whole: wholeReason },
   ['metrics', 'data', 'totals', 'sample'],
 );
 

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { DIMENSIONS, METRIC_INFO, type Dimension, type DimensionStorage, type DimensionFilterRule, type Group, type Metric, type ReportDefinition } from '@stat/schemas';
+import { DIMENSIONS, METRIC_INFO, type Dimension, type DimensionStorage, type DimensionFilterRule, type Group, type Metric, type ReportDefinition, type WholeReason } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
 import { canAnswer, isHitDimension, isVisitTableDimension, PATH_ROLLUPS, rollupTable, type PathRollup, type Plan, type Scope, type Source } from './compile.js';
 import type { ReportRequestDto } from './report-request.dto.js';
@@ -92,6 +92,17 @@ function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): 
 function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): number {
   if (!definition.sampling || source === 'rollup' || source === 'paths') return 1;
   return periodSample(body.sample, period, today);
+}
+
+/**
+ * Why a plan reads everything though a sample below 1 was asked (undefined when it reads the
+ * sample, or all was asked): today alone, or an exact report. A small period, the other reason,
+ * is the Sampling's decision, made after the plan (ReportService.withSample).
+ */
+export function wholeReasonOf(definition: ReportDefinition, plan: Pick<Plan, 'source' | 'sample' | 'dateStart' | 'dateEnd'>, asked: number | undefined, today: string): WholeReason | undefined {
+  if (asked === undefined || asked >= 1 || plan.sample < 1) return undefined;
+  if (plan.dateStart === today && plan.dateEnd === today) return 'today';
+  return !definition.sampling || plan.source === 'rollup' || plan.source === 'paths' ? 'exact' : undefined;
 }
 
 /** The sample asked (default 1), except for a period of today only: read whole (§4 "Sample is forced to 1 for today's period"). */

@@ -55,6 +55,8 @@ const request = (sample: number): ReportRequestDto =>
 describe('sampling', () => {
   it('reads the exact figures at sample 1; distinct visitors within the sketch\'s error', async () => {
     const t = await service.table(PROJECT, 'drilldown_sources', request(1));
+    // All was asked: no reason to give.
+    expect(t.meta.whole).toBeUndefined();
     // 20 000 visitors a type; every third visitor (13 334 of 40 000) viewed two pages.
     const [visits, visitors, pageViews, depth] = t.totals as [number, number, number, number];
     expect([visits, pageViews, depth]).toEqual([40_000, 53_334, 1.33]);
@@ -97,13 +99,14 @@ describe('sampling', () => {
   it('is exact for a period of today only, whatever sample is asked', async () => {
     const today = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => Date.parse(`${DAY}T20:00:00Z`), new Sampling(new ReportEngine(clickhouse), 0));
     const t = await today.table(PROJECT, 'drilldown_sources', request(0.01));
-    expect(t.meta.sample).toBe(1);
+    expect([t.meta.sample, t.meta.whole]).toEqual([1, 'today']);
     expect(t.totals[0]).toBe(40_000);
   });
 
   it('answers exactly where a day rollup holds the report, whatever sample is asked', async () => {
     const t = await service.table(PROJECT, 'traffic_sources', request(0.1));
-    expect(t.meta.sample).toBe(1);
+    // The answer says why, so the «Точность» button does not blame the period.
+    expect([t.meta.sample, t.meta.whole]).toEqual([1, 'exact']);
     expect(t.totals.slice(0, 1)).toEqual([40_000]);
   });
 
@@ -116,19 +119,19 @@ describe('sampling', () => {
   it('reads a period of no more events than REPORT_SAMPLE_MIN_EVENTS whole at any sample asked, table and graph, and says so', async () => {
     for (const sample of [0.01, 0.1]) {
       const t = await withFloor(53_334).table(PROJECT, 'drilldown_sources', request(sample));
-      expect(t.meta.sample).toBe(1);
+      expect([t.meta.sample, t.meta.whole]).toEqual([1, 'period']);
       expect(t.totals.slice(0, 1)).toEqual([40_000]);
       expect(t.totals[2]).toBe(53_334);
       expect(t.data.map((row) => row.metrics[0])).toEqual([20_000, 20_000]);
       const g = await withFloor(53_334).graph(PROJECT, 'drilldown_sources', { ...request(sample), need_all_total: true } as ReportRequestDto);
-      expect(g.sample).toBe(1);
+      expect([g.sample, g.whole]).toEqual([1, 'period']);
       expect(g.data[0]!.points.reduce((sum, p) => sum + (p.metrics[2] ?? 0), 0)).toBe(53_334);
     }
   });
 
   it('reads the sample asked once the period holds more events than REPORT_SAMPLE_MIN_EVENTS', async () => {
     const t = await withFloor(53_333).table(PROJECT, 'drilldown_sources', request(0.1));
-    expect(t.meta.sample).toBe(0.1);
+    expect([t.meta.sample, t.meta.whole]).toEqual([0.1, undefined]);
     expect(t.totals).toEqual((await service.table(PROJECT, 'drilldown_sources', request(0.1))).totals);
   });
 

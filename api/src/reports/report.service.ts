@@ -15,11 +15,12 @@ import {
   type MetricValues,
   type ReportDefinition,
   type TableResult,
+  type WholeReason,
 } from '@stat/schemas';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
-import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
+import { DEFAULT_LINES, planReport, wholeReasonOf, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { Sampling } from './sampling.js';
@@ -68,14 +69,18 @@ export class ReportService {
 
   /** The table of any definition: a base report's, or one made at request time (the constructor). */
   async tableOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
-    const body = await this.withSample(projectId, definition, asked, 'table', window);
+    const { body, whole } = await this.withSample(projectId, definition, asked, 'table', window);
     const planned = this.plan(projectId, definition, body, 'table', window);
     const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
+    const read = whole === undefined ? { sample: plan.sample } : { sample: plan.sample, whole };
     if (definition.notCollected !== undefined) {
-      return { ...head, data: [], totals: values(undefined, plan.metrics.length), meta: { total: 0, offset: planned.offset, sample: plan.sample, not_collected: definition.notCollected } };
+      return { ...head, data: [], totals: values(undefined, plan.metrics.length), meta: { total: 0, offset: planned.offset, ...read, not_collected: definition.notCollected } };
     }
-    if (plan.path.length === 0) return { ...head, ...(await this.timeTable(planned, body)) };
+    if (plan.path.length === 0) {
+      const table = await this.timeTable(planned, body);
+      return { ...head, ...table, meta: { ...table.meta, ...read } };
+    }
     const { rows, totals } = await this.rowsAndTotals(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset });
     const level = plan.parents.length;
     const dimension = plan.path[level]!;
@@ -96,7 +101,7 @@ export class ReportService {
         };
       }),
       totals: values(totals, plan.metrics.length),
-      meta: { total: Number(rows[0]?.total_rows ?? totals?.total_rows ?? (planned.offset > 0 || planned.limit === 0 ? await this.countRows(planned) : 0)), offset: planned.offset, sample: plan.sample },
+      meta: { total: Number(rows[0]?.total_rows ?? totals?.total_rows ?? (planned.offset > 0 || planned.limit === 0 ? await this.countRows(planned) : 0)), offset: planned.offset, ...read },
     };
   }
 
@@ -109,11 +114,11 @@ export class ReportService {
    * first level by the request's sort (§9: default lines 5; the constructor's 10).
    */
   async graphOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
-    const body = await this.withSample(projectId, definition, asked, 'graph', window);
+    const { body, whole } = await this.withSample(projectId, definition, asked, 'graph', window);
     const planned = this.plan(projectId, definition, body, 'graph', window);
     const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
-    const head = { metrics: [...plan.metrics], sample: plan.sample };
+    const head = { metrics: [...plan.metrics], sample: plan.sample, ...(whole === undefined ? {} : { whole }) };
     if (definition.notCollected !== undefined) return { ...head, data: [], totals: values(undefined, plan.metrics.length) };
     if (plan.path.length === 0) {
       const [series, totals] = await Promise.all([this.run(() => compileSeries(plan, planned.group)), this.run(() => compileTotals(plan))]);
@@ -127,7 +132,7 @@ export class ReportService {
     // (a 400) rejects that promise and Promise.all answers it: nothing thrown while the others are
     // started leaves one unhandled, which would stop the process.
     const first = body.selected_lines === undefined ? this.firstPage(projectId, definition, body, planned, lineCount, window) : undefined;
-    const [totals, whole, [lines, lineRows]] = await Promise.all([
+    const [totals, totalLine, [lines, lineRows]] = await Promise.all([
       first === undefined ? this.run(() => compileTotals(plan)).then((rows) => rows[0]) : first.then((page) => page.totals),
       body.need_all_total ? this.run(() => compileSeries(plan, planned.group)) : Promise.resolve(null),
       this.linesOf(planned, body, async () => {
@@ -136,7 +141,7 @@ export class ReportService {
       }),
     ]);
     const data: GraphLine[] = [];
-    if (whole !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, whole, plan.metrics.length) });
+    if (totalLine !== null) data.push({ id: 'total', title: 'Итого', points: fill(starts, totalLine, plan.metrics.length) });
     for (const [n, path] of lines.entries()) {
       const own = lineRows.filter((r) => Number(r.line) === n + 1);
       const dimension = plan.path[path.length - 1]!;
@@ -228,10 +233,12 @@ export class ReportService {
    * plan of the call (the graph's table page included) reads the same sample; a request that
    * reads no sample costs no query.
    */
-  private async withSample(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow): Promise<ReportRequestDto> {
+  private async withSample(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow): Promise<{ body: ReportRequestDto; whole?: WholeReason }> {
     const planned = this.plan(projectId, definition, body, kind, window);
     const sample = await this.sampling.sampleOf(projectId, planned, planned.plan.sample);
-    return sample === planned.plan.sample ? body : { ...body, sample };
+    if (sample !== planned.plan.sample) return { body: { ...body, sample }, whole: 'period' };
+    const whole = wholeReasonOf(definition, planned.plan, body.sample, moscowDate(this.clock()));
+    return whole === undefined ? { body } : { body, whole };
   }
 
   /**

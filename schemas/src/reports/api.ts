@@ -84,6 +84,13 @@ export interface GraphLine {
   points: GraphPoint[];
 }
 
+/**
+ * Why an answer was read whole though a sample was asked: the period is today alone (§4 "Sample
+ * is forced to 1 for today's period"); the report is exact (read from rollups, or a report that
+ * never samples); the period is small (a sample would show a small site in steps of 1/sample).
+ */
+export type WholeReason = 'today' | 'exact' | 'period';
+
 export interface GraphResult {
   metrics: Metric[];
   data: GraphLine[];
@@ -91,6 +98,8 @@ export interface GraphResult {
   totals: RowValues;
   /** the share of visitors the numbers were read from (1: all) */
   sample: number;
+  /** set when a sample was asked and all was read: why */
+  whole?: WholeReason;
 }
 
 export interface TableRow {
@@ -115,6 +124,7 @@ export interface TableResult {
   /** null where the report has no total (the rating: sites are not added up) */
   totals: RowValues;
   sort: { name: string; order: 'asc' | 'desc' };
-  meta: { total: number; offset: number; sample: number; not_collected?: string; rating?: RatingMeta };
+  /** whole: set when a sample was asked and all was read, why (see {@link WholeReason}) */
+  meta: { total: number; offset: number; sample: number; whole?: WholeReason; not_collected?: string; rating?: RatingMeta };
 }
 

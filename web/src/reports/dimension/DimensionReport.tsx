@@ -305,6 +305,7 @@ export function DimensionReportBody({
           <SamplePicker
             value={query.sample}
             used={answer?.meta.sample}
+            whole={answer?.meta.whole}
             today={period.start === today && period.end === today}
             sampling={report.sampling}
             onChange={(sample) => change((q) => ({ ...q, sample, offset: 0 }))}

@@ -14,6 +14,11 @@ describe('wholeReason', () => {
     expect(wholeReason({ today: false, sampling: true, value: 0.01, used: 1 })).toBe('period');
   });
 
+  it('the reason the answer gives: an exact report read from rollups is not a small period', () => {
+    expect(wholeReason({ today: false, sampling: true, value: 0.1, used: 1, whole: 'exact' })).toBe('exact');
+    expect(wholeReason({ today: false, sampling: true, value: 0.1, used: 1, whole: 'period' })).toBe('period');
+  });
+
   it('none while there is no answer, when the sample asked was read, and when all was asked', () => {
     expect([
       wholeReason({ today: false, sampling: true, value: 0.1, used: undefined }),

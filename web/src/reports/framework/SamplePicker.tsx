@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import type { WholeReason } from '@stat/schemas';
 import { useDismiss } from '../../components/useDismiss';
 import { formatSample, SAMPLE_STEPS, sampleStep } from '../dimension/state';
 import styles from './Toolbar.module.css';
@@ -11,17 +12,19 @@ const CLOSING_KEYS = ['Escape', 'Enter'];
  * today's period whole (§4 "Sample is forced to 1 for today's period"), a report that does not
  * sample is exact, and a small period, or a report the ready-made totals answer, needs no sample.
  */
-export const WHOLE_REASONS = {
+export const WHOLE_REASONS: Readonly<Record<WholeReason, string>> = {
   today: 'За сегодня отчёт строится по всем данным',
   exact: 'Отчёт точный: он строится по готовым итогам, выборка не нужна',
   period: 'За этот период отчёт строится по всем данным: выборка его не ускорит',
-} as const;
+};
 
 /** Why the report is read whole whatever is asked, or null when the slider's choice applies. */
-export function wholeReason(state: { today: boolean; sampling: boolean; value: number; used: number | undefined }): keyof typeof WHOLE_REASONS | null {
+export function wholeReason(state: { today: boolean; sampling: boolean; value: number; used: number | undefined; whole?: WholeReason | undefined }): WholeReason | null {
   if (state.today) return 'today';
   if (!state.sampling) return 'exact';
-  // The answer says all was read though a sample was asked: the period is small, or the totals answered.
+  // The reports' answers say why they read all (rollups, a small period); the others read a sample
+  // of the events unless the period is small.
+  if (state.whole !== undefined) return state.whole;
   return state.used !== undefined && state.used >= 1 && state.value < 1 ? 'period' : null;
 }
 
@@ -31,6 +34,8 @@ export interface SamplePickerProps {
   readonly value: number;
   /** The sample the answer was read with (undefined while there is no answer). */
   readonly used?: number | undefined;
+  /** Why the answer read all though a sample was asked, when it says (the reports' `meta.whole`). */
+  readonly whole?: WholeReason | undefined;
   /** Whether the period is today alone: the api reads it whole. */
   readonly today: boolean;
   /** Whether the report may read a sample at all (the definition's `sampling`); true by default. */
@@ -44,7 +49,7 @@ export interface SamplePickerProps {
  * popover; the choice applies when the popover closes, and only if it changed. When the report is
  * read whole whatever is asked, the button shows «100%», cannot be opened, and says why.
  */
-export function SamplePicker({ value, used, today, sampling = true, onChange }: SamplePickerProps) {
+export function SamplePicker({ value, used, whole, today, sampling = true, onChange }: SamplePickerProps) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState(() => SAMPLE_STEPS.indexOf(sampleStep(value)));
   const wrapRef = useRef<HTMLDivElement>(null);
@@ -62,7 +67,7 @@ export function SamplePicker({ value, used, today, sampling = true, onChange }: 
 
   useDismiss(open, wrapRef, () => closeRef.current(), CLOSING_KEYS);
 
-  const reason = wholeReason({ today, sampling, value, used });
+  const reason = wholeReason({ today, sampling, value, used, whole });
   const shown = reason !== null ? 1 : (used ?? value);
   return (
     <div className={styles.group} data-testid="sample-picker">
