@@ -10,7 +10,7 @@ import type { DateParam } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
-import { useNarrowerThan, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
+import { NARROW_BODY, useNarrowerThan, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
 import type { MetaTip } from '@stat/schemas/hints';
@@ -48,8 +48,6 @@ import { flattenTree, useTree } from './tree';
 import { itemsOrigin, TreeTable } from './TreeTable';
 import styles from './DimensionReport.module.css';
 
-/** Body width below which graphs get the short height (spec 001 §9). */
-const NARROW_BODY = 1275;
 /** Body width from which a report shows its most metric columns (spec 001 §9). */
 const WIDE_BODY = 1695;
 

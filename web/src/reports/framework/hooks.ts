@@ -224,6 +224,9 @@ const bodyWidth = (() => {
   };
 })();
 
+/** Body width below which reports are compact: short graphs, fewer and denser columns (spec 001 §9). */
+export const NARROW_BODY = 1275;
+
 /** Whether the page body is narrower than `px` (follows its resizes). */
 export function useNarrowerThan(px: number): boolean {
   return useSyncExternalStore(

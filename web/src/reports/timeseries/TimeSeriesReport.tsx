@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api';
 import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
 import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
-import { useNarrowerThan, useReportQuery, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
+import { NARROW_BODY, useNarrowerThan, useReportQuery, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
 import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
@@ -17,8 +17,6 @@ import { useReportFilters } from '../filters/useReportFilters';
 import { metricColumns, type ReportViewProps } from '../view';
 import { correctTimeSeriesUrl, PAGE_SIZE, timeSeriesCalls, timeSeriesSortColumns } from './requests';
 
-/** Body width below which graphs get the short height (spec 001 §9). */
-const NARROW_BODY = 1275;
 
 const TITLE_HEADERS: Readonly<Record<PeriodGroup, string>> = {
   minute: 'Время',
