@@ -182,4 +182,36 @@ describe('report toolbar in a browser', () => {
       await page.close();
     }
   });
+
+  it('chooses a period with two clicks in the calendar of «Период:», and the report reads that period', async () => {
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    try {
+      await page.goto(REPORT);
+      await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
+      await page.click('[data-testid="period-dates"]');
+      await page.waitForSelector('[data-testid="period-calendar"]');
+      // Today as the page knows it (the service's Moscow day), marked in the calendar; the next day is not offered.
+      const today = await page.getAttribute('[data-testid="period-calendar"] [aria-current="date"]', 'data-day');
+      if (today === null) throw new Error('the calendar marks no today');
+      const dayBefore = (days: number) => new Date(Date.parse(`${today}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+      const after = page.locator(`[data-testid="period-calendar"] [data-day="${new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)}"]`);
+      if ((await after.count()) > 0) expect(await after.isDisabled()).toBe(true);
+      // The end first, then the start: the range is swapped.
+      await page.click(`[data-testid="period-calendar"] [data-day="${dayBefore(2)}"]`);
+      await page.click(`[data-testid="period-calendar"] [data-day="${dayBefore(6)}"]`);
+      await page.screenshot({ path: `${SCREENS}toolbar-calendar.png` });
+      const asked = page.waitForRequest((r) => r.url().endsWith('/traffic_sources/table') && (r.postDataJSON() as { date_start?: string }).date_start === dayBefore(6));
+      await page.click('[role="dialog"][aria-label="Выбор периода"] button[type="submit"]');
+      expect((await asked).postDataJSON()).toMatchObject({ date_start: dayBefore(6), date_end: dayBefore(2) });
+      await expect.poll(() => [param('dateStart'), param('dateEnd')]).toEqual([dayBefore(6), dayBefore(2)]);
+      expect(await page.locator('[data-testid="period-calendar"]').count()).toBe(0);
+      expect(await page.textContent('[data-testid="period-dates"]')).toContain(`${dayBefore(6).split('-').reverse().join('.')} – ${dayBefore(2).split('-').reverse().join('.')}`);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ConstructorRequest, GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
-import { fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
+import { addDays, fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
 import type { RatingCategory } from '../../data/calls';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError, type DownloadedFile } from '../../lib/api';
@@ -239,7 +239,8 @@ export function DimensionReportBody({
   const setGroup = (group: PeriodGroup) => change((q) => ({ ...q, offset: 0 }), (next) => next.set('groupBy', group));
   const currentSort: ReportSort = table.data?.sort ?? query.sort ?? report.defaultSort;
 
-  const periodPicker = <PeriodPicker period={period} today={today} onChange={setDates} projectId={projectId} />;
+  // The rating's periods end yesterday at the latest (spec 001 §5): its calendar stops there.
+  const periodPicker = <PeriodPicker period={period} today={today} lastDay={report.name === 'rating' ? addDays(today, -1) : today} onChange={setDates} projectId={projectId} />;
   const answer = table.data;
   const placeholder =
     table.error === undefined &&

@@ -1,10 +1,12 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { allowedGroups, periodDays, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
 import { Dropdown } from '../../components/Dropdown';
 import { useDataRange } from './hooks';
+import { Calendar } from './Calendar';
+import { clickDay, maskDate, type Picking } from './calendar';
 import styles from './Toolbar.module.css';
 
 /** Texts of the date picker (spec 001 §4 "Date modal"). */
@@ -28,16 +30,19 @@ export interface PeriodPickerProps {
   readonly onChange: (dateStart: DateParam, dateEnd: DateParam) => void;
   /**
    * The project whose days with data the date form asks for when it opens (not at the page's
-   * load, where the report's own calls come first), to warn of a range outside them.
+   * load, where the report's own calls come first), to warn of a range outside them and to
+   * disable the calendar's days before the first.
    */
   readonly projectId?: string;
+  /** The last day that may be chosen (default today; the rating's periods end yesterday at the latest). */
+  readonly lastDay?: IsoDate;
 }
 
 /** Quick ranges shown as buttons; the calendar ones are offered in the date form. */
 const INLINE_RANGES: ReadonlySet<string> = new Set(['today', 'yesterday', '7days', '30days']);
 
 /** «Период:» — the quick ranges and the chosen dates, which open a form for any other range. */
-export function PeriodPicker({ period, today, onChange, projectId }: PeriodPickerProps) {
+export function PeriodPicker({ period, today, onChange, projectId, lastDay = today }: PeriodPickerProps) {
   const active = matchQuickRange(period, today);
   const [open, setOpen] = useState(false);
   return (
@@ -77,6 +82,7 @@ export function PeriodPicker({ period, today, onChange, projectId }: PeriodPicke
           <DateRangeForm
             period={period}
             today={today}
+            lastDay={lastDay}
             activeId={active?.id}
             projectId={projectId}
             onCancel={() => setOpen(false)}
@@ -103,6 +109,7 @@ function CalendarIcon() {
 interface DateRangeFormProps {
   readonly period: Period;
   readonly today: IsoDate;
+  readonly lastDay: IsoDate;
   readonly activeId: string | undefined;
   readonly projectId: string | undefined;
   readonly onApply: (start: DateParam, end: DateParam) => void;
@@ -117,15 +124,25 @@ export function checkRange(startText: string, endText: string, today: IsoDate): 
   return a <= b ? { start: a, end: b } : { start: b, end: a };
 }
 
-/** The form for any range: two dates typed as DD.MM.YYYY. */
-function DateRangeForm({ period, today, activeId, projectId, onApply, onCancel }: DateRangeFormProps) {
+/** Months the calendar shows side by side: one where two would not fit the window. */
+const calendarMonths = (): 1 | 2 => (typeof window !== 'undefined' && window.innerWidth < 760 ? 1 : 2);
+
+/**
+ * The form for any range: the calendar (two clicks make a range), the two dates as DD.MM.YYYY
+ * (typed with a mask, or following the clicks), and the calendar quick ranges.
+ */
+function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, onCancel }: DateRangeFormProps) {
   const dataRange = useDataRange(projectId);
   const [startText, setStartText] = useState(formatIsoDate(period.start));
   const [endText, setEndText] = useState(formatIsoDate(period.end));
+  const [picking, setPicking] = useState<Picking>({ start: period.start, end: period.end });
+  const [focus, setFocus] = useState<IsoDate | null>(null);
+  const [months] = useState(calendarMonths);
   const ref = useRef<HTMLFormElement>(null);
   const id = useId();
-  const range = checkRange(startText, endText, today);
+  const range = checkRange(startText, endText, lastDay);
   const complete = startText.length === 10 && endText.length === 10;
+  const bounds = { min: dataRange?.start ?? null, max: lastDay };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -143,13 +160,38 @@ function DateRangeForm({ period, today, activeId, projectId, onApply, onCancel }
     };
   }, [onCancel]);
 
+  // The popover opens under its button; where it would run past the window's right edge, it moves left.
+  useLayoutEffect(() => {
+    const form = ref.current;
+    if (!form) return;
+    const box = form.getBoundingClientRect();
+    const over = box.right - (document.documentElement.clientWidth - 16);
+    if (over > 0) form.style.left = `${-Math.min(over, Math.max(0, box.left - 16))}px`;
+  }, []);
+
+  const pick = (day: IsoDate) => {
+    const next = clickDay(picking, day);
+    setPicking(next);
+    setStartText(next.start === null ? '' : formatIsoDate(next.start));
+    setEndText(next.end === null ? '' : formatIsoDate(next.end));
+  };
+
+  const type = (side: 'start' | 'end', text: string) => {
+    const masked = maskDate(text);
+    (side === 'start' ? setStartText : setEndText)(masked);
+    const day = parseDisplayDate(masked);
+    if (day === null) return;
+    setPicking((p) => (side === 'start' ? { start: day, end: p.end } : { start: p.start, end: day }));
+    setFocus(day);
+  };
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (range) onApply(range.start, range.end);
   };
 
   return (
-    <form ref={ref} className={styles.popover} role="dialog" aria-label="Выбор периода" onSubmit={submit}>
+    <form ref={ref} className={`${styles.popover} ${styles.periodPopover}`} role="dialog" aria-label="Выбор периода" onSubmit={submit}>
       <div className={styles.presets}>
         {quickRanges(today)
           .filter((r) => !INLINE_RANGES.has(r.id))
@@ -165,17 +207,17 @@ function DateRangeForm({ period, today, activeId, projectId, onApply, onCancel }
             </button>
           ))}
       </div>
+      <Calendar picking={picking} bounds={bounds} today={today} focus={focus} months={months} onPick={pick} />
       <div className={styles.fields}>
         <label className={styles.field} htmlFor={`${id}-start`}>
           <span>С</span>
           <input
             id={`${id}-start`}
             value={startText}
-            onChange={(e) => setStartText(e.target.value)}
+            onChange={(e) => type('start', e.target.value)}
             placeholder="ДД.ММ.ГГГГ"
             inputMode="numeric"
             maxLength={10}
-            autoFocus
           />
         </label>
         <label className={styles.field} htmlFor={`${id}-end`}>
@@ -183,14 +225,14 @@ function DateRangeForm({ period, today, activeId, projectId, onApply, onCancel }
           <input
             id={`${id}-end`}
             value={endText}
-            onChange={(e) => setEndText(e.target.value)}
+            onChange={(e) => type('end', e.target.value)}
             placeholder="ДД.ММ.ГГГГ"
             inputMode="numeric"
             maxLength={10}
           />
         </label>
       </div>
-      <p className={styles.hintLine}>Даты по московскому времени, не позже {formatIsoDate(today)}.</p>
+      <p className={styles.hintLine}>Даты по московскому времени, не позже {formatIsoDate(lastDay)}.</p>
       {complete && !range ? <p className={styles.error}>{DATE_MESSAGES.invalid}</p> : null}
       {range && periodDays(range.start, range.end) > LONG_PERIOD_DAYS ? <p className={styles.warning}>{DATE_MESSAGES.long}</p> : null}
       {range && dataRange && outsideData(range, dataRange) ? (

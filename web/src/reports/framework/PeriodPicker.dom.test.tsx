@@ -1,0 +1,84 @@
+// @vitest-environment happy-dom
+/** «Период:» and its calendar (spec 001 §4 "Date modal") with a fake api for the project's days with data. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parsePeriod, type Period } from '../../lib/period';
+import { fakeApi, fire, render, until, type Rendered } from '../../testing/render';
+import { PeriodPicker } from './Toolbar';
+
+const TODAY = '2026-11-28';
+const period: Period = parsePeriod(new URLSearchParams('dateStart=2026-11-10&dateEnd=2026-11-12&groupBy=day'), TODAY).period;
+
+let view: Rendered | null = null;
+afterEach(() => {
+  view?.unmount();
+  view = null;
+  vi.unstubAllGlobals();
+});
+
+const click = (target: Element | null | undefined): Promise<void> => fire(target, new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+const day = (iso: string): HTMLButtonElement | null => document.querySelector<HTMLButtonElement>(`[data-testid="period-calendar"] [data-day="${iso}"]`);
+const field = (label: 'С' | 'По'): HTMLInputElement => {
+  const found = [...document.querySelectorAll('[role="dialog"] label')].find((l) => l.querySelector('span')?.textContent === label)?.querySelector('input');
+  if (!found) throw new Error(`no field ${label}`);
+  return found;
+};
+const apply = (): HTMLButtonElement => document.querySelector<HTMLButtonElement>('[role="dialog"] button[type="submit"]')!;
+
+/** Types into a controlled input as a user does (React listens to the native setter's input event). */
+async function typeInto(input: HTMLInputElement, text: string): Promise<void> {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  await fire(input, new Event('focus'));
+  setter.call(input, text);
+  await fire(input, new Event('input', { bubbles: true }));
+}
+
+async function open(projectId: string, lastDay?: string) {
+  vi.stubGlobal('fetch', fakeApi({ [`/api/report/v1.0/service/eventbase_latency/${projectId}`]: { start: '2026-10-24', end: TODAY, last: null } }));
+  const onChange = vi.fn();
+  view = await render(<PeriodPicker period={period} today={TODAY} onChange={onChange} projectId={projectId} {...(lastDay ? { lastDay } : {})} />);
+  await click(document.querySelector('[data-testid="period-dates"]'));
+  return onChange;
+}
+
+describe('the «Период:» calendar', () => {
+  it('shows the period\'s month and the one before, the period marked; two clicks and «Применить» choose a range', async () => {
+    const onChange = await open('7100001');
+    const titles = [...document.querySelectorAll('[data-testid="period-calendar"] [role="grid"]')].map((g) => g.getAttribute('aria-label'));
+    expect(titles).toEqual(['Октябрь 2026', 'Ноябрь 2026']);
+    expect([day('2026-11-10')?.getAttribute('aria-pressed'), day('2026-11-11')?.className.includes('dayInside'), day('2026-11-12')?.getAttribute('aria-pressed')]).toEqual(['true', true, 'true']);
+    expect(day('2026-11-15')?.getAttribute('aria-label')).toBe('15 ноября 2026');
+
+    await click(day('2026-11-20'));
+    // After the first click the range waits for its end: nothing to apply yet.
+    expect([field('С').value, field('По').value, apply().disabled]).toEqual(['20.11.2026', '', true]);
+    // A second day before the first: the range is swapped.
+    await click(day('2026-11-03'));
+    expect([field('С').value, field('По').value, apply().disabled]).toEqual(['03.11.2026', '20.11.2026', false]);
+    await click(apply());
+    expect(onChange).toHaveBeenCalledWith('2026-11-03', '2026-11-20');
+  });
+
+  it('disables the days after today and, once the project\'s data is known, those before its first day', async () => {
+    await open('7100002');
+    expect(day('2026-11-28')?.disabled).toBe(false);
+    expect(day('2026-11-29')?.disabled).toBe(true);
+    await until(() => expect(day('2026-10-23')?.disabled).toBe(true));
+    expect(day('2026-10-24')?.disabled).toBe(false);
+    // Nothing to go back to, nothing ahead.
+    expect([...document.querySelectorAll<HTMLButtonElement>('[data-testid="period-calendar"] button[aria-label$="месяц"]')].map((b) => b.disabled)).toEqual([true, true]);
+  });
+
+  it('stops at the last day the report allows (the rating\'s yesterday)', async () => {
+    await open('7100003', '2026-11-27');
+    expect([day('2026-11-27')?.disabled, day('2026-11-28')?.disabled]).toEqual([false, true]);
+  });
+
+  it('masks a typed date and follows it in the calendar', async () => {
+    await open('7100004');
+    await typeInto(field('С'), '01092026');
+    expect(field('С').value).toBe('01.09.2026');
+    // September is brought into view, marked as the start.
+    await until(() => expect(day('2026-09-01')?.getAttribute('aria-pressed')).toBe('true'));
+    expect(apply().disabled).toBe(false);
+  });
+});
