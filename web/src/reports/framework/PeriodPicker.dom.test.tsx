@@ -73,6 +73,23 @@ describe('the «Период:» calendar', () => {
     expect([day('2026-11-27')?.disabled, day('2026-11-28')?.disabled]).toEqual([false, true]);
   });
 
+  it('asks the project\'s days with data once a day: a page left open past midnight asks again', async () => {
+    const asked: string[] = [];
+    const api = fakeApi({ '/api/report/v1.0/service/eventbase_latency/7100005': { start: '2026-10-24', end: TODAY, last: null } });
+    vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
+      asked.push(String(input));
+      return api(input, init);
+    }) as typeof fetch);
+    for (const today of [TODAY, TODAY, '2026-11-29']) {
+      view = await render(<PeriodPicker period={period} today={today} onChange={() => undefined} projectId="7100005" />);
+      await click(document.querySelector('[data-testid="period-dates"]'));
+      await until(() => expect(day('2026-10-23')?.disabled).toBe(true));
+      view.unmount();
+      view = null;
+    }
+    expect(asked.filter((url) => url.includes('eventbase_latency'))).toHaveLength(2);
+  });
+
   it('masks a typed date and follows it in the calendar', async () => {
     await open('7100004');
     await typeInto(field('С'), '01092026');

@@ -132,7 +132,7 @@ const calendarMonths = (): 1 | 2 => (typeof window !== 'undefined' && window.inn
  * (typed with a mask, or following the clicks), and the calendar quick ranges.
  */
 function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, onCancel }: DateRangeFormProps) {
-  const dataRange = useDataRange(projectId);
+  const dataRange = useDataRange(projectId, today);
   const [startText, setStartText] = useState(formatIsoDate(period.start));
   const [endText, setEndText] = useState(formatIsoDate(period.end));
   const [picking, setPicking] = useState<Picking>({ start: period.start, end: period.end });

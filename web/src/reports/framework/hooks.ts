@@ -151,26 +151,28 @@ export function usePagePeriod(reset: readonly string[] = []): PagePeriod | null 
 
 export { useRequest, type RequestState } from '../../lib/hooks';
 
-/** The projects' data spans asked for in this page load, by project (a failed call: null, no warning). */
+/** The projects' data spans asked for in this page load, by project and day (a failed call: null, no warning). */
 const dataRanges = new Map<string, Promise<EventbaseLatency | null>>();
 
 /**
  * The days a project has data (`GET /api/report/v1.0/service/eventbase_latency/{projectId}`, spec
- * 001 §4 "Date modal"), asked once per project and page load; null until known or when the call
- * fails (the date form then warns of nothing rather than of a wrong span).
+ * 001 §4 "Date modal"), asked once per project and day (`today`, the server's: a page left open
+ * past midnight asks again, as the spec's "latency refreshed on open" when the day changed); null
+ * until known or when the call fails (the date form then warns of nothing rather than of a wrong span).
  */
-export function useDataRange(projectId: string | undefined): EventbaseLatency | null {
+export function useDataRange(projectId: string | undefined, today: IsoDate): EventbaseLatency | null {
   const [range, setRange] = useState<EventbaseLatency | null>(null);
   useEffect(() => {
     if (projectId === undefined) return;
     let live = true;
-    let once = dataRanges.get(projectId);
+    const key = `${projectId}|${today}`;
+    let once = dataRanges.get(key);
     if (!once) {
       once = calls.dataSpan(projectId).then(
         (r) => (r && 'start' in r ? r : null),
         () => null,
       );
-      dataRanges.set(projectId, once);
+      dataRanges.set(key, once);
     }
     void once.then((value) => {
       if (live) setRange(value);
@@ -178,7 +180,7 @@ export function useDataRange(projectId: string | undefined): EventbaseLatency | 
     return () => {
       live = false;
     };
-  }, [projectId]);
+  }, [projectId, today]);
   return range;
 }
 
