@@ -155,7 +155,7 @@ export default function ConversionPage() {
         }
       />
       <div className={styles.toolbar} data-testid="conversion-page-toolbar">
-        <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} />
+        <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} projectId={projectId} />
         {/* The page's own settings wrap as one group, below the period when they do not fit beside it. */}
         <div className={styles.toolbarSettings}>
           <label className={styles.dates}>

@@ -120,7 +120,7 @@ export default function ConversionsPage() {
         }
       />
       <div className={styles.toolbar}>
-        {dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} /> : null}
+        {dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} projectId={projectId} /> : null}
         <TextInput type="search" className={styles.search} placeholder={T.search} aria-label={T.search} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="conversion-search" />
         <Switch checked={showCommon} onChange={toggleCommon} data-testid="conversion-show-common">
           {T.showCommon}

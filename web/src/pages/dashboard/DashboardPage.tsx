@@ -111,7 +111,7 @@ function Dashboard({ today }: { readonly today: string }) {
 
   // §8: a period over the configured limits (507) shows a date picker to shorten it instead of the widgets.
   const overLimit = [main, traffic, audienceAnswer, eventsAnswer].some((a) => a.error !== undefined && statusOf(a.error) === 507);
-  const periodPicker = <PeriodPicker period={period} today={today} onChange={(start, end) => setPeriod((p) => choosePeriod(start, end, today, p))} />;
+  const periodPicker = <PeriodPicker period={period} today={today} projectId={projectId} onChange={(start, end) => setPeriod((p) => choosePeriod(start, end, today, p))} />;
   const runs = autoUpdateRuns({ live, on: autoOn, visible, loading });
   const progress = useAutoUpdate(runs, () => setNonce((n) => n + 1));
   const currentUsers = useAnimatedCount(main.data?.current_user_count?.value);

@@ -126,7 +126,7 @@ export default function FunnelsPage() {
     if (blob) saveFile({ blob, fileName: `funnel-${funnel.id}.png` }, `funnel-${funnel.id}.png`);
   };
   const table = report.data?.table ?? [];
-  const periodPicker = dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} /> : null;
+  const periodPicker = dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} projectId={projectId} /> : null;
   const failed = report.error !== undefined ? statusOf(report.error) : null;
   return (
     <div className={styles.page} data-testid="funnels-page">

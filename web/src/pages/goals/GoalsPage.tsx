@@ -191,7 +191,7 @@ export default function GoalsPage() {
         }
       />
       <div className={styles.toolbar}>
-        {dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} /> : null}
+        {dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} projectId={projectId} /> : null}
         <TextInput
           type="search"
           className={styles.search}
