@@ -42,6 +42,14 @@ const csvNumber = (text: string) => Number(text.replace(',', '.'));
 describe('report toolbar in a browser', () => {
   const browser = chromiumForTests();
 
+  /** A page at 1440 × 900 that keeps its errors, and a reader of its URL's parameters. */
+  async function reportPage(): Promise<{ page: Page; pageErrors: string[]; param: (name: string) => string | null }> {
+    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    return { page, pageErrors, param: (name) => new URL(page.url()).searchParams.get(name) };
+  }
+
   beforeAll(() => {
     mkdirSync(SCREENS, { recursive: true });
   });
@@ -113,10 +121,7 @@ describe('report toolbar in a browser', () => {
   });
 
   it('draws two graphs, bars, a pie, areas and shares, and keeps each in the URL', async () => {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    const { page, pageErrors, param } = await reportPage();
     try {
       await page.goto(REPORT);
       expect(await paintedPixels(page, 'report-graph')).toBeGreaterThan(1000);
@@ -184,10 +189,7 @@ describe('report toolbar in a browser', () => {
   });
 
   it('chooses a period with two clicks in the calendar of «Период:», and the report reads that period', async () => {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    const { page, pageErrors, param } = await reportPage();
     try {
       await page.goto(REPORT);
       await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
