@@ -84,7 +84,9 @@ describe('display forms', () => {
     expect(parseDisplayDate('09.03.2025')).toBe('2025-03-09');
     expect(parseDisplayDate(' 29.02.2024 ')).toBe('2024-02-29');
     expect(parseDisplayDate('29.02.2025')).toBeNull();
-    expect(parseDisplayDate('9.3.2025')).toBeNull();
+    // A one-digit day or month, as typed with its dots.
+    expect(parseDisplayDate('9.3.2025')).toBe('2025-03-09');
+    expect(parseDisplayDate('9.3.25')).toBeNull();
     expect(parseDisplayDate('2025-03-09')).toBeNull();
   });
 

@@ -111,12 +111,13 @@ export function formatIsoDate(iso: IsoDate): string {
 }
 
 /**
- * `DD.MM.YYYY` (as typed by a user) → `YYYY-MM-DD`, or null when it is not a real date.
+ * `DD.MM.YYYY` (as typed by a user; a one-digit day or month too, «1.11.2026») → `YYYY-MM-DD`,
+ * or null when it is not a real date.
  */
 export function parseDisplayDate(text: string): IsoDate | null {
-  const m = /^\s*(\d{2})\.(\d{2})\.(\d{4})\s*$/.exec(text);
+  const m = /^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})\s*$/.exec(text);
   if (!m) return null;
-  const iso = `${m[3]}-${m[2]}-${m[1]}`;
+  const iso = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
   return isIsoDate(iso) ? iso : null;
 }
 

@@ -71,6 +71,8 @@ describe('the «Период:» calendar', () => {
   it('stops at the last day the report allows (the rating\'s yesterday)', async () => {
     await open('7100003', '2026-11-27');
     expect([day('2026-11-27')?.disabled, day('2026-11-28')?.disabled]).toEqual([false, true]);
+    // «Сегодня» is not offered where today cannot be chosen.
+    expect([...document.querySelectorAll('[data-testid="period-picker"] [data-range]')].map((b) => b.getAttribute('data-range'))).not.toContain('today');
   });
 
   it('asks the project\'s days with data once a day: a page left open past midnight asks again', async () => {
@@ -97,5 +99,10 @@ describe('the «Период:» calendar', () => {
     // September is brought into view, marked as the start.
     await until(() => expect(day('2026-09-01')?.getAttribute('aria-pressed')).toBe('true'));
     expect(apply().disabled).toBe(false);
+    // A one-digit day typed with its dot is read, and written whole when the field is left.
+    await typeInto(field('По'), '5.10.2026');
+    expect([field('По').value, apply().disabled]).toEqual(['5.10.2026', false]);
+    await fire(field('По'), new FocusEvent('focusout', { bubbles: true }));
+    expect(field('По').value).toBe('05.10.2026');
   });
 });

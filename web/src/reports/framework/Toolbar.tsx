@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { allowedGroups, periodDays, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
+import { allowedGroups, periodDays, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
@@ -49,7 +49,8 @@ export function PeriodPicker({ period, today, onChange, projectId, lastDay = tod
     <div className={styles.group} data-testid="period-picker">
       <span className={styles.label}>Период:</span>
       <div className={styles.segmented} role="group" aria-label="Быстрый выбор периода">
-        {quickRanges(today).filter((r) => INLINE_RANGES.has(r.id)).map((range) => (
+        {/* A range wholly after the last day allowed (the rating's «Сегодня») is not offered. */}
+        {quickRanges(today).filter((r) => INLINE_RANGES.has(r.id) && (resolveDate(r.dateStart, today) ?? today) <= lastDay).map((range) => (
           <button
             key={range.id}
             type="button"
@@ -141,7 +142,8 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
   const ref = useRef<HTMLFormElement>(null);
   const id = useId();
   const range = checkRange(startText, endText, lastDay);
-  const complete = startText.length === 10 && endText.length === 10;
+  // Both dates typed whole (a wrong one then says so; one being typed does not).
+  const complete = [startText, endText].every((t) => /^\d{1,2}\.\d{1,2}\.\d{4}$/.test(t));
   const bounds = { min: dataRange?.start ?? null, max: lastDay };
 
   useEffect(() => {
@@ -185,6 +187,13 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
     setFocus(day);
   };
 
+  // A date typed with a one-digit day or month («1.11.2026») is written whole when its field is left.
+  const normalize = (side: 'start' | 'end') => {
+    const text = side === 'start' ? startText : endText;
+    const day = parseDisplayDate(text);
+    if (day !== null) (side === 'start' ? setStartText : setEndText)(formatIsoDate(day));
+  };
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (range) onApply(range.start, range.end);
@@ -215,6 +224,7 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
             id={`${id}-start`}
             value={startText}
             onChange={(e) => type('start', e.target.value)}
+            onBlur={() => normalize('start')}
             placeholder="ДД.ММ.ГГГГ"
             inputMode="numeric"
             maxLength={10}
@@ -226,6 +236,7 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
             id={`${id}-end`}
             value={endText}
             onChange={(e) => type('end', e.target.value)}
+            onBlur={() => normalize('end')}
             placeholder="ДД.ММ.ГГГГ"
             inputMode="numeric"
             maxLength={10}

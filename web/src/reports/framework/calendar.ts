@@ -75,13 +75,19 @@ export function firstShownMonth(end: IsoDate, max: IsoDate, count: 1 | 2): IsoDa
 
 /**
  * The mask of a typed date, DD.MM.YYYY: digits only, the dots put in as one types, so «01112026»
- * reads «01.11.2026» and «01.1» stays as typed. A deleted dot is not put back until the next digit.
+ * reads «01.11.2026» and «01.1» stays as typed. Dots the user typed stay where typed («1.11.2026»,
+ * read as 01.11.2026; the field writes it so when left): a mask that moved digits across a typed
+ * dot would turn «1.11.2026» into «11.12.026».
  */
 export function maskDate(text: string): string {
-  const digits = text.replace(/\D/g, '').slice(0, 8);
-  const parts = [digits.slice(0, 2), digits.slice(2, 4), digits.slice(4, 8)].filter((p) => p.length > 0);
-  let masked = parts.join('.');
-  // A dot typed right after a whole day or month is kept, so typing «01.» reads as typed.
-  if (/\.$/.test(text) && (digits.length === 2 || digits.length === 4)) masked += '.';
-  return masked;
+  const digitsOf = (part: string) => part.replace(/\D/g, '');
+  const typed = text.split('.');
+  if (typed.length > 1) {
+    const [day = '', month = '', ...year] = typed;
+    const parts = [digitsOf(day).slice(0, 2), digitsOf(month).slice(0, 2)];
+    if (typed.length > 2) parts.push(digitsOf(year.join('')).slice(0, 4));
+    return parts.join('.');
+  }
+  const digits = digitsOf(text).slice(0, 8);
+  return [digits.slice(0, 2), digits.slice(2, 4), digits.slice(4, 8)].filter((p) => p.length > 0).join('.');
 }
