@@ -188,6 +188,42 @@ describe('report toolbar in a browser', () => {
     }
   });
 
+  /** The sides of the open period popover that pass the window (its sticky header included): none when it is seen whole. */
+  async function popoverOutside(page: Page): Promise<string[]> {
+    const box = await page.locator('[role="dialog"][aria-label="Выбор периода"]').boundingBox();
+    const header = await page.locator('header').first().boundingBox();
+    const view = page.viewportSize();
+    if (!box || !view) throw new Error('no period popover, or no viewport');
+    const top = header ? header.y + header.height : 0;
+    return [
+      box.x < 0 ? 'left' : '',
+      box.y < top ? 'top' : '',
+      box.x + box.width > view.width ? 'right' : '',
+      box.y + box.height > view.height ? 'bottom' : '',
+    ].filter(Boolean);
+  }
+
+  it('opens the period popover whole inside a window of 1024 × 768, where the toolbar sits low under the hints', async () => {
+    const { page, pageErrors } = await reportPage();
+    try {
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.goto(REPORT);
+      await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
+      await page.click('[data-testid="period-dates"]');
+      await page.waitForSelector('[data-testid="period-calendar"]');
+      expect(await popoverOutside(page)).toEqual([]);
+      // Two months side by side, and the button that opened them still in view.
+      expect(await page.locator('[data-testid="period-calendar"] [role="grid"]').count()).toBe(2);
+      expect(await page.locator('[data-testid="period-dates"]').isVisible()).toBe(true);
+      const button = await page.locator('[data-testid="period-dates"]').boundingBox();
+      expect(button !== null && button.y >= 0 && button.y + button.height <= 768).toBe(true);
+      await page.screenshot({ path: `${SCREENS}toolbar-calendar-1024.png` });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('chooses a period with two clicks in the calendar of «Период:», and the report reads that period', async () => {
     const { page, pageErrors, param } = await reportPage();
     try {
@@ -195,6 +231,7 @@ describe('report toolbar in a browser', () => {
       await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
       await page.click('[data-testid="period-dates"]');
       await page.waitForSelector('[data-testid="period-calendar"]');
+      expect(await popoverOutside(page)).toEqual([]);
       // Today as the page knows it (the service's Moscow day), marked in the calendar; the next day is not offered.
       const today = await page.getAttribute('[data-testid="period-calendar"] [aria-current="date"]', 'data-day');
       if (today === null) throw new Error('the calendar marks no today');

@@ -50,7 +50,7 @@ export function Calendar({ picking, bounds, today, focus, months, onPick }: Cale
           <div className={styles.monthHead}>
             {i === 0 ? (
               <button type="button" className={styles.monthArrow} aria-label="Предыдущий месяц" disabled={!canBack} onClick={() => setFirst(shiftMonth(first, -1))}>
-                ‹
+                <Chevron direction="back" />
               </button>
             ) : (
               <span className={styles.monthArrowSpace} />
@@ -58,7 +58,7 @@ export function Calendar({ picking, bounds, today, focus, months, onPick }: Cale
             <span className={styles.monthTitle}>{formatMonth(month)}</span>
             {i === shown.length - 1 ? (
               <button type="button" className={styles.monthArrow} aria-label="Следующий месяц" disabled={!canForward} onClick={() => setFirst(shiftMonth(first, 1))}>
-                ›
+                <Chevron direction="forward" />
               </button>
             ) : (
               <span className={styles.monthArrowSpace} />
@@ -89,6 +89,14 @@ export function Calendar({ picking, bounds, today, focus, months, onPick }: Cale
         </div>
       ))}
     </div>
+  );
+}
+
+function Chevron({ direction }: { readonly direction: 'back' | 'forward' }) {
+  return (
+    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+      <path d={direction === 'back' ? 'M10 3.5 5.5 8l4.5 4.5' : 'M6 3.5 10.5 8 6 12.5'} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
   );
 }
 

@@ -162,13 +162,8 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
     };
   }, [onCancel]);
 
-  // The popover opens under its button; where it would run past the window's right edge, it moves left.
   useLayoutEffect(() => {
-    const form = ref.current;
-    if (!form) return;
-    const box = form.getBoundingClientRect();
-    const over = box.right - (document.documentElement.clientWidth - 16);
-    if (over > 0) form.style.left = `${-Math.min(over, Math.max(0, box.left - 16))}px`;
+    if (ref.current) fitIntoWindow(ref.current);
   }, []);
 
   const pick = (day: IsoDate) => {
@@ -201,22 +196,6 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
 
   return (
     <form ref={ref} className={`${styles.popover} ${styles.periodPopover}`} role="dialog" aria-label="Выбор периода" onSubmit={submit}>
-      <div className={styles.presets}>
-        {quickRanges(today)
-          .filter((r) => !INLINE_RANGES.has(r.id))
-          .map((r) => (
-            <button
-              key={r.id}
-              type="button"
-              className={r.id === activeId ? `${styles.preset} ${styles.presetActive}` : styles.preset}
-              data-range={r.id}
-              onClick={() => onApply(r.dateStart, r.dateEnd)}
-            >
-              {r.label}
-            </button>
-          ))}
-      </div>
-      <Calendar picking={picking} bounds={bounds} today={today} focus={focus} months={months} onPick={pick} />
       <div className={styles.fields}>
         <label className={styles.field} htmlFor={`${id}-start`}>
           <span>С</span>
@@ -243,6 +222,7 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
           />
         </label>
       </div>
+      <Calendar picking={picking} bounds={bounds} today={today} focus={focus} months={months} onPick={pick} />
       <p className={styles.hintLine}>Даты по московскому времени, не позже {formatIsoDate(lastDay)}.</p>
       {complete && !range ? <p className={styles.error}>{DATE_MESSAGES.invalid}</p> : null}
       {range && periodDays(range.start, range.end) > LONG_PERIOD_DAYS ? <p className={styles.warning}>{DATE_MESSAGES.long}</p> : null}
@@ -251,16 +231,61 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
           {DATE_MESSAGES.noData}
         </p>
       ) : null}
-      <div className={styles.actions}>
-        <button type="button" className={styles.secondary} onClick={onCancel}>
-          Отменить
-        </button>
-        <button type="submit" className={styles.primary} disabled={!range}>
-          Применить
-        </button>
+      <div className={styles.popoverFoot}>
+        <div className={styles.segmented} role="group" aria-label="Календарные периоды">
+          {quickRanges(today)
+            .filter((r) => !INLINE_RANGES.has(r.id))
+            .map((r) => (
+              <button
+                key={r.id}
+                type="button"
+                className={r.id === activeId ? `${styles.segment} ${styles.segmentActive}` : styles.segment}
+                aria-pressed={r.id === activeId}
+                data-range={r.id}
+                onClick={() => onApply(r.dateStart, r.dateEnd)}
+              >
+                {r.label}
+              </button>
+            ))}
+        </div>
+        <div className={styles.actions}>
+          <button type="button" className={styles.secondary} onClick={onCancel}>
+            Отменить
+          </button>
+          <button type="submit" className={styles.primary} disabled={!range}>
+            Применить
+          </button>
+        </div>
       </div>
     </form>
   );
+}
+
+/** Room kept between the popover and the window's edges, px. */
+const WINDOW_MARGIN = 16;
+
+/**
+ * Keeps the period popover inside the window (1024 × 768 included, where the toolbar sits low under
+ * the report's hints): moved left where it would pass the right edge; where it would pass the
+ * bottom, opened above its button when the room there, below the page's sticky header, holds it,
+ * else the page is scrolled just enough to show it whole.
+ */
+function fitIntoWindow(form: HTMLElement): void {
+  const box = form.getBoundingClientRect();
+  const over = box.right - (document.documentElement.clientWidth - WINDOW_MARGIN);
+  if (over > 0) form.style.left = `${-Math.min(over, Math.max(0, box.left - WINDOW_MARGIN))}px`;
+  const below = box.bottom - (window.innerHeight - WINDOW_MARGIN);
+  if (below <= 0) return;
+  // The sticky header covers the page's top: what is under it cannot be seen.
+  const header = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-h')) || 0;
+  const anchor = form.parentElement?.getBoundingClientRect();
+  const gap = box.top - (anchor?.bottom ?? box.top);
+  if (anchor && anchor.top - gap - box.height >= header + WINDOW_MARGIN) {
+    form.style.top = 'auto';
+    form.style.bottom = `calc(100% + ${gap}px)`;
+    return;
+  }
+  window.scrollBy({ top: Math.min(below, box.top - header - WINDOW_MARGIN) });
 }
 
 /** Props of {@link GroupPicker}. */
