@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parsePeriod, type Period } from '../../lib/period';
 import { fakeApi, fire, render, until, type Rendered } from '../../testing/render';
 import { PeriodPicker } from './Toolbar';
+import { useServerClock } from './hooks';
 
 const TODAY = '2026-11-28';
 const period: Period = parsePeriod(new URLSearchParams('dateStart=2026-11-10&dateEnd=2026-11-12&groupBy=day'), TODAY).period;
@@ -13,6 +14,7 @@ afterEach(() => {
   view?.unmount();
   view = null;
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 const click = (target: Element | null | undefined): Promise<void> => fire(target, new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
@@ -90,6 +92,43 @@ describe('the «Период:» calendar', () => {
       view = null;
     }
     expect(asked.filter((url) => url.includes('eventbase_latency'))).toHaveLength(2);
+  });
+
+  it('opened on a day the page does not know yet, asks the server\'s time again and shows the new day (spec §4: server time and latency refreshed on open)', async () => {
+    // Only Date is faked: the page's answers still arrive on real timers.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.parse('2026-11-27T20:30:00Z')); // 23:30 in Moscow, the 27th
+    const asked: string[] = [];
+    const latency = fakeApi({ '/api/report/v1.0/service/eventbase_latency/7100006': { start: '2026-10-24', end: '2026-11-28', last: null } });
+    vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
+      asked.push(String(input));
+      // The server's clock agrees with this one.
+      if (String(input).includes('/service/time')) return fakeApi({ '/api/report/v1.0/service/time': { timestamp: Math.floor(Date.now() / 1000) } })(input, init);
+      return latency(input, init);
+    }) as typeof fetch);
+    const periodOf = (today: string) => parsePeriod(new URLSearchParams('dateStart=7days&dateEnd=today&groupBy=day'), today).period;
+    function Page() {
+      const clock = useServerClock();
+      return clock ? <PeriodPicker period={periodOf(clock.today)} today={clock.today} onChange={() => undefined} projectId="7100006" /> : null;
+    }
+    const timeAsks = () => asked.filter((url) => url.includes('/service/time')).length;
+    const latencyAsks = () => asked.filter((url) => url.includes('eventbase_latency')).length;
+    view = await render(<Page />);
+    await until(() => expect(document.querySelector('[data-testid="period-dates"]')).not.toBeNull());
+    const before = timeAsks();
+    await click(document.querySelector('[data-testid="period-dates"]'));
+    await until(() => expect(latencyAsks()).toBe(1));
+    expect([document.querySelector('[aria-current="date"]')?.getAttribute('data-day'), day('2026-11-28')?.disabled, timeAsks()]).toEqual(['2026-11-27', true, before]);
+    await click(document.querySelector('[data-testid="period-dates"]'));
+
+    // The page stays open past midnight; nothing renders it until «Период:» is opened again.
+    vi.setSystemTime(Date.parse('2026-11-27T21:30:00Z')); // 00:30 in Moscow, the 28th
+    await click(document.querySelector('[data-testid="period-dates"]'));
+    await until(() => expect(document.querySelector('[aria-current="date"]')?.getAttribute('data-day')).toBe('2026-11-28'));
+    expect([day('2026-11-28')?.disabled, timeAsks()]).toEqual([false, before + 1]);
+    // The new day's days with data are asked too.
+    await until(() => expect(latencyAsks()).toBe(2));
+    expect(document.querySelector('[data-testid="period-dates"]')?.textContent).toBe('22.11.2026 – 28.11.2026');
   });
 
   it('masks a typed date and follows it in the calendar', async () => {

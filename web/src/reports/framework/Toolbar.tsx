@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { allowedGroups, periodDays, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { formatIsoDate, parseDisplayDate } from '../../lib/dates';
+import { dayChanged, knownClockOffset, refreshServerClock } from '../../lib/clock';
 import { GROUP_LABELS, LONG_PERIOD_DAYS, matchQuickRange, quickRanges, type DateParam, type Period } from '../../lib/period';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from './charts';
 import { Dropdown } from '../../components/Dropdown';
@@ -164,6 +165,14 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
 
   useLayoutEffect(() => {
     if (ref.current) fitIntoWindow(ref.current);
+  }, []);
+
+  // Opened on another day than the page knows (left open past midnight, or the clocks disagree on
+  // the day): the server's time is asked again, and the page renders with its today, which asks
+  // the project's days with data of the new day (spec 001 §4 "Date modal"). Once per opening.
+  useEffect(() => {
+    if (dayChanged(today, knownClockOffset())) void refreshServerClock();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const pick = (day: IsoDate) => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { knownClockOffset, serverClockOffset, serverToday } from '../../lib/clock';
+import { knownServerClock, serverClockOffset, serverToday, subscribeServerClock } from '../../lib/clock';
 import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { calls } from '../../data/calls';
 import { parsePeriod, type DateParam, type Period } from '../../lib/period';
@@ -17,21 +17,15 @@ export interface ServerClock {
 
 /**
  * The server's clock, or null until the server's time is known (asked once per page load; a failed
- * call falls back to this browser's clock).
+ * call falls back to this browser's clock). The page renders again when the clock is asked again
+ * (refreshServerClock: «Период:» opened on another day), so that its today is the new day.
  */
 export function useServerClock(): ServerClock | null {
-  const [offset, setOffset] = useState<number | null>(knownClockOffset);
+  const known = useSyncExternalStore(subscribeServerClock, knownServerClock);
   useEffect(() => {
-    if (offset !== null) return undefined;
-    let live = true;
-    void serverClockOffset().then((value) => {
-      if (live) setOffset(value);
-    });
-    return () => {
-      live = false;
-    };
-  }, [offset]);
-  return offset === null ? null : { today: serverToday(offset), offsetMs: offset };
+    if (known === null) void serverClockOffset();
+  }, [known]);
+  return known === null ? null : { today: serverToday(known.offsetMs), offsetMs: known.offsetMs };
 }
 
 /** The state of a report held in its URL, and the ways to change it. */
