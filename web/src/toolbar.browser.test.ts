@@ -34,6 +34,13 @@ async function screen(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENS}toolbar-${name}.png`, fullPage: true });
 }
 
+/** The totals row as shown: metric → raw value. */
+function shownTotals(page: Page): Promise<Record<string, number>> {
+  return page.$$eval('[data-testid="report-totals"] [data-metric]', (cells) =>
+    Object.fromEntries(cells.map((c) => [c.getAttribute('data-metric') ?? '', Number(c.getAttribute('data-value'))])),
+  );
+}
+
 /** A CSV line split on `;` (the export quotes no field of these reports' titles with `;`). */
 const cells = (line: string) => line.split(';').map((c) => c.replace(/^"|"$/g, '').replace(/""/g, '"'));
 /** A number as the CSV writes it: comma decimals. */
@@ -229,6 +236,7 @@ describe('report toolbar in a browser', () => {
     try {
       await page.goto(REPORT);
       await page.waitForSelector('[data-testid="report-totals"] [data-metric][data-value]', { timeout: 30_000 });
+      const weekTotals = await shownTotals(page);
       await page.click('[data-testid="period-dates"]');
       await page.waitForSelector('[data-testid="period-calendar"]');
       expect(await popoverOutside(page)).toEqual([]);
@@ -242,9 +250,15 @@ describe('report toolbar in a browser', () => {
       await page.click(`[data-testid="period-calendar"] [data-day="${dayBefore(2)}"]`);
       await page.click(`[data-testid="period-calendar"] [data-day="${dayBefore(6)}"]`);
       await page.screenshot({ path: `${SCREENS}toolbar-calendar.png` });
-      const asked = page.waitForRequest((r) => r.url().endsWith('/traffic_sources/table') && (r.postDataJSON() as { date_start?: string }).date_start === dayBefore(6));
+      const answered = page.waitForResponse((r) => r.url().endsWith('/traffic_sources/table') && (r.request().postDataJSON() as { date_start?: string }).date_start === dayBefore(6));
       await page.click('[role="dialog"][aria-label="Выбор периода"] button[type="submit"]');
-      expect((await asked).postDataJSON()).toMatchObject({ date_start: dayBefore(6), date_end: dayBefore(2) });
+      const answer = await answered;
+      expect(answer.request().postDataJSON()).toMatchObject({ date_start: dayBefore(6), date_end: dayBefore(2) });
+      // The table shows that period's answer: its totals, not the week's it showed before.
+      const { result } = (await answer.json()) as { result: TableAnswer };
+      const periodTotals = Object.fromEntries(result.metrics.map((m, i) => [m, result.totals[i]]));
+      await expect.poll(() => shownTotals(page)).toEqual(periodTotals);
+      expect(periodTotals.visits).toBeLessThan(weekTotals.visits ?? 0);
       await expect.poll(() => [param('dateStart'), param('dateEnd')]).toEqual([dayBefore(6), dayBefore(2)]);
       expect(await page.locator('[data-testid="period-calendar"]').count()).toBe(0);
       expect(await page.textContent('[data-testid="period-dates"]')).toContain(`${dayBefore(6).split('-').reverse().join('.')} – ${dayBefore(2).split('-').reverse().join('.')}`);
