@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { IsoDate } from '@stat/schemas/period';
 import { formatMonth, MONTHS_GENITIVE } from '../../lib/dates';
-import { dayRole, firstShownMonth, monthWeeks, selectable, shiftMonth, type DayBounds, type Picking } from './calendar';
+import { arrowTarget, dayRole, firstShownMonth, monthWeeks, selectable, shiftMonth, type DayBounds, type Picking } from './calendar';
 import styles from './Toolbar.module.css';
 
 const WEEKDAY_HEADS = ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'] as const;
+/** The weekdays' full names, read by a screen reader for the heads. */
+const WEEKDAY_NAMES = ['понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота', 'воскресенье'] as const;
 
 /** Props of {@link Calendar}. */
 export interface CalendarProps {
@@ -40,11 +42,33 @@ export function Calendar({ picking, bounds, today, focus, months, onPick }: Cale
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus]);
 
+  // A day the arrow keys moved to, focused once its month is drawn.
+  const [keyed, setKeyed] = useState<IsoDate | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (keyed === null) return;
+    root.current?.querySelector<HTMLButtonElement>(`[data-day="${keyed}"]`)?.focus();
+    setKeyed(null);
+  }, [keyed, first]);
+
+  // Arrows move the focus between days (each day is a button reachable by Tab too); a day past the
+  // months shown brings the next or previous month into view.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const from = e.target instanceof HTMLElement ? e.target.dataset.day : undefined;
+    if (from === undefined) return;
+    const to = arrowTarget(from, e.key, bounds);
+    if (to === null) return;
+    e.preventDefault();
+    if (to < first) setFirst(shiftMonth(first, -1));
+    else if (to >= shiftMonth(last, 1)) setFirst(shiftMonth(first, 1));
+    setKeyed(to);
+  };
+
   const canBack = bounds.min === null || first > bounds.min;
   const canForward = shiftMonth(last, 1) <= bounds.max;
   const shown = Array.from({ length: months }, (_, i) => shiftMonth(first, i));
   return (
-    <div className={styles.calendar} data-testid="period-calendar" onMouseLeave={() => setHover(null)}>
+    <div ref={root} className={styles.calendar} data-testid="period-calendar" onMouseLeave={() => setHover(null)} onKeyDown={onKeyDown}>
       {shown.map((month, i) => (
         <div key={month} className={styles.month}>
           <div className={styles.monthHead}>
@@ -64,28 +88,38 @@ export function Calendar({ picking, bounds, today, focus, months, onPick }: Cale
               <span className={styles.monthArrowSpace} />
             )}
           </div>
-          <div className={styles.monthGrid} role="grid" aria-label={formatMonth(month)}>
-            {WEEKDAY_HEADS.map((head) => (
-              <span key={head} className={styles.weekday} role="columnheader">
-                {head}
-              </span>
-            ))}
-            {monthWeeks(month).flat().map((day, cell) =>
-              day === null ? (
-                <span key={`empty-${cell}`} />
-              ) : (
-                <DayButton
-                  key={day}
-                  day={day}
-                  role={dayRole(day, picking, hover)}
-                  today={day === today}
-                  enabled={selectable(day, bounds)}
-                  onPick={onPick}
-                  onHover={setHover}
-                />
-              ),
-            )}
-          </div>
+          {/* A table read as a grid: rows of weeks, the weekdays' heads, the arrows move between days. */}
+          <table className={styles.monthGrid} role="grid" aria-label={formatMonth(month)}>
+            <thead>
+              <tr>
+                {WEEKDAY_HEADS.map((head, d) => (
+                  <th key={head} scope="col" abbr={WEEKDAY_NAMES[d]} className={styles.weekday}>
+                    {head}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {monthWeeks(month).map((week) => (
+                <tr key={week.find((d) => d !== null) ?? month}>
+                  {week.map((day, cell) => (
+                    <td key={day ?? `empty-${cell}`} className={styles.dayCell}>
+                      {day === null ? null : (
+                        <DayButton
+                          day={day}
+                          role={dayRole(day, picking, hover)}
+                          today={day === today}
+                          enabled={selectable(day, bounds)}
+                          onPick={onPick}
+                          onHover={setHover}
+                        />
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       ))}
     </div>

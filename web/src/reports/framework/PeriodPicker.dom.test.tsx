@@ -131,6 +131,63 @@ describe('the «Период:» calendar', () => {
     expect(document.querySelector('[data-testid="period-dates"]')?.textContent).toBe('22.11.2026 – 28.11.2026');
   });
 
+  it('reads each month as a grid of weeks; the arrow keys move between days, across months, not onto disabled ones', async () => {
+    await open('7100007');
+    await until(() => expect(day('2026-10-23')?.disabled).toBe(true));
+    const grid = document.querySelector('[data-testid="period-calendar"] [role="grid"][aria-label="Ноябрь 2026"]');
+    expect([...(grid?.querySelectorAll('thead th') ?? [])].map((h) => h.textContent)).toEqual(['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс']);
+    // November 2026 begins on a Sunday: six weeks, the 1st under «Вс».
+    expect(grid?.querySelectorAll('tbody tr')).toHaveLength(6);
+    expect(grid?.querySelector('tbody tr')?.lastElementChild?.querySelector('button')?.getAttribute('aria-label')).toBe('1 ноября 2026');
+    const press = async (key: string) => fire(document.activeElement, new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    day('2026-11-02')?.focus();
+    await press('ArrowUp');
+    expect(document.activeElement?.getAttribute('data-day')).toBe('2026-10-26');
+    await press('ArrowLeft');
+    expect(document.activeElement?.getAttribute('data-day')).toBe('2026-10-25');
+    // The 24th is the data's first day, and the 18th before it: the focus stays.
+    await press('ArrowUp');
+    expect(document.activeElement?.getAttribute('data-day')).toBe('2026-10-25');
+    await press('ArrowDown');
+    await press('ArrowRight');
+    expect(document.activeElement?.getAttribute('data-day')).toBe('2026-11-02');
+  });
+
+  it('brings the next month into view when the arrows pass the months shown', async () => {
+    vi.stubGlobal('fetch', fakeApi({}));
+    const early = parsePeriod(new URLSearchParams('dateStart=2026-08-10&dateEnd=2026-08-12&groupBy=day'), TODAY).period;
+    view = await render(<PeriodPicker period={early} today={TODAY} onChange={() => undefined} />);
+    await click(document.querySelector('[data-testid="period-dates"]'));
+    expect([...document.querySelectorAll('[data-testid="period-calendar"] [role="grid"]')].map((g) => g.getAttribute('aria-label'))).toEqual(['Июль 2026', 'Август 2026']);
+    day('2026-08-31')?.focus();
+    await fire(document.activeElement, new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+    expect([...document.querySelectorAll('[data-testid="period-calendar"] [role="grid"]')].map((g) => g.getAttribute('aria-label'))).toEqual(['Август 2026', 'Сентябрь 2026']);
+    expect(document.activeElement?.getAttribute('data-day')).toBe('2026-09-01');
+  });
+
+  it('closes without change by Escape and «Отменить», giving the focus back to its button, and by a click elsewhere', async () => {
+    const onChange = await open('7100008');
+    const dates = document.querySelector<HTMLButtonElement>('[data-testid="period-dates"]');
+    const dialog = () => document.querySelector('[role="dialog"]');
+    await click(day('2026-11-05'));
+    day('2026-11-05')?.focus();
+    await fire(document.activeElement, new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect([dialog(), document.activeElement === dates]).toEqual([null, true]);
+
+    await click(dates);
+    await click(day('2026-11-05'));
+    const cancel = [...document.querySelectorAll('[role="dialog"] button')].find((b) => b.textContent === 'Отменить');
+    await click(cancel);
+    expect([dialog(), document.activeElement === dates]).toEqual([null, true]);
+
+    await click(dates);
+    await fire(document.body, new MouseEvent('mousedown', { bubbles: true }));
+    expect(dialog()).toBeNull();
+    // The period shown is the one it was opened with.
+    expect(dates?.textContent).toBe('10.11.2026 – 12.11.2026');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
   it('masks a typed date and follows it in the calendar', async () => {
     await open('7100004');
     await typeInto(field('С'), '01092026');

@@ -46,6 +46,13 @@ const INLINE_RANGES: ReadonlySet<string> = new Set(['today', 'yesterday', '7days
 export function PeriodPicker({ period, today, onChange, projectId, lastDay = today }: PeriodPickerProps) {
   const active = matchQuickRange(period, today);
   const [open, setOpen] = useState(false);
+  const datesRef = useRef<HTMLButtonElement>(null);
+  // Closed from the keyboard or by its buttons, the popover gives the focus back to the button that
+  // opened it (it would fall to the page's start); closed by a click elsewhere, the focus goes there.
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) datesRef.current?.focus();
+  };
   return (
     <div className={styles.group} data-testid="period-picker">
       <span className={styles.label}>Период:</span>
@@ -66,6 +73,7 @@ export function PeriodPicker({ period, today, onChange, projectId, lastDay = tod
       </div>
       <div className={styles.datesWrap}>
         <button
+          ref={datesRef}
           type="button"
           className={open ? `${styles.dates} ${styles.datesOpen}` : styles.dates}
           aria-expanded={open}
@@ -87,9 +95,9 @@ export function PeriodPicker({ period, today, onChange, projectId, lastDay = tod
             lastDay={lastDay}
             activeId={active?.id}
             projectId={projectId}
-            onCancel={() => setOpen(false)}
+            onClose={close}
             onApply={(start, end) => {
-              setOpen(false);
+              close(true);
               onChange(start, end);
             }}
           />
@@ -115,7 +123,8 @@ interface DateRangeFormProps {
   readonly activeId: string | undefined;
   readonly projectId: string | undefined;
   readonly onApply: (start: DateParam, end: DateParam) => void;
-  readonly onCancel: () => void;
+  /** Closes without change: `refocus` when closed by Escape or «Отменить», not by a click elsewhere. */
+  readonly onClose: (refocus: boolean) => void;
 }
 
 /** Validates typed dates: both real, none in the future; a reversed range is swapped. */
@@ -133,7 +142,7 @@ const calendarMonths = (): 1 | 2 => (typeof window !== 'undefined' && window.inn
  * The form for any range: the calendar (two clicks make a range), the two dates as DD.MM.YYYY
  * (typed with a mask, or following the clicks), and the calendar quick ranges.
  */
-function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, onCancel }: DateRangeFormProps) {
+function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, onClose }: DateRangeFormProps) {
   const dataRange = useDataRange(projectId, today);
   const [startText, setStartText] = useState(formatIsoDate(period.start));
   const [endText, setEndText] = useState(formatIsoDate(period.end));
@@ -149,11 +158,11 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onCancel();
+      if (e.key === 'Escape') onClose(true);
     };
     const onDown = (e: MouseEvent) => {
       const form = ref.current;
-      if (form && e.target instanceof Node && !form.parentElement?.contains(e.target)) onCancel();
+      if (form && e.target instanceof Node && !form.parentElement?.contains(e.target)) onClose(false);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('mousedown', onDown);
@@ -161,7 +170,7 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('mousedown', onDown);
     };
-  }, [onCancel]);
+  }, [onClose]);
 
   useLayoutEffect(() => {
     if (ref.current) fitIntoWindow(ref.current);
@@ -258,7 +267,7 @@ function DateRangeForm({ period, today, lastDay, activeId, projectId, onApply, o
             ))}
         </div>
         <div className={styles.actions}>
-          <button type="button" className={styles.secondary} onClick={onCancel}>
+          <button type="button" className={styles.secondary} onClick={() => onClose(true)}>
             Отменить
           </button>
           <button type="submit" className={styles.primary} disabled={!range}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickDay, dayRole, firstShownMonth, maskDate, monthWeeks, selectable, shiftMonth } from './calendar';
+import { arrowTarget, clickDay, dayRole, firstShownMonth, maskDate, monthWeeks, selectable, shiftMonth } from './calendar';
 
 describe('the «Период:» calendar', () => {
   it('lays a month out in Monday-first weeks: March 2026 starts on a Sunday and takes six rows', () => {
@@ -73,5 +73,11 @@ describe('the «Период:» calendar', () => {
       '01.11.2026',
       '1..',
     ]);
+  });
+
+  it('moves the focus by arrow keys a day sideways or a week up and down, across months, never onto a disabled day', () => {
+    const bounds = { min: '2026-10-24', max: '2026-11-28' };
+    expect(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].map((key) => arrowTarget('2026-11-01', key, bounds))).toEqual(['2026-10-31', '2026-11-02', '2026-10-25', '2026-11-08']);
+    expect([arrowTarget('2026-11-28', 'ArrowRight', bounds), arrowTarget('2026-10-30', 'ArrowUp', bounds), arrowTarget('2026-11-10', 'Enter', bounds)]).toEqual([null, null, null]);
   });
 });

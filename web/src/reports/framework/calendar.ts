@@ -67,6 +67,20 @@ export function dayRole(day: IsoDate, picking: Picking, hover: IsoDate | null): 
   return day > a && day < b ? 'inside' : null;
 }
 
+/** Days an arrow key moves the focus in the calendar: a day sideways, a week up or down. */
+const ARROW_STEPS: Readonly<Record<string, number>> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+
+/**
+ * The day an arrow key moves the focus to from `day`, or null for another key or a day that
+ * may not be picked (a disabled button cannot take the focus, so the focus stays).
+ */
+export function arrowTarget(day: IsoDate, key: string, bounds: DayBounds): IsoDate | null {
+  const step = ARROW_STEPS[key];
+  if (step === undefined) return null;
+  const next = addDays(day, step);
+  return selectable(next, bounds) ? next : null;
+}
+
 /** The two months shown: the one holding `end` and the one before, moved so as not to pass `max`'s month. */
 export function firstShownMonth(end: IsoDate, max: IsoDate, count: 1 | 2): IsoDate {
   const last = startOfMonth(end < max ? end : max);
