@@ -29,6 +29,8 @@ export interface ReportPlan {
   offset: number;
   /** epoch seconds: the start of a window of the last minutes (the live dashboard), if any */
   since?: number;
+  /** why the plan reads all though a sample below 1 was asked (today alone, an exact report) */
+  whole?: WholeReason;
 }
 
 /** A window of minutes inside a report's period, epoch seconds: from `since` (inclusive) to `until` (exclusive). */
@@ -84,31 +86,30 @@ function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): 
   }
 }
 
-/**
- * The share of visitors read: 1 when the report does not sample, for a period of today only
- * (§4: "Sample is forced to 1 for today's period"), and when the rollups answer (they are exact
- * and cheaper than any sample).
- */
-function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): number {
-  if (!definition.sampling || source === 'rollup' || source === 'paths') return 1;
-  return periodSample(body.sample, period, today);
+/** The share of visitors a plan reads, and why it reads all though a sample below 1 was asked. */
+export interface Sampled {
+  sample: number;
+  whole?: WholeReason;
 }
 
 /**
- * Why a plan reads everything though a sample below 1 was asked (undefined when it reads the
- * sample, or all was asked): today alone, or an exact report. A small period, the other reason,
- * is the Sampling's decision, made after the plan (ReportService.withSample).
+ * The share of visitors read: 1 when the report does not sample and when the rollups answer
+ * (they are exact and cheaper than any sample: `exact`), for a period of today only (§4:
+ * "Sample is forced to 1 for today's period": `today`). A small period, the other reason to read
+ * all, is the Sampling's decision, made after the plan (ReportService.withSample).
  */
-export function wholeReasonOf(definition: ReportDefinition, plan: Pick<Plan, 'source' | 'sample' | 'dateStart' | 'dateEnd'>, asked: number | undefined, today: string): WholeReason | undefined {
-  if (asked === undefined || asked >= 1 || plan.sample < 1) return undefined;
-  if (plan.dateStart === today && plan.dateEnd === today) return 'today';
-  return !definition.sampling || plan.source === 'rollup' || plan.source === 'paths' ? 'exact' : undefined;
+function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): Sampled {
+  const sample = !definition.sampling || source === 'rollup' || source === 'paths' ? 1 : periodSample(body.sample, period, today);
+  const asked = body.sample;
+  if (asked === undefined || asked >= 1 || sample < 1) return { sample };
+  return { sample, whole: isToday(period, today) ? 'today' : 'exact' };
 }
+
+const isToday = (period: Period, today: string): boolean => period.dateStart === today && period.dateEnd === today;
 
 /** The sample asked (default 1), except for a period of today only: read whole (§4 "Sample is forced to 1 for today's period"). */
 export function periodSample(asked: number | undefined, period: Period, today: string): number {
-  if (period.dateStart === today && period.dateEnd === today) return 1;
-  return asked ?? 1;
+  return isToday(period, today) ? 1 : (asked ?? 1);
 }
 
 /** Groupings a day rollup answers. */
@@ -205,10 +206,10 @@ export function planReport(
   const pathRollup = !windowed ? pathRollupFor(definition, filters, body.group, kind) : undefined;
   if (rollupAnswers) source = 'rollup';
   else if (pathRollup !== undefined && metrics.every((m) => canAnswer(m, { ...base, source: 'paths', pathRollup, sample: 1 }))) source = 'paths';
-  const sample = sampleOf(definition, body, period, today, source);
+  const { sample, whole } = sampleOf(definition, body, period, today, source);
   const plan: Plan = { ...base, source, sample, metrics, ...(source === 'paths' ? { pathRollup } : {}) };
   const unanswerable = metrics.find((m) => !canAnswer(m, plan));
   if (unanswerable !== undefined) throw new ReportRequestError(`metrics: ${unanswerable} cannot be computed for the rows of ${definition.name}`);
   const limit = body.limit ?? (path.length === 0 ? DEFAULT_LIMIT.summary : DEFAULT_LIMIT.table);
-  return { definition, ...period, plan, group: body.group, sort, limit, offset: body.offset ?? 0, ...(since === undefined ? {} : { since }) };
+  return { definition, ...period, plan, group: body.group, sort, limit, offset: body.offset ?? 0, ...(since === undefined ? {} : { since }), ...(whole === undefined ? {} : { whole }) };
 }

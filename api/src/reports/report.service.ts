@@ -20,7 +20,7 @@ import {
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
-import { DEFAULT_LINES, planReport, wholeReasonOf, type ReportPlan, type ReportWindow } from './plan.js';
+import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { Sampling } from './sampling.js';
@@ -237,8 +237,7 @@ export class ReportService {
     const planned = this.plan(projectId, definition, body, kind, window);
     const sample = await this.sampling.sampleOf(projectId, planned, planned.plan.sample);
     if (sample !== planned.plan.sample) return { body: { ...body, sample }, whole: 'period' };
-    const whole = wholeReasonOf(definition, planned.plan, body.sample, moscowDate(this.clock()));
-    return whole === undefined ? { body } : { body, whole };
+    return planned.whole === undefined ? { body } : { body, whole: planned.whole };
   }
 
   /**
