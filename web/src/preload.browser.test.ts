@@ -61,6 +61,18 @@ describe('a report page opened by its address', () => {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
+    // An anonymous visit is no error: nothing red in the console, no failed call (the session
+    // check answers an empty 204, and nothing is refreshed).
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    const failed: string[] = [];
+    const session: number[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      if (response.url().endsWith('/api/v1.0/user/current')) session.push(response.status());
+    });
     const calls = reportCalls(page);
     try {
       const today = moscowToday();
@@ -103,6 +115,9 @@ describe('a report page opened by its address', () => {
       await expect.poll(() => calls.filter((c) => c.report === 'traffic_sources').map((c) => c.kind).sort(), { timeout: 30_000 }).toEqual(['graph', 'table']);
       await expectTotalsOf(page, 'traffic_sources', 'report-totals', { ...sent, limit: 25, offset: 0 });
       expect(pageErrors).toEqual([]);
+      expect(session).toEqual([204]);
+      expect(failed).toEqual([]);
+      expect(consoleErrors).toEqual([]);
     } finally {
       await context.close();
     }

@@ -184,13 +184,21 @@ export function authSuite(env: () => TestApi): void {
       expect((await again.get('/api/v1.0/user/current')).status).toBe(200);
     });
 
-    it('user/current is 401 for anonymous and for a made-up session cookie', async () => {
+    it('user/current is an empty 204 for a caller without login cookies, 401 for a made-up session or refresh cookie', async () => {
+      // Nobody is logged in: nothing to refresh, so no error (spec 000 §7: 204 yields an empty result).
       const anonymous = await client().get('/api/v1.0/user/current');
-      expect(anonymous.status).toBe(401);
-      expect(anonymous.json).toEqual({ responseStatus: 401, errors: { message: 'Требуется вход' } });
+      expect(anonymous.status).toBe(204);
+      expect(anonymous.json).toBeNull();
       const forged = client();
       forged.cookies.set('stat_session', 'made-up-token');
-      expect((await forged.get('/api/v1.0/user/current')).status).toBe(401);
+      const refused = await forged.get('/api/v1.0/user/current');
+      expect(refused.status).toBe(401);
+      expect(refused.json).toEqual({ responseStatus: 401, errors: { message: 'Требуется вход' } });
+      const stale = client();
+      stale.cookies.set('stat_refresh', 'made-up-token');
+      expect((await stale.get('/api/v1.0/user/current')).status).toBe(401);
+      // The rest of the user's calls still demand a login.
+      expect((await client().get('/api/v1.0/user/current/projects')).status).toBe(401);
     });
 
     it('403 without the CSRF header on a state-changing call, and nothing happens', async () => {

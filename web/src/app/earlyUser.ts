@@ -5,7 +5,7 @@
  */
 import { calls, type CurrentUser } from '../data/calls';
 
-let earlyUser: Promise<CurrentUser> | null = null;
+let earlyUser: Promise<CurrentUser | undefined> | null = null;
 
 /** Asks for the current user now; a failure is the session provider's to read. */
 export function askEarlyUser(): void {
@@ -14,7 +14,7 @@ export function askEarlyUser(): void {
 }
 
 /** The current user asked for at start, once: the session provider takes it. */
-export function takeEarlyUser(): Promise<CurrentUser> | null {
+export function takeEarlyUser(): Promise<CurrentUser | undefined> | null {
   const taken = earlyUser;
   earlyUser = null;
   return taken;

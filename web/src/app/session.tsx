@@ -76,7 +76,8 @@ export function SessionProvider({
     let live = true;
     // Asked for before the first render (app/preload.ts) when the app started on this page.
     (takeEarlyUser() ?? calls.currentUser({ loginOnAuthLoss: false })).then(
-      (user) => live && setState({ status: 'user', user }),
+      // Nobody logged in answers an empty 204: anonymous, as a 401 is.
+      (user) => live && setState(user ? { status: 'user', user } : { status: 'anonymous', user: null }),
       (error: unknown) => {
         // 401 is "not logged in"; any other failure too leaves the app usable for the demo.
         if (live) setState({ status: 'anonymous', user: null });

@@ -212,7 +212,8 @@ export interface RatingForm {
 const id = (projectId: number | string) => encodeURIComponent(String(projectId));
 
 export const calls = {
-  currentUser: (options?: RequestOptions) => apiGet<CurrentUser>('/api/v1.0/user/current', options),
+  /** The logged-in user; undefined (204) when nobody is. */
+  currentUser: (options?: RequestOptions) => apiGet<CurrentUser | undefined>('/api/v1.0/user/current', options),
   login: (email: string, password: string) =>
     apiPost<CurrentUser>('/api/v1.0/auth/login', { email, password }, { noRefresh: true }),
   register: (email: string, password: string, userName: string) =>
