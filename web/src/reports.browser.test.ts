@@ -232,6 +232,15 @@ describe('dimension reports in a browser', () => {
       await other.close();
       // The first view's tip closed («Понятно»), the next one is offered; none from the fourth view.
       expect(tips).toEqual(['reportFilter', 'reportGraph', 'reportGraph', null]);
+
+      // A placeholder has no table or graph to give tips on: the rating of the demo, which takes no part in it.
+      const third = await browser().newContext({ viewport: { width: 1440, height: 900 } });
+      const rating = await third.newPage();
+      await rating.goto(report('rating'));
+      await rating.waitForSelector('[data-testid="report-placeholder"]');
+      await rating.waitForSelector('[data-testid="report-hint"]');
+      expect(await rating.locator('[data-testid="meta-tip"]').count()).toBe(0);
+      await third.close();
     } finally {
       await context.close();
     }

@@ -274,7 +274,8 @@ export function DimensionReportBody({
       title={extras?.title ?? report.title}
       subtitle={projectId}
       {...(hint ? { hint } : {})}
-      hints={{ name: report.name, metrics: report.metrics, tips: dimensionTips(report) }}
+      // A placeholder (a site not in the rating, a report without data) has no table or graph to give tips on.
+      hints={{ name: report.name, metrics: report.metrics, tips: placeholder ? [] : dimensionTips(report) }}
       actions={
         <>
           {extras?.actions}
