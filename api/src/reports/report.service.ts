@@ -69,8 +69,7 @@ export class ReportService {
 
   /** The table of any definition: a base report's, or one made at request time (the constructor). */
   async tableOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
-    const { body, whole } = await this.withSample(projectId, definition, asked, 'table', window);
-    const planned = this.plan(projectId, definition, body, 'table', window);
+    const { body, planned, whole } = await this.withSample(projectId, definition, asked, 'table', window);
     const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
     const read = whole === undefined ? { sample: plan.sample } : { sample: plan.sample, whole };
@@ -114,8 +113,7 @@ export class ReportService {
    * first level by the request's sort (§9: default lines 5; the constructor's 10).
    */
   async graphOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
-    const { body, whole } = await this.withSample(projectId, definition, asked, 'graph', window);
-    const planned = this.plan(projectId, definition, body, 'graph', window);
+    const { body, planned, whole } = await this.withSample(projectId, definition, asked, 'graph', window);
     const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample, ...(whole === undefined ? {} : { whole }) };
@@ -228,16 +226,23 @@ export class ReportService {
   }
 
   /**
-   * The request with the sample its period is read at: one that would read a sample of a small
-   * period reads it whole (sampling.ts). Decided before the queries are planned, so that every
-   * plan of the call (the graph's table page included) reads the same sample; a request that
-   * reads no sample costs no query.
+   * The request with the sample its period is read at, and its plan: one that would read a sample
+   * of a small period reads it whole (sampling.ts), and is planned again with that sample. Decided
+   * before the queries are planned, so that every plan of the call (the graph's table page
+   * included) reads the same sample; a request that reads no sample costs no query.
    */
-  private async withSample(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow): Promise<{ body: ReportRequestDto; whole?: WholeReason }> {
-    const planned = this.plan(projectId, definition, body, kind, window);
+  private async withSample(
+    projectId: number,
+    definition: ReportDefinition,
+    asked: ReportRequestDto,
+    kind: 'table' | 'graph',
+    window: ReportWindow,
+  ): Promise<{ body: ReportRequestDto; planned: ReportPlan; whole?: WholeReason }> {
+    const planned = this.plan(projectId, definition, asked, kind, window);
     const sample = await this.sampling.sampleOf(projectId, planned, planned.plan.sample);
-    if (sample !== planned.plan.sample) return { body: { ...body, sample }, whole: 'period' };
-    return planned.whole === undefined ? { body } : { body, whole: planned.whole };
+    if (sample === planned.plan.sample) return planned.whole === undefined ? { body: asked, planned } : { body: asked, planned, whole: planned.whole };
+    const body = { ...asked, sample };
+    return { body, planned: this.plan(projectId, definition, body, kind, window), whole: 'period' };
   }
 
   /**
