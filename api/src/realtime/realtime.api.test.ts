@@ -18,7 +18,7 @@ const SOCIAL = { traffic_type: 'social', traffic_system: 'vk', social_network: '
 const DIRECT = { traffic_type: 'direct' };
 
 interface Fixture {
-  type: 'pageview' | 'event';
+  type: 'pageview' | 'event' | 'engagement';
   at: string;
   visitor: string;
   session: number;
@@ -32,10 +32,14 @@ interface Fixture {
  * b: 12:10 «/» then 12:22 «/news/1» (direct).
  * a: 12:27 «/news/1», 12:28:30 «/news/2», 12:29 the event «subscribe» (from a Yandex search).
  * c: 12:29:30 «/news/2?from=vk» (VK, utm_source vk), 12:29:40 «subscribe», 12:29:50 «share».
- * Page formats, one page view each: b web, android; a ios, amp; c turbo; d yandex.
+ * e: 11:50 «/news/1» (direct, web), before the 30 minutes' window; its engaged time reported at 12:05,
+ *    inside it: e viewed no page in the window (not a visitor of «/news/1» there).
+ * Page formats, one page view each: b web, android; a ios, amp; c turbo; d yandex; e web.
  */
 const EVENTS: Fixture[] = [
   { type: 'pageview', at: '08:00:00', visitor: 'd', session: 4, n: 1, path: '/', more: { ...DIRECT, page_format: 'yandex' } },
+  { type: 'pageview', at: '11:50:00', visitor: 'e', session: 5, n: 1, path: '/news/1', more: { ...DIRECT, page_format: 'web' } },
+  { type: 'engagement', at: '12:05:00', visitor: 'e', session: 5, n: 2, path: '/news/1', more: { ...DIRECT, engaged_ms: 40_000 } },
   { type: 'pageview', at: '12:10:00', visitor: 'b', session: 2, n: 1, path: '/', more: { ...DIRECT, page_format: 'web', geo_country: 630336 } },
   { type: 'pageview', at: '12:22:00', visitor: 'b', session: 2, n: 2, path: '/news/1', more: { ...DIRECT, page_format: 'android', geo_country: 630336 } },
   { type: 'pageview', at: '12:27:00', visitor: 'a', session: 1, n: 1, path: '/news/1', more: { ...SEARCH, page_format: 'ios', geo_country: 2017370 } },
@@ -54,7 +58,7 @@ beforeAll(async () => {
   api = await startTestApi({ file: 'realtime.api.test.ts' });
   api.setNow(NOW);
   ({ client: owner, projectId } = await userWithProject(api));
-  const starts: Record<string, string> = { a: '12:27:00', b: '12:10:00', c: '12:29:30', d: '08:00:00' };
+  const starts: Record<string, string> = { a: '12:27:00', b: '12:10:00', c: '12:29:30', d: '08:00:00', e: '11:50:00' };
   await api.clickhouse.insert({
     table: 'events',
     format: 'JSONEachRow',
@@ -166,24 +170,31 @@ describe('POST /api/report/v1.0/eventbase/{projectId}/realtime', () => {
     const five = await realtime({ period: 5, sections: ['page_views', 'platforms'] });
     expect(five.json.result.page_views.totals).toEqual([3]);
     expect(five.json.result.page_views.data[0].points).toHaveLength(6);
-    // The whole day: six formats, one view each; the first five by name, the sixth is «Прочее».
+    // The whole day: six formats, seven views (web twice: b and e); web first, the next four by name, the sixth is «Прочее».
     const day = await realtime({ group: 'five_minute', sections: ['page_views', 'platforms', 'audience'], widget_params: { audience: { dimension: 'geo_country' } } });
     expect(day.status).toBe(200);
     expect(day.json.result.meta.since).toBeNull();
-    expect(day.json.result.page_views.totals).toEqual([6]);
+    expect(day.json.result.page_views.totals).toEqual([7]);
     expect(shown(day.json.result.platforms)).toEqual([
+      ['web', 2],
       ['amp', 1],
       ['android', 1],
       ['ios', 1],
       ['turbo', 1],
-      ['web', 1],
       ['Прочее', 1],
     ]);
-    // Countries by visits: a and c from 2017370, b from 630336, d from nowhere known.
+    // Countries by visits, equal counts by value: d and e from nowhere known, a and c from 2017370, b from 630336.
     expect(day.json.result.audience.data.map((r: { extra: { value: number }; metrics: number[] }) => [r.extra.value, r.metrics[0]])).toEqual([
+      [0, 2],
       [2017370, 2],
-      [0, 1],
       [630336, 1],
+    ]);
+    // The day's pages, each with the visitors who viewed it: «/news/1» by b, a and e.
+    const pages = await realtime({ sections: ['active_pages'] });
+    expect(shown(pages.json.result.active_pages)).toEqual([
+      ['https://site.example/news/1', 3, 3],
+      ['https://site.example/', 2, 2],
+      ['https://site.example/news/2', 2, 2],
     ]);
   });
 

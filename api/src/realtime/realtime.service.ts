@@ -73,7 +73,7 @@ export class RealtimeService {
       section('current_user_count', () => this.currentUsers(projectId, request, nowS)),
       section('page_views', () => this.pageViews(ask, params('page_views'))),
       section('traffic_sources', () => this.trafficSources(ask, params('traffic_sources'))),
-      section('active_pages', () => this.table(ask, 'page_urls', metricsOf(params('active_pages'), 'active_pages'), limitOf(params('active_pages'), REALTIME_LIMITS.table))),
+      section('active_pages', () => this.table(viewsOnly(ask), 'page_urls', metricsOf(params('active_pages'), 'active_pages'), limitOf(params('active_pages'), REALTIME_LIMITS.table))),
       section('audience', () => this.audience(ask, params('audience'))),
       section('platforms', () => this.slices(ask, 'page_formats', metricsOf(params('platforms'), 'platforms').slice(0, 1))),
       section('events', () => this.events(ask, params('events'))),
@@ -175,6 +175,17 @@ export class RealtimeService {
     if (table.total <= shown || rest <= 0) return table;
     return { ...table, data: [...table.data, row('other', OTHER_TITLE, [rest])] };
   }
+}
+
+/**
+ * The pages viewed in the window, each with the visitors who viewed it there. The page_urls rows
+ * hold every hit on a page, and a page view's later hits (its engaged time, reading depth, clicks)
+ * fall into a window of minutes without it: a page then showed more visitors than views (35 views
+ * by 37 visitors in the last 30 minutes).
+ */
+function viewsOnly(ask: Ask): Ask {
+  const request = ask.request;
+  return { ...ask, request: { ...request, dimension_filters: [...(request.dimension_filters ?? []), { key: 'event_type', op: '=', value: 'pageview' }] } };
 }
 
 /** What every section's report call shares: the project, the period, the window, the metric filters. */
