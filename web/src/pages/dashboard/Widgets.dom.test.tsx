@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
-/** «Уникальные посетители» of a past period on the dashboard: the period's own count, never «сейчас». */
+/** Dashboard widgets: «Уникальные посетители» of a past period (the period's own count, never «сейчас»); empty widgets. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
-import type { GraphResult } from '@stat/schemas/reports';
+import type { GraphResult, RealtimeTable } from '@stat/schemas/reports';
+import { ProjectContext, type ProjectContextValue } from '../../app/project';
+import type { Project } from '../../data/calls';
 import { NBSP } from '../../lib/format';
 import { render, type Rendered } from '../../testing/render';
 import type { DashboardPeriod } from './state';
-import { periodCaption, PeriodVisitorsWidget } from './Widgets';
+import { periodCaption, PeriodVisitorsWidget, TableWidget } from './Widgets';
 
 let view: Rendered | null = null;
 afterEach(() => {
@@ -50,5 +52,44 @@ describe('the visitors widget of a past period', () => {
 
   it('names a period of several days by its ends', () => {
     expect(periodCaption({ start: '2026-11-17', end: '2026-11-23' })).toBe('за 17.11.2026 – 23.11.2026');
+  });
+});
+
+describe('an empty widget (spec 001 §4 "Empty messages")', () => {
+  const empty: RealtimeTable = { metrics: ['page_views', 'visitors'], data: [], totals: [0, 0], total: 0 } as unknown as RealtimeTable;
+  const project = (fields: { id: number; counter_is_set: boolean; can_edit_project: boolean }): ProjectContextValue => ({
+    project: { id: fields.id, counter_is_set: fields.counter_is_set, permissions: { can_edit_project: fields.can_edit_project } } as unknown as Project,
+    setProject: () => undefined,
+    reload: () => undefined,
+  });
+  async function renderEmpty(context: ProjectContextValue) {
+    view = await render(
+      <MemoryRouter>
+        <ProjectContext.Provider value={context}>
+          <TableWidget section="active_pages" title="Популярные страницы" firstColumn="Страница" projectId={String(context.project.id)} period={yesterday} answer={empty} loading={false} />
+        </ProjectContext.Provider>
+      </MemoryRouter>,
+    );
+    return view;
+  }
+
+  it('tells the owner of a site whose counter has sent nothing where to set it up', async () => {
+    const { container, text } = await renderEmpty(project({ id: 8000000, counter_is_set: false, can_edit_project: true }));
+    expect(text()).toContain('Нет данных. Настроить счётчик можно тут');
+    expect(container.querySelector('[data-testid="widget-no-counter"] a')?.getAttribute('href')).toBe('/stat/projects/8000000/settings/counter');
+  });
+
+  it('says «Нет данных для отображения» once the counter works, on the demo, and to a reader who cannot set it up', async () => {
+    for (const context of [
+      project({ id: 8000000, counter_is_set: true, can_edit_project: true }),
+      project({ id: 7596044, counter_is_set: false, can_edit_project: true }),
+      project({ id: 8000000, counter_is_set: false, can_edit_project: false }),
+    ]) {
+      const { container, text } = await renderEmpty(context);
+      expect(text()).toContain('Нет данных для отображения');
+      expect(container.querySelector('[data-testid="widget-no-counter"]')).toBeNull();
+      view?.unmount();
+      view = null;
+    }
   });
 });

@@ -1,9 +1,10 @@
 /** The dashboard's widgets (spec 001 §4 "Widgets"): each a card whose title leads to its full report. */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useContext, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
+import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
 import { AddressLink } from '../../components/AddressLink';
 import { usePopover } from '../../components/usePopover';
 import { formatIsoDate } from '../../lib/dates';
@@ -70,7 +71,19 @@ function Widget({
   );
 }
 
+/**
+ * An empty widget (spec 001 §4 "Empty messages"): on a site whose counter has sent nothing yet,
+ * the analytics message, whose «тут» leads an editor to the counter's code; else the default.
+ */
 function Empty() {
+  const project = useContext(ProjectContext)?.project;
+  if (project && !project.counter_is_set && project.id !== DEMO_PROJECT_ID && project.permissions.can_edit_project) {
+    return (
+      <p className={styles.empty} data-testid="widget-no-counter">
+        Нет данных. Настроить счётчик можно <Link to={`/stat/projects/${project.id}/settings/counter`}>тут</Link>
+      </p>
+    );
+  }
   return <p className={styles.empty}>{EMPTY_TEXT}</p>;
 }
 
