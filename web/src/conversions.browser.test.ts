@@ -294,6 +294,12 @@ describe('the conversions pages', () => {
       await page.goto(`${base}/stat/projects/7596044/conversions`);
       await page.waitForSelector('[data-testid="conversions-page"]');
       expect(await page.isDisabled('[data-testid="conversion-new"]')).toBe(true);
+      // Its public conversions are there to read, the newest first.
+      await page.waitForSelector('[data-testid="conversion-card"]');
+      expect(await page.$$eval('[data-testid="conversion-card"]', (cards) => cards.map((c) => c.textContent ?? ''))).toEqual([
+        expect.stringContaining('Подписки к поискам'),
+        expect.stringContaining('Подписка на рассылку'),
+      ]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

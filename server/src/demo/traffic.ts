@@ -237,8 +237,12 @@ function navigate(random: Random, page: Page, today: number): [Page, string | nu
       }
       return [HOME, null];
     }
-    case 'tag':
+    // A reader who searched sometimes looks for the newsletter next, and then more often subscribes:
+    // the demo's funnel «Поиск и подписка» (search, then subscribe) has visitors past its first step.
     case 'search':
+      if (r < 0.15) return [SUBSCRIBE, null];
+      return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, null];
+    case 'tag':
       return r < 0.9 ? [pickArticle(random, today, r < 0.5), null] : [HOME, null];
     case 'subscribe':
     case 'about':
@@ -341,6 +345,8 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
     let url = `${site}${page.path}${entry.query ? (page.path.includes('?') ? '&' : '?') + entry.query : ''}`;
     let referrer = entry.referrer;
     let t = start;
+    /** the kind of the page before this one in the visit */
+    let before: Page['kind'] | null = null;
     for (let depth = 0; ; depth++) {
       push(t, { p: projectId, t: 'pageview', u: url, r: referrer, ti: page.title, sw, sh, v: visitor.id });
       const dwell = dwellMs(random, page, kind);
@@ -387,7 +393,7 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
       } else if (page.kind === 'search') {
         const query = decodeURIComponent(page.path.slice(page.path.indexOf('q=') + 2));
         push(t + 400, { ...other(url, 'event'), ec: 'cv', en: 'site_search', ep: { query, results: random.int(60) } });
-      } else if (page.kind === 'subscribe' && random.chance(0.25)) {
+      } else if (page.kind === 'subscribe' && random.chance(before === 'search' ? 0.6 : 0.25)) {
         push(t + Math.round(dwell * 0.8), { ...other(url, 'event'), ec: 'cv', en: 'newsletter_subscribe', ep: { form: 'page' } });
       }
       if (via !== null && random.chance(0.9)) {
@@ -411,6 +417,7 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
         break;
       }
       referrer = url;
+      before = page.kind;
       page = next;
       url = `${site}${page.path}`;
       t = leave;
