@@ -69,6 +69,22 @@ async function renderPage(path = '/stat/projects/8000001/funnels'): Promise<Rend
 const rows = (v: Rendered) => Array.from(v.container.querySelectorAll('[data-testid="funnel-row"]')).map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent));
 
 describe('the funnels page', () => {
+  it('says on each disabled button why: «Создать», «Изменить», «Копировать», «Удалить» to an anonymous visitor', async () => {
+    const v = await renderPage();
+    await until(() => expect(rows(v)).toHaveLength(2));
+    const buttons = ['funnel-create', 'funnel-edit', 'funnel-copy', 'funnel-delete'].map((id) => {
+      const button = v.container.querySelector(`[data-testid="${id}"]`);
+      return [id, button?.hasAttribute('disabled'), button?.closest('[title]')?.getAttribute('title')];
+    });
+    const why = 'Войдите, чтобы создавать и менять воронки.';
+    expect(buttons).toEqual([
+      ['funnel-create', true, why],
+      ['funnel-edit', true, why],
+      ['funnel-copy', true, why],
+      ['funnel-delete', true, why],
+    ]);
+  });
+
   it('opens the funnel opened last, and shows its table with percents of 2 decimals and «< 0.01»', async () => {
     window.localStorage.setItem('funnelLastOpened:8000001', '2');
     const v = await renderPage();

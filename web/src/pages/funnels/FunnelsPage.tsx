@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { FUNNEL_METRIC_TITLES, FUNNEL_METRICS, FUNNEL_PERCENT_METRICS, FUNNEL_TEXTS, funnelPercentText, type Funnel, type FunnelGraphStep } from '@stat/schemas/funnels';
-import { useProject } from '../../app/project';
+import { refusalText, useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, DisabledReason, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
 import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
@@ -59,6 +59,7 @@ export default function FunnelsPage() {
   const user = useUser();
   const snackbar = useSnackbar();
   const rights = goalRights(projectId, user !== null, project.permissions.can_edit_project);
+  const refusal = rights.refusal === null ? null : refusalText(rights.refusal, 'воронки');
   const list = useRequest(`funnels:${projectId}`, (signal) => listFunnels(projectId, { signal }));
   const funnels = list.data?.funnels ?? [];
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -139,9 +140,11 @@ export default function FunnelsPage() {
         }
       />
       <div className={styles.toolbar}>
-        <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'create', initial: { title: '', steps: [{ title: '', goals: [] }, { title: '', goals: [] }] } })} data-testid="funnel-create">
-          {FUNNEL_TEXTS.create}
-        </Button>
+        <DisabledReason reason={refusal}>
+          <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'create', initial: { title: '', steps: [{ title: '', goals: [] }, { title: '', goals: [] }] } })} data-testid="funnel-create">
+            {FUNNEL_TEXTS.create}
+          </Button>
+        </DisabledReason>
         {funnels.length > 1 ? (
           <TextInput type="search" className={styles.search} placeholder="Поиск воронки" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Поиск воронки" data-testid="funnel-search" />
         ) : null}
@@ -156,12 +159,16 @@ export default function FunnelsPage() {
         ) : null}
         {selected ? (
           <>
-            <Button disabled={!rights.write} onClick={() => setForm({ kind: 'edit', funnel: selected })} data-testid="funnel-edit">
-              {FUNNEL_TEXTS.edit}
-            </Button>
-            <Button disabled={!rights.write} onClick={() => setForm({ kind: 'copy', initial: copyOf(selected) })} data-testid="funnel-copy">
-              {FUNNEL_TEXTS.copy}
-            </Button>
+            <DisabledReason reason={refusal}>
+              <Button disabled={!rights.write} onClick={() => setForm({ kind: 'edit', funnel: selected })} data-testid="funnel-edit">
+                {FUNNEL_TEXTS.edit}
+              </Button>
+            </DisabledReason>
+            <DisabledReason reason={refusal}>
+              <Button disabled={!rights.write} onClick={() => setForm({ kind: 'copy', initial: copyOf(selected) })} data-testid="funnel-copy">
+                {FUNNEL_TEXTS.copy}
+              </Button>
+            </DisabledReason>
             <Dropdown
               trigger="Скачать"
               label="Скачать"
@@ -173,9 +180,11 @@ export default function FunnelsPage() {
                 ...(user ? [{ label: 'CSV', onSelect: () => void downloadCsv(selected), 'data-testid': 'funnel-csv' }] : []),
               ]}
             />
-            <Button variant="danger" disabled={!rights.write} onClick={() => setRemoving({ funnel: selected, busy: false })} data-testid="funnel-delete">
-              {FUNNEL_TEXTS.remove}
-            </Button>
+            <DisabledReason reason={refusal}>
+              <Button variant="danger" disabled={!rights.write} onClick={() => setRemoving({ funnel: selected, busy: false })} data-testid="funnel-delete">
+                {FUNNEL_TEXTS.remove}
+              </Button>
+            </DisabledReason>
           </>
         ) : null}
         <span className={styles.grow} />
