@@ -33,7 +33,10 @@ const REPORT = {
     { stepNumber: 1, stepTitle: 'Каталог', metrics: [3, 2, 66.67, 100, 100], metricsWithNotPrevStep: [3, 2, 66.67, 100, 100] },
     { stepNumber: 2, stepTitle: 'Корзина', metrics: [1, 0, 0.004, 33.33, 33.33], metricsWithNotPrevStep: [4, 0, 0, 133.33, 133.33] },
   ],
-  graph: [],
+  graph: [
+    { stepNumber: 1, stepTitle: 'Каталог', visitorsPrevStep: 3, visitorsNotPrevStep: 0, visitorsSum: 3, convFirstStep: 100, convFirstStepSum: 100 },
+    { stepNumber: 2, stepTitle: 'Подписка на рассылку', visitorsPrevStep: 1, visitorsNotPrevStep: 3, visitorsSum: 4, convFirstStep: 33.33, convFirstStepSum: 133.33 },
+  ],
   sample: 1,
 };
 
@@ -93,6 +96,16 @@ describe('the funnels page', () => {
     expect(rows(v)).toEqual([
       ['1. Каталог', '3', '2', '66,67', '100,00', '100,00'],
       ['2. Корзина', '1', '0', '< 0.01', '33,33', '33,33'],
+    ]);
+  });
+
+  it('writes a step title whole in the graph, with its tooltip past 18 characters; CSS ellipsizes it only when the column is full', async () => {
+    const v = await renderPage();
+    await until(() => expect(v.container.querySelectorAll('[data-testid="funnel-bar-title"]')).toHaveLength(2));
+    const titles = Array.from(v.container.querySelectorAll('[data-testid="funnel-bar-title"]')).map((t) => [t.textContent, t.getAttribute('title')]);
+    expect(titles).toEqual([
+      ['1. Каталог', null],
+      ['2. Подписка на рассылку', 'Подписка на рассылку'],
     ]);
   });
 

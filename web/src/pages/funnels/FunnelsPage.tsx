@@ -17,7 +17,7 @@ import { usePagePeriod } from '../../reports/framework/hooks';
 import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { createFunnel, deleteFunnel, funnelCsv, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
 import { funnelPng } from './funnelPng';
-import { chooseFunnel, copyOf, rememberFunnel, type StepDraft } from './funnelState';
+import { chooseFunnel, copyOf, funnelFileName, rememberFunnel, STEP_TITLE_TIP, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
 import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
@@ -32,8 +32,8 @@ function FunnelGraph({ steps, withNot }: { readonly steps: readonly FunnelGraphS
     <div className={styles.graph} data-testid="funnel-graph">
       {steps.map((s) => (
         <div key={s.stepNumber} className={styles.bar} data-testid="funnel-bar">
-          <div className={styles.barTitle} title={s.stepTitle.length > 18 ? s.stepTitle : undefined}>
-            {s.stepNumber}. {s.stepTitle.length > 18 ? `${s.stepTitle.slice(0, 18)}…` : s.stepTitle}
+          <div className={styles.barTitle} title={s.stepTitle.length > STEP_TITLE_TIP ? s.stepTitle : undefined} data-testid="funnel-bar-title">
+            {s.stepNumber}. {s.stepTitle}
           </div>
           <div className={styles.barTrack}>
             <div className={styles.barPrev} style={{ width: `${(100 * s.visitorsPrevStep) / max}%` }} />
@@ -117,14 +117,16 @@ export default function FunnelsPage() {
   const downloadCsv = async (funnel: Funnel) => {
     if (!period) return;
     try {
-      saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), `funnel-${funnel.id}.csv`);
+      saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), funnelFileName(funnel.title, period, 'csv'));
     } catch (error) {
       snackbar(failure(error));
     }
   };
   const downloadPng = async (funnel: Funnel) => {
     const blob = await funnelPng(`${FUNNEL_TEXTS.graph}: ${funnel.title}`, report.data?.graph ?? [], withNot);
-    if (blob) saveFile({ blob, fileName: `funnel-${funnel.id}.png` }, `funnel-${funnel.id}.png`);
+    if (!blob) return;
+    const fileName = period ? funnelFileName(funnel.title, period, 'png') : `funnel-${funnel.id}.png`;
+    saveFile({ blob, fileName }, fileName);
   };
   const table = report.data?.table ?? [];
   const periodPicker = dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} projectId={projectId} /> : null;
