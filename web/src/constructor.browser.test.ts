@@ -152,4 +152,40 @@ describe('the report constructor in a browser', () => {
       await context.close();
     }
   }, 240_000);
+
+  it('«Настройки» at 1440×900 show their last fields inside the panel, padded, and the search\'s placeholder whole', async () => {
+    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/stat/projects/${DEMO}/new/report/constructor?dateStart=7days&dateEnd=today&groupBy=day`);
+      await page.waitForSelector('[data-testid="constructor-limit"]');
+      const measure = () =>
+        page.evaluate(() => {
+          const panel = document.querySelector('[data-testid="constructor-sidebar"]')!;
+          const limit = document.querySelector('[data-testid="constructor-limit"]')!.getBoundingClientRect();
+          const search = document.querySelector<HTMLInputElement>('[data-testid="constructor-search"]')!;
+          // The placeholder as a value: it fits when the value does.
+          search.value = search.placeholder;
+          const placeholderFits = search.scrollWidth <= search.clientWidth;
+          search.value = '';
+          return {
+            hiddenInPanel: panel.scrollHeight > panel.clientHeight,
+            paddingUnderLastField: panel.getBoundingClientRect().bottom - limit.bottom >= 12,
+            panelInWindow: panel.getBoundingClientRect().bottom <= window.innerHeight,
+            placeholderFits,
+          };
+        });
+      const fits = { hiddenInPanel: false, paddingUnderLastField: true, panelInWindow: true, placeholderFits: true };
+      expect(await measure()).toEqual(fits);
+      // Pinned under the header once the page scrolls, with a row of «Строки» chosen.
+      await page.getByText('Тип источника', { exact: true }).first().click();
+      await page.waitForSelector('[data-testid="report-totals"]');
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(300);
+      expect(await measure()).toEqual(fits);
+      await shot(page, 'settings-1440');
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

@@ -82,7 +82,8 @@ describe('the funnels page', () => {
       expect(csvText.split('\r\n').slice(1, 4)).toEqual(['1. Шаг «Каталог»;0;0;NA;NA;NA;0;0;NA;NA;NA', '2. Шаг «Корзина»;0;0;NA;NA;NA;0;0;NA;NA;NA', '3. Шаг «Оплата»;0;0;NA;NA;NA;0;0;NA;NA;NA']);
       await page.click('[data-testid="funnel-download"]');
       const [png] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="funnel-png"]')]);
-      expect(png.suggestedFilename()).toMatch(/\.png$/);
+      // Named as the CSV is: the funnel's title and the period.
+      expect(png.suggestedFilename()).toBe(csv.suggestedFilename().replace(/\.csv$/, '.png'));
       expect([...readFileSync((await png.path())!).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
       await png.saveAs(`${SCREENS}funnels-download.png`);
       await page.getByText('Посетители не с предыдущего шага').click();

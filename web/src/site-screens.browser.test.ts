@@ -141,6 +141,24 @@ describe('the site screens as a new user meets them', () => {
     await screen(page, 'projects');
   }, 60_000);
 
+  it('my sites fit a 1024 px screen: no sideways scroll, the row and its «⋯» inside the card', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      await page.goto(`${base}/stat/projects`);
+      await page.waitForSelector('[data-testid=row-menu]');
+      const fit = await page.evaluate(() => {
+        const card = document.querySelector('[data-testid=projects-table]')!.parentElement!.getBoundingClientRect();
+        const row = document.querySelector('[data-testid=project-row]')!.getBoundingClientRect();
+        const menu = document.querySelector('[data-testid=row-menu]')!.getBoundingClientRect();
+        return { scrollWidth: document.documentElement.scrollWidth, rowInCard: row.right <= card.right, menuInCard: menu.right <= card.right };
+      });
+      expect(fit).toEqual({ scrollWidth: 1024, rowInCard: true, menuInCard: true });
+      await page.screenshot({ path: `${SCREENS}site-projects-1024.png` });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  }, 60_000);
+
   it('/export is 403 for a user; post_click and import_data_from_ym carry their titles with «Бета»', async () => {
     await page.goto(`${base}/stat/projects/${projectId}/export`);
     await page.waitForSelector('[data-testid=error-page][data-status="403"]');

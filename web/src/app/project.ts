@@ -6,6 +6,23 @@ import type { Project } from '../data/calls';
 /** The demo project every visitor may read (spec 000 §1). */
 export const DEMO_PROJECT_ID = 7596044;
 
+/**
+ * Why the caller may not create or change a project's goals, conversions and funnels (spec 002 §5):
+ * nobody is logged in, or the project is the demo, read-only but for administrators.
+ */
+export type WriteRefusal = 'login' | 'demo';
+
+/** The refusal of a caller, or null when they may write. */
+export function writeRefusal(projectId: string, loggedIn: boolean, canEditProject: boolean): WriteRefusal | null {
+  if (!loggedIn) return 'login';
+  return projectId === String(DEMO_PROJECT_ID) && !canEditProject ? 'demo' : null;
+}
+
+/** The tooltip of a control a refusal disables; `what` in the accusative plural: «цели», «воронки». */
+export function refusalText(refusal: WriteRefusal, what: string): string {
+  return refusal === 'login' ? `Войдите, чтобы создавать и менять ${what}.` : `На демо-сайте нельзя создавать и менять ${what}.`;
+}
+
 /** What the project layout gives its pages. */
 export interface ProjectContextValue {
   readonly project: Project;

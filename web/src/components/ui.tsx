@@ -211,6 +211,20 @@ export function RadioGroup<V extends string | number>({ name, value, options, on
   );
 }
 
+/**
+ * A control disabled for a reason, with the reason as its tooltip; with no reason, the control alone.
+ * The title sits on a wrapper and the disabled control takes no pointer events: Chromium sends a
+ * disabled button no hover, so a title of its own would not show.
+ */
+export function DisabledReason({ reason, children }: { readonly reason: string | null; readonly children: ReactNode }) {
+  if (reason === null) return <>{children}</>;
+  return (
+    <span className={styles.disabledReason} title={reason} data-testid="disabled-reason">
+      {children}
+    </span>
+  );
+}
+
 /** A small coloured label. */
 export function Badge({ tone = 'neutral', children, title }: { readonly tone?: 'neutral' | 'progress' | 'success' | 'danger' | 'accent'; readonly children: ReactNode; readonly title?: string }) {
   return (

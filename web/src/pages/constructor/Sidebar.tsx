@@ -109,7 +109,7 @@ export function Sidebar({ selection, onSelection, offset, limit, onOffset, onLim
         onItems={(dimensions) => onSelection({ ...selection, dimensions: dimensions as Selection['dimensions'] })}
       />
       <p className={styles.hint}>{CONSTRUCTOR_TEXTS.tenParameters}</p>
-      <TextInput type="search" placeholder="Поиск показателей и параметров" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="constructor-search" />
+      <TextInput type="search" className={styles.search} placeholder="Поиск показателей и параметров" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="constructor-search" />
       <div className={styles.tree}>
         {metricOptions.length > 0 ? (
           <div className={styles.group}>

@@ -92,6 +92,15 @@ const samplesOf = (name: string): (number | undefined)[] => (bodies.get(name) ??
 
 const click = (v: Rendered, selector: string) => fire(v.container.querySelector(selector), new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
 
+describe('«Новая конверсия» disabled', () => {
+  it('says why: an anonymous visitor is asked to log in', async () => {
+    const v = await renderAt('/stat/projects/8000002/conversions');
+    await until(() => expect(v.container.querySelector('[data-testid="conversion-card-title"]')).not.toBeNull());
+    const button = v.container.querySelector('[data-testid="conversion-new"]');
+    expect([button?.hasAttribute('disabled'), button?.closest('[title]')?.getAttribute('title')]).toEqual([true, 'Войдите, чтобы создавать и менять конверсии.']);
+  });
+});
+
 describe('a conversion opened from the list', () => {
   it('shows the period the list shows, and «← Конверсии» goes back to the list on it', async () => {
     const v = await renderAt('/stat/projects/8000002/conversions');

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CONVERSION_LIST_SAMPLE, type Conversion, type ConversionFigures } from '@stat/schemas/conversions';
-import { useProject } from '../../app/project';
+import { refusalText, useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Dropdown } from '../../components/Dropdown';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, DisabledReason, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
 import { calls, type ConversionBody } from '../../data/calls';
 import { formatInteger } from '../../lib/format';
 import { DELAYS, useDebounced, useRequest } from '../../lib/hooks';
@@ -114,9 +114,11 @@ export default function ConversionsPage() {
       <PageHeader
         title={T.pageTitle}
         actions={
-          <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ conversion: null })} data-testid="conversion-new">
-            {T.create}
-          </Button>
+          <DisabledReason reason={rights.refusal === null ? null : refusalText(rights.refusal, 'конверсии')}>
+            <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ conversion: null })} data-testid="conversion-new">
+              {T.create}
+            </Button>
+          </DisabledReason>
         }
       />
       <div className={styles.toolbar}>

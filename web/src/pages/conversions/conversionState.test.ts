@@ -46,10 +46,10 @@ describe('the shown value', () => {
 
 describe('who may do what', () => {
   it('lets nobody but the project’s editors write on the demo project', () => {
-    expect(conversionRights('7596044', true, false)).toEqual({ write: false, demo: true });
-    expect(conversionRights('7596044', true, true)).toEqual({ write: true, demo: true });
-    expect(conversionRights('12', true, false)).toEqual({ write: true, demo: false });
-    expect(conversionRights('12', false, false)).toEqual({ write: false, demo: false });
+    expect(conversionRights('7596044', true, false)).toEqual({ write: false, demo: true, refusal: 'demo' });
+    expect(conversionRights('7596044', true, true)).toEqual({ write: true, demo: true, refusal: null });
+    expect(conversionRights('12', true, false)).toEqual({ write: true, demo: false, refusal: null });
+    expect(conversionRights('12', false, false)).toEqual({ write: false, demo: false, refusal: 'login' });
   });
   it('offers «Сделать публичной» and delete on one’s own personal conversion only', () => {
     expect(cardActions(conversion({}), true, false)).toEqual({ edit: true, makePublic: true, remove: true });

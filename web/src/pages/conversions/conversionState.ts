@@ -17,7 +17,7 @@ import {
 } from '@stat/schemas/conversions';
 import type { Period } from '../../lib/period';
 import { parseSort, validSample } from '../../reports/framework/query';
-import { DEMO_PROJECT_ID } from '../../app/project';
+import { DEMO_PROJECT_ID, writeRefusal, type WriteRefusal } from '../../app/project';
 import { ApiError } from '../../lib/api';
 import { readStored, writeStored } from '../../lib/browser';
 
@@ -107,9 +107,9 @@ export function draftProblems(draft: ConversionDraft): { title?: string; descrip
 }
 
 /** What the caller may do with the project's conversions (spec 002 §5): on the demo project only its editors write. */
-export function conversionRights(projectId: string, loggedIn: boolean, canEditProject: boolean): { write: boolean; demo: boolean } {
-  const demo = projectId === String(DEMO_PROJECT_ID);
-  return { write: loggedIn && (!demo || canEditProject), demo };
+export function conversionRights(projectId: string, loggedIn: boolean, canEditProject: boolean): { write: boolean; demo: boolean; refusal: WriteRefusal | null } {
+  const refusal = writeRefusal(projectId, loggedIn, canEditProject);
+  return { write: refusal === null, demo: projectId === String(DEMO_PROJECT_ID), refusal };
 }
 
 /** A card's actions: change by the creator or, for a public one, the project's editors; public and delete for the creator's own. */

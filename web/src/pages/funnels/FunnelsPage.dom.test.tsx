@@ -33,7 +33,10 @@ const REPORT = {
     { stepNumber: 1, stepTitle: 'Каталог', metrics: [3, 2, 66.67, 100, 100], metricsWithNotPrevStep: [3, 2, 66.67, 100, 100] },
     { stepNumber: 2, stepTitle: 'Корзина', metrics: [1, 0, 0.004, 33.33, 33.33], metricsWithNotPrevStep: [4, 0, 0, 133.33, 133.33] },
   ],
-  graph: [],
+  graph: [
+    { stepNumber: 1, stepTitle: 'Каталог', visitorsPrevStep: 3, visitorsNotPrevStep: 0, visitorsSum: 3, convFirstStep: 100, convFirstStepSum: 100 },
+    { stepNumber: 2, stepTitle: 'Подписка на рассылку', visitorsPrevStep: 1, visitorsNotPrevStep: 3, visitorsSum: 4, convFirstStep: 33.33, convFirstStepSum: 133.33 },
+  ],
   sample: 1,
 };
 
@@ -69,6 +72,22 @@ async function renderPage(path = '/stat/projects/8000001/funnels'): Promise<Rend
 const rows = (v: Rendered) => Array.from(v.container.querySelectorAll('[data-testid="funnel-row"]')).map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent));
 
 describe('the funnels page', () => {
+  it('says on each disabled button why: «Создать», «Изменить», «Копировать», «Удалить» to an anonymous visitor', async () => {
+    const v = await renderPage();
+    await until(() => expect(rows(v)).toHaveLength(2));
+    const buttons = ['funnel-create', 'funnel-edit', 'funnel-copy', 'funnel-delete'].map((id) => {
+      const button = v.container.querySelector(`[data-testid="${id}"]`);
+      return [id, button?.hasAttribute('disabled'), button?.closest('[title]')?.getAttribute('title')];
+    });
+    const why = 'Войдите, чтобы создавать и менять воронки.';
+    expect(buttons).toEqual([
+      ['funnel-create', true, why],
+      ['funnel-edit', true, why],
+      ['funnel-copy', true, why],
+      ['funnel-delete', true, why],
+    ]);
+  });
+
   it('opens the funnel opened last, and shows its table with percents of 2 decimals and «< 0.01»', async () => {
     window.localStorage.setItem('funnelLastOpened:8000001', '2');
     const v = await renderPage();
@@ -77,6 +96,16 @@ describe('the funnels page', () => {
     expect(rows(v)).toEqual([
       ['1. Каталог', '3', '2', '66,67', '100,00', '100,00'],
       ['2. Корзина', '1', '0', '< 0.01', '33,33', '33,33'],
+    ]);
+  });
+
+  it('writes a step title whole in the graph, with its tooltip past 18 characters; CSS ellipsizes it only when the column is full', async () => {
+    const v = await renderPage();
+    await until(() => expect(v.container.querySelectorAll('[data-testid="funnel-bar-title"]')).toHaveLength(2));
+    const titles = Array.from(v.container.querySelectorAll('[data-testid="funnel-bar-title"]')).map((t) => [t.textContent, t.getAttribute('title')]);
+    expect(titles).toEqual([
+      ['1. Каталог', null],
+      ['2. Подписка на рассылку', 'Подписка на рассылку'],
     ]);
   });
 

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { FUNNEL_METRIC_TITLES, FUNNEL_METRICS, FUNNEL_PERCENT_METRICS, FUNNEL_TEXTS, funnelPercentText, type Funnel, type FunnelGraphStep } from '@stat/schemas/funnels';
-import { useProject } from '../../app/project';
+import { refusalText, useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
-import { Badge, Button, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, DisabledReason, PageHeader, Select, Spinner, Switch, TextInput } from '../../components/ui';
 import { ApiError, statusOf } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
@@ -17,7 +17,7 @@ import { usePagePeriod } from '../../reports/framework/hooks';
 import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { createFunnel, deleteFunnel, funnelCsv, funnelReport, listFunnels, stepGoals, updateFunnel } from './funnelsApi';
 import { funnelPng } from './funnelPng';
-import { chooseFunnel, copyOf, rememberFunnel, type StepDraft } from './funnelState';
+import { chooseFunnel, copyOf, funnelFileName, rememberFunnel, STEP_TITLE_TIP, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
 import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
@@ -32,8 +32,8 @@ function FunnelGraph({ steps, withNot }: { readonly steps: readonly FunnelGraphS
     <div className={styles.graph} data-testid="funnel-graph">
       {steps.map((s) => (
         <div key={s.stepNumber} className={styles.bar} data-testid="funnel-bar">
-          <div className={styles.barTitle} title={s.stepTitle.length > 18 ? s.stepTitle : undefined}>
-            {s.stepNumber}. {s.stepTitle.length > 18 ? `${s.stepTitle.slice(0, 18)}…` : s.stepTitle}
+          <div className={styles.barTitle} title={s.stepTitle.length > STEP_TITLE_TIP ? s.stepTitle : undefined} data-testid="funnel-bar-title">
+            {s.stepNumber}. {s.stepTitle}
           </div>
           <div className={styles.barTrack}>
             <div className={styles.barPrev} style={{ width: `${(100 * s.visitorsPrevStep) / max}%` }} />
@@ -59,6 +59,7 @@ export default function FunnelsPage() {
   const user = useUser();
   const snackbar = useSnackbar();
   const rights = goalRights(projectId, user !== null, project.permissions.can_edit_project);
+  const refusal = rights.refusal === null ? null : refusalText(rights.refusal, 'воронки');
   const list = useRequest(`funnels:${projectId}`, (signal) => listFunnels(projectId, { signal }));
   const funnels = list.data?.funnels ?? [];
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -116,14 +117,16 @@ export default function FunnelsPage() {
   const downloadCsv = async (funnel: Funnel) => {
     if (!period) return;
     try {
-      saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), `funnel-${funnel.id}.csv`);
+      saveFile(await funnelCsv(projectId, { funnel_id: funnel.id, date_start: period.start, date_end: period.end }), funnelFileName(funnel.title, period, 'csv'));
     } catch (error) {
       snackbar(failure(error));
     }
   };
   const downloadPng = async (funnel: Funnel) => {
     const blob = await funnelPng(`${FUNNEL_TEXTS.graph}: ${funnel.title}`, report.data?.graph ?? [], withNot);
-    if (blob) saveFile({ blob, fileName: `funnel-${funnel.id}.png` }, `funnel-${funnel.id}.png`);
+    if (!blob) return;
+    const fileName = period ? funnelFileName(funnel.title, period, 'png') : `funnel-${funnel.id}.png`;
+    saveFile({ blob, fileName }, fileName);
   };
   const table = report.data?.table ?? [];
   const periodPicker = dates ? <PeriodPicker period={dates.period} today={dates.today} onChange={dates.setDates} projectId={projectId} /> : null;
@@ -139,9 +142,11 @@ export default function FunnelsPage() {
         }
       />
       <div className={styles.toolbar}>
-        <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'create', initial: { title: '', steps: [{ title: '', goals: [] }, { title: '', goals: [] }] } })} data-testid="funnel-create">
-          {FUNNEL_TEXTS.create}
-        </Button>
+        <DisabledReason reason={refusal}>
+          <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'create', initial: { title: '', steps: [{ title: '', goals: [] }, { title: '', goals: [] }] } })} data-testid="funnel-create">
+            {FUNNEL_TEXTS.create}
+          </Button>
+        </DisabledReason>
         {funnels.length > 1 ? (
           <TextInput type="search" className={styles.search} placeholder="Поиск воронки" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Поиск воронки" data-testid="funnel-search" />
         ) : null}
@@ -156,12 +161,16 @@ export default function FunnelsPage() {
         ) : null}
         {selected ? (
           <>
-            <Button disabled={!rights.write} onClick={() => setForm({ kind: 'edit', funnel: selected })} data-testid="funnel-edit">
-              {FUNNEL_TEXTS.edit}
-            </Button>
-            <Button disabled={!rights.write} onClick={() => setForm({ kind: 'copy', initial: copyOf(selected) })} data-testid="funnel-copy">
-              {FUNNEL_TEXTS.copy}
-            </Button>
+            <DisabledReason reason={refusal}>
+              <Button disabled={!rights.write} onClick={() => setForm({ kind: 'edit', funnel: selected })} data-testid="funnel-edit">
+                {FUNNEL_TEXTS.edit}
+              </Button>
+            </DisabledReason>
+            <DisabledReason reason={refusal}>
+              <Button disabled={!rights.write} onClick={() => setForm({ kind: 'copy', initial: copyOf(selected) })} data-testid="funnel-copy">
+                {FUNNEL_TEXTS.copy}
+              </Button>
+            </DisabledReason>
             <Dropdown
               trigger="Скачать"
               label="Скачать"
@@ -173,9 +182,11 @@ export default function FunnelsPage() {
                 ...(user ? [{ label: 'CSV', onSelect: () => void downloadCsv(selected), 'data-testid': 'funnel-csv' }] : []),
               ]}
             />
-            <Button variant="danger" disabled={!rights.write} onClick={() => setRemoving({ funnel: selected, busy: false })} data-testid="funnel-delete">
-              {FUNNEL_TEXTS.remove}
-            </Button>
+            <DisabledReason reason={refusal}>
+              <Button variant="danger" disabled={!rights.write} onClick={() => setRemoving({ funnel: selected, busy: false })} data-testid="funnel-delete">
+                {FUNNEL_TEXTS.remove}
+              </Button>
+            </DisabledReason>
           </>
         ) : null}
         <span className={styles.grow} />

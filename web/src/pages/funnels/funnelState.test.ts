@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { funnelPercentText } from '@stat/schemas/funnels';
-import { copyOf, dropStep, funnelFormErrors, hasErrors, moveStep } from './funnelState';
+import { copyOf, dropStep, funnelFileName, funnelFormErrors, hasErrors, moveStep } from './funnelState';
 
 describe('the funnel form (spec 002 §5)', () => {
   it('needs a title, 2 to 11 steps, and a title and a goal in each step', () => {
@@ -35,5 +35,15 @@ describe('the funnel form (spec 002 §5)', () => {
 
   it('shows percents with 2 decimals and a comma, under 0.01 as «< 0.01»', () => {
     expect([funnelPercentText(33.33), funnelPercentText(0.004), funnelPercentText(0), funnelPercentText(null)]).toEqual(['33,33', '< 0.01', '0,00', '—']);
+  });
+});
+
+describe('the downloads\' name', () => {
+  it('is the title and the period, as the api names the CSV', () => {
+    expect(funnelFileName('Поиск и подписка', { start: '2026-11-22', end: '2026-11-28' }, 'png')).toBe('Воронка Поиск и подписка 2026-11-22 — 2026-11-28.png');
+  });
+
+  it('names one date for a day', () => {
+    expect(funnelFileName('Поиск', { start: '2026-11-28', end: '2026-11-28' }, 'csv')).toBe('Воронка Поиск 2026-11-28.csv');
   });
 });

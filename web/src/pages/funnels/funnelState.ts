@@ -12,6 +12,18 @@ export function rememberFunnel(projectId: string, id: number): void {
   writeStored(`${FUNNEL_LAST_OPENED_KEY}:${projectId}`, String(id));
 }
 
+/** Step titles longer than this get a tooltip in the graph (spec 002 §9). */
+export const STEP_TITLE_TIP = 18;
+
+/**
+ * A download's name: «Воронка <title> <start> — <end>.<ext>», one date for a day. The api names the
+ * CSV so (csvDisposition in api/src/reports/csv.ts); the PNG, drawn here, follows it.
+ */
+export function funnelFileName(title: string, period: { readonly start: string; readonly end: string }, ext: 'csv' | 'png'): string {
+  const dates = period.start === period.end ? period.start : `${period.start} — ${period.end}`;
+  return `${`${FUNNEL_TEXTS.graph} ${title}`.trim()} ${dates}.${ext}`;
+}
+
 /** A step in the form. */
 export interface StepDraft {
   readonly title: string;

@@ -119,16 +119,16 @@ describe('the goals page period', () => {
   });
 });
 
+async function renderAs(loggedIn: boolean, projectId: number, canEdit: boolean): Promise<Rendered> {
+  const shown = { ...project, id: projectId, permissions: { can_edit_project: canEdit } } as unknown as Project;
+  const page = inProject(shown, `/stat/projects/${projectId}/goals`, <GoalsPage />);
+  view = await render(loggedIn ? <SessionProvider initial={{ status: 'user', user: testUser() }}>{page}</SessionProvider> : page);
+  await until(() => expect(view?.container.querySelectorAll('[data-testid="goal-row"]').length).toBe(1));
+  return view;
+}
+
 describe('the goal row menu «⋯»', () => {
   const menus = (v: Rendered) => v.container.querySelectorAll('[data-testid="goal-actions"]').length;
-
-  async function renderAs(loggedIn: boolean, projectId: number, canEdit: boolean): Promise<Rendered> {
-    const shown = { ...project, id: projectId, permissions: { can_edit_project: canEdit } } as unknown as Project;
-    const page = inProject(shown, `/stat/projects/${projectId}/goals`, <GoalsPage />);
-    view = await render(loggedIn ? <SessionProvider initial={{ status: 'user', user: testUser() }}>{page}</SessionProvider> : page);
-    await until(() => expect(view?.container.querySelectorAll('[data-testid="goal-row"]').length).toBe(1));
-    return view;
-  }
 
   it('is not shown to an anonymous visitor, who may do nothing on a goal', async () => {
     expect(menus(await renderAs(false, 8000003, true))).toBe(0);
@@ -140,6 +140,36 @@ describe('the goal row menu «⋯»', () => {
 
   it('is shown to the goal\'s owner on their own project', async () => {
     expect(menus(await renderAs(true, 8000003, true))).toBe(1);
+  });
+});
+
+describe('the disabled «Новое целевое событие» and «Выбрать из автоцелей» say why', () => {
+  /** Each header button: disabled, and the title of the wrapper that shows it on hover. */
+  const buttons = (v: Rendered) =>
+    ['goal-new', 'goal-from-auto'].map((id) => {
+      const button = v.container.querySelector(`[data-testid="${id}"]`);
+      return { id, disabled: button?.hasAttribute('disabled'), reason: button?.closest('[title]')?.getAttribute('title') ?? null };
+    });
+
+  it('to a registered user on the demo project', async () => {
+    expect(buttons(await renderAs(true, DEMO_PROJECT_ID, false))).toEqual([
+      { id: 'goal-new', disabled: true, reason: 'На демо-сайте нельзя создавать и менять цели.' },
+      { id: 'goal-from-auto', disabled: true, reason: 'На демо-сайте нельзя создавать и менять цели.' },
+    ]);
+  });
+
+  it('to an anonymous visitor', async () => {
+    expect(buttons(await renderAs(false, DEMO_PROJECT_ID, false))).toEqual([
+      { id: 'goal-new', disabled: true, reason: 'Войдите, чтобы создавать и менять цели.' },
+      { id: 'goal-from-auto', disabled: true, reason: 'Войдите, чтобы создавать и менять цели.' },
+    ]);
+  });
+
+  it('and are enabled, with no tooltip, for the owner of the project', async () => {
+    expect(buttons(await renderAs(true, 8000003, true))).toEqual([
+      { id: 'goal-new', disabled: false, reason: null },
+      { id: 'goal-from-auto', disabled: false, reason: null },
+    ]);
   });
 });
 

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AUTOGOALS_PAGE, GOAL_TEXTS, GOALS_TABLE_PAGE, goalCountedRules, type AutogoalEntry, type Goal, type GoalCount } from '@stat/schemas/goals';
 import { EVENT_CLASS_TITLES } from '@stat/schemas/filters';
-import { useProject } from '../../app/project';
+import { refusalText, useProject } from '../../app/project';
 import { useUser } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { Dropdown } from '../../components/Dropdown';
 import { ConfirmDialog, Modal } from '../../components/Modal';
-import { Badge, Button, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
+import { Badge, Button, DisabledReason, PageHeader, Spinner, Switch, TextInput } from '../../components/ui';
 import type { ConversionBody } from '../../data/calls';
 import { calls } from '../../data/calls';
 import { formatInteger } from '../../lib/format';
@@ -79,6 +79,7 @@ export default function GoalsPage() {
   const span = dates?.period ?? null;
   const canEdit = project.permissions.can_edit_project;
   const rights = goalRights(projectId, user !== null, canEdit);
+  const refusal = rights.refusal === null ? null : refusalText(rights.refusal, 'цели');
   const [search, setSearch] = useState('');
   const settled = useDebounced(search, DELAYS.tableSearch);
   const [showCommon, setShowCommon] = useState(() => readShowCommon(user?.id ?? 0, projectId));
@@ -181,12 +182,16 @@ export default function GoalsPage() {
         title={GOAL_TEXTS.pageTitle}
         actions={
           <>
-            <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'add' })} data-testid="goal-new">
-              {GOAL_TEXTS.create}
-            </Button>
-            <Button disabled={!rights.write} onClick={() => setChoosing(true)} data-testid="goal-from-auto">
-              {GOAL_TEXTS.fromAutogoals}
-            </Button>
+            <DisabledReason reason={refusal}>
+              <Button variant="primary" disabled={!rights.write} onClick={() => setForm({ kind: 'add' })} data-testid="goal-new">
+                {GOAL_TEXTS.create}
+              </Button>
+            </DisabledReason>
+            <DisabledReason reason={refusal}>
+              <Button disabled={!rights.write} onClick={() => setChoosing(true)} data-testid="goal-from-auto">
+                {GOAL_TEXTS.fromAutogoals}
+              </Button>
+            </DisabledReason>
           </>
         }
       />

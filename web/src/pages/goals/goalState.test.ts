@@ -28,10 +28,10 @@ const goal = (more: Partial<Goal>): Goal => ({
 
 describe('who may do what on the goals page (spec 002 §5)', () => {
   it('creating needs a login, and on the demo project the right to edit it', () => {
-    expect(goalRights('5', true, false)).toEqual({ write: true, demo: false });
-    expect(goalRights('5', false, false)).toEqual({ write: false, demo: false });
-    expect(goalRights('7596044', true, false)).toEqual({ write: false, demo: true });
-    expect(goalRights('7596044', true, true)).toEqual({ write: true, demo: true });
+    expect(goalRights('5', true, false)).toEqual({ write: true, demo: false, refusal: null });
+    expect(goalRights('5', false, false)).toEqual({ write: false, demo: false, refusal: 'login' });
+    expect(goalRights('7596044', true, false)).toEqual({ write: false, demo: true, refusal: 'demo' });
+    expect(goalRights('7596044', true, true)).toEqual({ write: true, demo: true, refusal: null });
   });
 
   it('an own personal goal: add conversion, make public, edit, copy, delete', () => {

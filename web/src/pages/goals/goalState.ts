@@ -1,5 +1,5 @@
 /** The goals page's rules that need no DOM: the switch remembered per user, who may do what. */
-import { DEMO_PROJECT_ID } from '../../app/project';
+import { DEMO_PROJECT_ID, writeRefusal, type WriteRefusal } from '../../app/project';
 import { FUNNEL_TEXTS } from '@stat/schemas/funnels';
 import { GOAL_RATE_LIMIT_MESSAGE, GOAL_TEXTS, GOAL_TITLE_MAX, SHOW_COMMON_GOALS_KEY, type Goal } from '@stat/schemas/goals';
 import { ApiError } from '../../lib/api';
@@ -30,11 +30,13 @@ export interface GoalRights {
   /** create and copy: a login, and on the demo project an administrator */
   readonly write: boolean;
   readonly demo: boolean;
+  /** why `write` is false, for the disabled buttons' tooltips */
+  readonly refusal: WriteRefusal | null;
 }
 
 export function goalRights(projectId: string, loggedIn: boolean, canEditProject: boolean): GoalRights {
-  const demo = projectId === String(DEMO_PROJECT_ID);
-  return { write: loggedIn && (!demo || canEditProject), demo };
+  const refusal = writeRefusal(projectId, loggedIn, canEditProject);
+  return { write: refusal === null, demo: projectId === String(DEMO_PROJECT_ID), refusal };
 }
 
 /** What a goal's row offers. */
