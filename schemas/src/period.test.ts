@@ -6,6 +6,7 @@ import {
   allowedGroups,
   bucketCount,
   daysBetween,
+  downloadName,
   defaultGroup,
   endOfMonth,
   fitGroup,
@@ -219,5 +220,12 @@ describe('the rating report period', () => {
   });
   it('reads 8 to 2 days back by default', () => {
     expect(ratingDefaultPeriod(today)).toEqual({ dateStart: '2026-11-16', dateEnd: '2026-11-22' });
+  });
+});
+
+describe('downloadName', () => {
+  it('names a download by its title and period, one date for a day', () => {
+    expect(downloadName('Источники трафика', '2026-11-01', '2026-11-10', 'csv')).toBe('Источники трафика 2026-11-01 — 2026-11-10.csv');
+    expect(downloadName('Воронка Поиск и подписка', '2026-11-28', '2026-11-28', 'png')).toBe('Воронка Поиск и подписка 2026-11-28.png');
   });
 });

@@ -191,6 +191,15 @@ export function bucketCount(dateStart: IsoDate, dateEnd: IsoDate, group: PeriodG
 }
 
 /**
+ * A download's name: its title and period, «Источники трафика 2026-11-01 — 2026-11-10.csv», one
+ * date for a day. The api's CSV files and the PNG images the web draws are named so alike.
+ */
+export function downloadName(title: string, dateStart: IsoDate, dateEnd: IsoDate, ext: 'csv' | 'png'): string {
+  const period = dateStart === dateEnd ? dateStart : `${dateStart} — ${dateEnd}`;
+  return `${title} ${period}.${ext}`;
+}
+
+/**
  * The answer of `GET /api/report/v1.0/service/eventbase_latency` (spec 001 §7: "result start,
  * end"): the span of the stored events, over every project or over one
  * (`service/eventbase_latency/{projectId}`). The date picker disables the days outside

@@ -1,4 +1,5 @@
 import type { MetricInfo } from '@stat/schemas';
+import { downloadName } from '@stat/schemas/period';
 
 /**
  * The report CSV of specification 001 (§9: "semicolons, comma decimals, BOM"), as a spreadsheet
@@ -41,8 +42,7 @@ export function csvLine(values: readonly (string | number | null)[]): string {
  * as a Content-Disposition value with an ASCII fallback for old clients (RFC 6266).
  */
 export function csvDisposition(reportName: string, title: string, dateStart: string, dateEnd: string): string {
-  const period = dateStart === dateEnd ? dateStart : `${dateStart} — ${dateEnd}`;
-  const utf8 = `${title} ${period}.csv`;
+  const utf8 = downloadName(title, dateStart, dateEnd, 'csv');
   const ascii = `${reportName}_${dateStart}_${dateEnd}.csv`;
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(utf8)}`;
 }

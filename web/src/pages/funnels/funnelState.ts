@@ -1,4 +1,5 @@
 /** The funnels page's rules without a DOM: the last opened funnel, the copy, the form's checks. */
+import { downloadName } from '@stat/schemas/period';
 import { FUNNEL_LAST_OPENED_KEY, FUNNEL_STEPS_MAX, FUNNEL_STEPS_MIN, FUNNEL_TEXTS, type Funnel } from '@stat/schemas/funnels';
 import { readStored, writeStored } from '../../lib/browser';
 
@@ -15,13 +16,9 @@ export function rememberFunnel(projectId: string, id: number): void {
 /** Step titles longer than this get a tooltip in the graph (spec 002 §9). */
 export const STEP_TITLE_TIP = 18;
 
-/**
- * A download's name: «Воронка <title> <start> — <end>.<ext>», one date for a day. The api names the
- * CSV so (csvDisposition in api/src/reports/csv.ts); the PNG, drawn here, follows it.
- */
+/** A download's name, «Воронка <title> <start> — <end>.<ext>», as the api names the funnel's CSV. */
 export function funnelFileName(title: string, period: { readonly start: string; readonly end: string }, ext: 'csv' | 'png'): string {
-  const dates = period.start === period.end ? period.start : `${period.start} — ${period.end}`;
-  return `${`${FUNNEL_TEXTS.graph} ${title}`.trim()} ${dates}.${ext}`;
+  return downloadName(`${FUNNEL_TEXTS.graph} ${title}`.trim(), period.start, period.end, ext);
 }
 
 /** A step in the form. */
