@@ -54,7 +54,7 @@ import { ConstructorTemplatesService } from './constructor-templates/constructor
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
-import { CLICKHOUSE, CLOCK, DB, FETCHER, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings, type Clock } from './tokens.js';
+import { CLICKHOUSE, CLOCK, DB, DEMO_STATE, FETCHER, LIMIT_KV, SESSION_KV, SETTINGS, type ApiSettings, type Clock, type DemoStateOf } from './tokens.js';
 
 /** What the composition root gives the api. */
 export interface ApiDeps {
@@ -65,6 +65,8 @@ export interface ApiDeps {
   settings: ApiSettings;
   fetcher: PageFetcher;
   clock: Clock;
+  /** whether the demo project is still being filled (the embedded server's seed) */
+  demoState: DemoStateOf;
   /** the process's metrics and logger, for the report engine's queries */
   metrics: Metrics;
   logger: Logger;
@@ -112,6 +114,7 @@ export class AppModule {
       { provide: SETTINGS, useValue: deps.settings },
       { provide: FETCHER, useValue: deps.fetcher },
       { provide: CLOCK, useValue: deps.clock },
+      { provide: DEMO_STATE, useValue: deps.demoState },
       { provide: ReportEngine, useValue: engine },
       { provide: Sampling, useValue: new Sampling(engine, deps.settings.reportSampleMinEvents) },
       ReportService,

@@ -18,6 +18,7 @@ import { PgKv } from './kv/pg-kv.js';
 import { RedisKv } from './kv/redis-kv.js';
 import type { ApiSettings } from './tokens.js';
 import { GOAL_CREATIONS_PER_MINUTE, type HealthReport, type ReadinessReport } from '@stat/schemas';
+import type { DemoState } from '@stat/schemas/period';
 import { createLogger, createMetrics, readinessFrom, type Logger, type Metrics, type Probe } from '@stat/telemetry';
 import { NestLogs, registerOperations, requestIdOf } from './http/operations.js';
 
@@ -45,6 +46,8 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   ratingSchedule?: boolean;
   /** The outbound fetcher (default: system DNS, public addresses only); tests give their own resolver. */
   fetcher?: PageFetcher;
+  /** Whether the demo project is still being filled (GET service/demo); by default never. */
+  demoState?: () => DemoState;
   /** The process's health for GET /health (outside the prefix); by default just `ok`. */
   health?: () => HealthReport;
   /** Report calls (`/api/report/…`) one client address may make per minute (default 600). */
@@ -142,7 +145,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
     const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
     const errors = new ApiErrorFilter();
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock, metrics, logger }),
+      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock, demoState: config.demoState ?? (() => ({ filling: false })), metrics, logger }),
       new FastifyAdapter({
         bodyLimit: BODY_LIMIT,
         trustProxy: config.trustProxy ?? false,

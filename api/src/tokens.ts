@@ -1,3 +1,4 @@
+import type { DemoState } from '@stat/schemas/period';
 /** Injection tokens of what the composition root hands the api. */
 export const DB = Symbol('Db');
 export const CLICKHOUSE = Symbol('ClickHouseClient');
@@ -9,6 +10,9 @@ export const SETTINGS = Symbol('ApiSettings');
 /** The clock (ms since the epoch): Date.now, or a test's. */
 export const CLOCK = Symbol('Clock');
 export type Clock = () => number;
+/** Whether the demo project's traffic is still being generated (the embedded server's seed). */
+export const DEMO_STATE = Symbol('DemoState');
+export type DemoStateOf = () => DemoState;
 /** The outbound page fetcher (fetch_metadata, favicons, verify_ownership). */
 export const FETCHER = Symbol('PageFetcher');
 

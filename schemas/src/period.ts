@@ -217,3 +217,12 @@ export interface EventbaseLatency {
    */
   readonly end_timestamp: number | null;
 }
+
+/**
+ * `GET service/demo`: whether the demo project's traffic is still being generated. An embedded
+ * service says «ready» first and fills the demo's days after (some minutes on two cores, the oldest
+ * day first), so its reports read nearly empty until it is done; the demo's message says so.
+ */
+export interface DemoState {
+  readonly filling: boolean;
+}

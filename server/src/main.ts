@@ -75,6 +75,8 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
   let startConsuming: ((db: Db | null) => Promise<void>) | null = null;
   /** The demo seed, when it runs after «ready». */
   let seedLater: (() => DemoSeeding) | null = null;
+  /** Whether that seed is still filling the demo (the api tells the demo's readers). */
+  let demoFilling = false;
   if (roles.has('aggregator') && clickhouse) {
     const store = clickhouse;
     const aggregatorLog = logger.child({ part: 'aggregator' });
@@ -168,6 +170,7 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
         registrationOpen: config.REGISTRATION_OPEN,
         trustProxy: config.TRUST_PROXY,
         health: healthReport,
+        demoState: () => ({ filling: demoFilling }),
         reportRequestsPerMinute: config.REPORT_REQUESTS_PER_MINUTE,
         goalCreationsPerMinute: config.GOAL_CREATIONS_PER_MINUTE,
         reportMaxMemoryBytes: config.REPORT_MAX_MEMORY_BYTES,
@@ -264,8 +267,13 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
 
   log(`ready (${[...roles].join(', ')})`);
   const demo = seedLater?.() ?? null;
+  demoFilling = demo !== null;
   // Storing failed (an outage that outlasted the stop, a full disk): the service goes on without it.
-  demo?.done.catch((error: unknown) => logger.error(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`));
+  demo?.done
+    .catch((error: unknown) => logger.error(`demo project ${DEMO_PROJECT_ID}: the seed failed: ${String(error)}`))
+    .finally(() => {
+      demoFilling = false;
+    });
   // The demo's live visits, through this process's own collector (embedded mode).
   const live = config.DEMO_SEED && config.DEMO_LIVE && roles.has('collector') && roles.has('aggregator')
     ? startDemoLive({ collectorUrl: localCollector(config.HOST, config.COLLECTOR_PORT), visitsPerDay: config.DEMO_VISITS_PER_DAY }, log)

@@ -7,8 +7,10 @@ import { startTestApi, type TestApi } from '../testing/harness.js';
 // empty and holds only the events written here, all on fixed past dates: the answers do not
 // depend on the day or the time of day the test runs.
 let api: TestApi;
+/** What the embedded server's demo seed would say (GET service/demo). */
+let demoFilling = false;
 beforeAll(async () => {
-  api = await startTestApi({ file: 'eventbase-latency.test.ts' });
+  api = await startTestApi({ file: 'eventbase-latency.test.ts', demoState: () => ({ filling: demoFilling }) });
 });
 afterAll(async () => {
   await api?.close();
@@ -117,5 +119,20 @@ describe('GET service/eventbase_latency', () => {
       const answer = await owner.client.get(`${PATH}?project_id=${owner.projectId}`);
       expect([answer.status, answer.json]).toEqual([400, { responseStatus: 400, errors: { message: 'property project_id should not exist' } }]);
     });
+  });
+});
+
+describe('GET service/demo', () => {
+  it('says whether the demo project is still being filled, to anyone', async () => {
+    const anonymous = new ApiClient(api.url);
+    expect((await anonymous.get('/api/report/v1.0/service/demo')).json).toEqual({ responseStatus: 200, result: { filling: false } });
+    demoFilling = true;
+    try {
+      expect((await anonymous.get('/api/report/v1.0/service/demo')).json).toEqual({ responseStatus: 200, result: { filling: true } });
+    } finally {
+      demoFilling = false;
+    }
+    const asked = await anonymous.get('/api/report/v1.0/service/demo?project_id=1');
+    expect(asked.status).toBe(400);
   });
 });

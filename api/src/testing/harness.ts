@@ -77,6 +77,8 @@ export interface TestApiOptions {
   reportRequestsPerMinute?: number;
   /** Goals one user may create a minute (default: the api's). */
   goalCreationsPerMinute?: number;
+  /** Whether the demo project is being filled (default: never). */
+  demoState?: () => { filling: boolean };
 }
 
 export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
@@ -120,6 +122,7 @@ export async function startTestApi(options: TestApiOptions, backends: TestBacken
       clock: () => fixedNow ?? Date.now(),
       ...(options.reportRequestsPerMinute === undefined ? {} : { reportRequestsPerMinute: options.reportRequestsPerMinute }),
       ...(options.goalCreationsPerMinute === undefined ? {} : { goalCreationsPerMinute: options.goalCreationsPerMinute }),
+      ...(options.demoState === undefined ? {} : { demoState: options.demoState }),
     },
     clickhouse,
   );

@@ -3,7 +3,7 @@
  * never `fetch`. Shapes are the api's; comments name what the screens rely on.
  */
 import type { CounterCheck } from '@stat/schemas/site';
-import type { EventbaseLatency } from '@stat/schemas/period';
+import type { DemoState, EventbaseLatency } from '@stat/schemas/period';
 import type { ExportLink, ExportLinkRequest } from '@stat/schemas/export';
 import type { HintState } from '@stat/schemas/hints';
 import type {
@@ -234,6 +234,8 @@ export const calls = {
     apiGet<{ data: LinkedProject[]; total: number }>(`/api/v1.0/user/current/projects${query({ limit: 100, search })}`, options),
   project: (projectId: number | string, options?: RequestOptions) => apiGet<Project>(`/api/v1.0/project/${id(projectId)}`, options),
   /** The first and last day the project has data (spec 001 §4, the date modal). */
+  /** Whether the demo project is still being filled (`GET service/demo`). */
+  demoState: () => apiGet<DemoState>('/api/report/v1.0/service/demo'),
   dataSpan: (projectId: number | string) => apiGet<EventbaseLatency>(`/api/report/v1.0/service/eventbase_latency/${id(projectId)}`),
   updateProject: (projectId: number | string, body: { title?: string; counter_settings?: Partial<CounterSettings> } | RatingForm) =>
     apiPut<Project>(`/api/v1.0/project/${id(projectId)}`, body),

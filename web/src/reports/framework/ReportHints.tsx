@@ -116,6 +116,7 @@ export function ReportHints({ subject, hints: [state, update] }: { readonly subj
   // The address names the project before it is read (a demo report shows before): no jump when it comes.
   const params = useParams();
   const projectId = useContext(ProjectContext)?.project.id ?? Number(params.projectId);
+  const filling = useDemoFilling(projectId === DEMO_PROJECT_ID);
   const shown = state !== null && subject.hint !== undefined && reportHintShown(state, subject.name);
   const tip = state === null ? null : metaTipOf(state, subject.tips);
 
@@ -126,6 +127,9 @@ export function ReportHints({ subject, hints: [state, update] }: { readonly subj
           <p className={styles.text}>
             Это демонстрационный сайт: его данные похожи на настоящие, и здесь можно открыть любой отчёт. Чтобы видеть статистику своего сайта,
             добавьте его и установите счётчик.
+            {filling ? (
+              <span data-testid="demo-filling"> Данные демо-сайта ещё загружаются, начиная с самых ранних дней: через несколько минут отчёты будут полными.</span>
+            ) : null}
           </p>
           <Link className={styles.demoLink} to="/stat/create">
             Добавить сайт
@@ -215,3 +219,35 @@ function HintDetails({ subject, onClose }: { readonly subject: HintSubject; read
     </Modal>
   );
 }
+
+/**
+ * Whether the demo's traffic is still being generated (an embedded service fills it for some
+ * minutes after «ready», the oldest day first): asked when a demo report opens, and again every
+ * 20 s while it is; a failed answer says nothing.
+ */
+function useDemoFilling(isDemo: boolean): boolean {
+  const [filling, setFilling] = useState(false);
+  useEffect(() => {
+    if (!isDemo) return undefined;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = (): void => {
+      calls.demoState().then(
+        (state) => {
+          if (!live) return;
+          setFilling(state?.filling === true);
+          if (state?.filling === true) timer = setTimeout(ask, DEMO_FILLING_POLL_MS);
+        },
+        () => undefined,
+      );
+    };
+    ask();
+    return () => {
+      live = false;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [isDemo]);
+  return filling;
+}
+
+const DEMO_FILLING_POLL_MS = 20_000;
