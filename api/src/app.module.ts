@@ -10,6 +10,7 @@ import { DictionaryController, DictionaryRepository } from './reports/dictionari
 import { FilterValuesController } from './reports/filter-values.js';
 import { RealtimeController } from './realtime/realtime.controller.js';
 import { RealtimeService } from './realtime/realtime.service.js';
+import { DemoController } from './service/demo.controller.js';
 import { ServiceController } from './service/service.controller.js';
 import { LatencyRepository } from './service/latency.repository.js';
 import { AccessGuard } from './auth/access.guard.js';
@@ -79,6 +80,7 @@ export const CONTROLLERS: Type[] = [
   RealtimeController,
   DictionaryController,
   ServiceController,
+  DemoController,
   AuthController,
   UserController,
   ProjectController,

@@ -46,7 +46,7 @@ export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   ratingSchedule?: boolean;
   /** The outbound fetcher (default: system DNS, public addresses only); tests give their own resolver. */
   fetcher?: PageFetcher;
-  /** Whether the demo project is still being filled (GET service/demo); by default never. */
+  /** Whether the demo project is still being filled (GET demo/state); by default never. */
   demoState?: () => DemoState;
   /** The process's health for GET /health (outside the prefix); by default just `ok`. */
   health?: () => HealthReport;

@@ -219,7 +219,7 @@ export interface EventbaseLatency {
 }
 
 /**
- * `GET service/demo`: whether the demo project's traffic is still being generated. An embedded
+ * `GET demo/state`: whether the demo project's traffic is still being generated. An embedded
  * service says «ready» first and fills the demo's days after (some minutes on two cores, the oldest
  * day first), so its reports read nearly empty until it is done; the demo's message says so.
  */

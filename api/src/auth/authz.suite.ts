@@ -223,7 +223,7 @@ const TABLE: Entry[] = [
   { route: 'GET /api/report/v1.0/ch_geo', call: () => ({ path: '/api/report/v1.0/ch_geo?geo_ids=2017370' }), global: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/service/time', call: () => ({ path: '/api/report/v1.0/service/time' }), global: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/service/eventbase_latency', call: () => ({ path: '/api/report/v1.0/service/eventbase_latency' }), global: '200 200 200 200 200 200 200' },
-  { route: 'GET /api/report/v1.0/service/demo', call: () => ({ path: '/api/report/v1.0/service/demo' }), global: '200 200 200 200 200 200 200' },
+  { route: 'GET /api/v1.0/demo/state', call: () => ({ path: '/api/v1.0/demo/state' }), global: '200 200 200 200 200 200 200' },
   { route: 'GET /api/report/v1.0/ch_segments', call: () => ({ path: '/api/report/v1.0/ch_segments?segment_ids=1' }), global: '200 200 200 200 200 200 200' },
   // Accounts: open to anyone; the answers depend on the credentials, not on who calls.
   { route: 'POST /api/v1.0/auth/login', call: () => ({ path: '/api/v1.0/auth/login', body: { email: 'nobody@example.com', password: 'wrong password' } }), global: '401 401 401 401 401 401 401' },

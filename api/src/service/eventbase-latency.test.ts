@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../testing/harness.js';
 // empty and holds only the events written here, all on fixed past dates: the answers do not
 // depend on the day or the time of day the test runs.
 let api: TestApi;
-/** What the embedded server's demo seed would say (GET service/demo). */
+/** What the embedded server's demo seed would say (GET demo/state). */
 let demoFilling = false;
 beforeAll(async () => {
   api = await startTestApi({ file: 'eventbase-latency.test.ts', demoState: () => ({ filling: demoFilling }) });
@@ -122,17 +122,17 @@ describe('GET service/eventbase_latency', () => {
   });
 });
 
-describe('GET service/demo', () => {
+describe('GET demo/state', () => {
   it('says whether the demo project is still being filled, to anyone', async () => {
     const anonymous = new ApiClient(api.url);
-    expect((await anonymous.get('/api/report/v1.0/service/demo')).json).toEqual({ responseStatus: 200, result: { filling: false } });
+    expect((await anonymous.get('/api/v1.0/demo/state')).json).toEqual({ responseStatus: 200, result: { filling: false } });
     demoFilling = true;
     try {
-      expect((await anonymous.get('/api/report/v1.0/service/demo')).json).toEqual({ responseStatus: 200, result: { filling: true } });
+      expect((await anonymous.get('/api/v1.0/demo/state')).json).toEqual({ responseStatus: 200, result: { filling: true } });
     } finally {
       demoFilling = false;
     }
-    const asked = await anonymous.get('/api/report/v1.0/service/demo?project_id=1');
+    const asked = await anonymous.get('/api/v1.0/demo/state?project_id=1');
     expect(asked.status).toBe(400);
   });
 });

@@ -1,13 +1,12 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import type { DemoState, EventbaseLatency } from '@stat/schemas/period';
+import type { EventbaseLatency } from '@stat/schemas/period';
 import { Public, ProjectView } from '../auth/policy.js';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { LatencyRepository } from './latency.repository.js';
 import { answer, ApiStoreNotReady, envelope } from '../openapi/answers.js';
-import { DEMO_STATE, type DemoStateOf } from '../tokens.js';
 
 /**
  * No query parameters: the span of one project is `eventbase_latency/{projectId}`, so that the
@@ -19,26 +18,13 @@ export class NoQueryDto {}
 // The class's own policy (public) is declared in app.module.ts; routes here may narrow it.
 @Controller('api/report/v1.0/service')
 export class ServiceController {
-  constructor(
-    @Inject(LatencyRepository) private readonly latency: LatencyRepository,
-    @Inject(DEMO_STATE) private readonly demoState: DemoStateOf,
-  ) {}
+  constructor(@Inject(LatencyRepository) private readonly latency: LatencyRepository) {}
 
   /** Server time, so that clients with a wrong clock still pick the right "today". */
   @Get('time')
   @ApiOkResponse({ schema: envelope({ type: 'object', properties: { timestamp: { type: 'integer', description: 'epoch seconds' } }, required: ['timestamp'] }) })
   time(): Envelope<{ timestamp: number }> {
     return ok({ timestamp: Math.floor(Date.now() / 1000) });
-  }
-
-  /**
-   * Whether the demo project's traffic is still being generated: an embedded service says
-   * «ready» before the demo's days are filled, and the demo's message says they are coming.
-   */
-  @Get('demo')
-  @ApiOkResponse({ schema: envelope({ type: 'object', properties: { filling: { type: 'boolean' } }, required: ['filling'] }) })
-  demo(@Query(validated(NoQueryDto)) _query: NoQueryDto): Envelope<DemoState> {
-    return ok({ filling: this.demoState().filling });
   }
 
   /**

@@ -234,8 +234,8 @@ export const calls = {
     apiGet<{ data: LinkedProject[]; total: number }>(`/api/v1.0/user/current/projects${query({ limit: 100, search })}`, options),
   project: (projectId: number | string, options?: RequestOptions) => apiGet<Project>(`/api/v1.0/project/${id(projectId)}`, options),
   /** The first and last day the project has data (spec 001 §4, the date modal). */
-  /** Whether the demo project is still being filled (`GET service/demo`). */
-  demoState: () => apiGet<DemoState>('/api/report/v1.0/service/demo'),
+  /** Whether the demo project is still being filled (`GET demo/state`). */
+  demoState: () => apiGet<DemoState>('/api/v1.0/demo/state'),
   dataSpan: (projectId: number | string) => apiGet<EventbaseLatency>(`/api/report/v1.0/service/eventbase_latency/${id(projectId)}`),
   updateProject: (projectId: number | string, body: { title?: string; counter_settings?: Partial<CounterSettings> } | RatingForm) =>
     apiPut<Project>(`/api/v1.0/project/${id(projectId)}`, body),

@@ -19,7 +19,7 @@ afterEach(() => {
 const subject: HintSubject = { name: 'geo', title: 'География', metrics: ['visits'], tips: [] };
 
 async function open(projectId: number, filling: boolean): Promise<Rendered> {
-  globalThis.fetch = fakeApi({ '/api/report/v1.0/service/demo': { filling } });
+  globalThis.fetch = fakeApi({ '/api/v1.0/demo/state': { filling } });
   view = await render(
     <MemoryRouter initialEntries={[`/stat/projects/${projectId}/new/report/geo`]}>
       <Routes>
