@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventKeyOf } from '@stat/schemas';
+import { createLogger } from '@stat/telemetry';
 import { startTestApi, type TestApi } from '../testing/harness.js';
 import { newUser, noonOfToday, userWithProject } from '../testing/fixtures.js';
 import type { ApiClient } from '../testing/client.js';
@@ -51,11 +52,15 @@ const EVENTS: Fixture[] = [
 ];
 
 let api: TestApi;
+/** The api's log lines: each report query it ran says so (`report query`, `report query failed`). */
+const logLines: string[] = [];
+const reportQueries = (): number => logLines.filter((line) => /"msg":"report query/.test(line)).length;
 let owner: ApiClient;
 let projectId: number;
 
 beforeAll(async () => {
-  api = await startTestApi({ file: 'realtime.api.test.ts' });
+  const logger = createLogger({ role: 'api', level: 'info', destination: { write: (line: string) => void logLines.push(line) } });
+  api = await startTestApi({ file: 'realtime.api.test.ts', logger });
   api.setNow(NOW);
   ({ client: owner, projectId } = await userWithProject(api));
   const starts: Record<string, string> = { a: '12:27:00', b: '12:10:00', c: '12:29:30', d: '08:00:00', e: '11:50:00' };
@@ -223,6 +228,17 @@ describe('POST /api/report/v1.0/eventbase/{projectId}/realtime', () => {
     const { status, json } = await realtime(body);
     expect(status).toBe(400);
     expect(json.errors.message).toContain(message);
+  });
+
+  it('refuses a request with one bad widget before any widget reads', async () => {
+    const before = reportQueries();
+    const { status } = await realtime({ widget_params: { utms: { metrics: ['usability_ctr'] } } });
+    expect(status).toBe(400);
+    // Nothing started and left running: the other seven sections would each have queried.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reportQueries()).toBe(before);
+    await realtime({ sections: ['page_views'] });
+    expect(reportQueries()).toBeGreaterThan(before);
   });
 
   it('refuses a user without access to the project', async () => {

@@ -53,20 +53,24 @@ export class RealtimeService {
     // A period detail is a window of today's last minutes; another period is read whole (static).
     const detail = body.period ?? 'today';
     const isToday = dateStart === today && dateEnd === today;
-    // The sample every widget reads, decided once: today and a small period whole whatever was asked.
-    const sample = await this.sampling.sampleOf(projectId, { dateStart, dateEnd }, periodSample(body.sample, { dateStart, dateEnd }, today));
     const window: ReportWindow = isToday && detail !== 'today' ? { since: Math.max(nowS - detail * MINUTE_S, moscowDayStart(today) / 1000) } : {};
-    const request: ReportRequestDto = {
+    const askedSample = periodSample(body.sample, { dateStart, dateEnd }, today);
+    const asked: ReportRequestDto = {
       date_start: dateStart,
       date_end: dateEnd,
       group: body.group,
-      sample,
+      sample: askedSample,
       ...(body.filters === undefined ? {} : { filters: body.filters }),
       ...(body.dimension_filters === undefined ? {} : { dimension_filters: body.dimension_filters }),
     };
-    const ask: Ask = { projectId, request, window, metricFilters: body.metric_filters ?? [] };
     const wanted = new Set<RealtimeSection>(body.sections ?? REALTIME_SECTIONS);
     const params = (s: RealtimeSection): RealtimeWidgetParams => body.widget_params?.[s] ?? {};
+    // One refused widget refuses the request before anything is read: not after the others' queries started.
+    for (const s of wanted) this.check(projectId, asked, s, params(s));
+    // The sample every widget reads, decided once: today and a small period whole whatever was asked.
+    const sample = await this.sampling.sampleOf(projectId, { dateStart, dateEnd }, askedSample);
+    const request: ReportRequestDto = { ...asked, sample };
+    const ask: Ask = { projectId, request, window, metricFilters: body.metric_filters ?? [] };
     const section = <T>(s: RealtimeSection, build: () => Promise<T>): Promise<T | undefined> => (wanted.has(s) ? build() : Promise.resolve(undefined));
 
     const [currentUsers, pageViews, trafficSources, activePages, audience, platforms, events, utms] = await Promise.all([
@@ -93,6 +97,34 @@ export class RealtimeService {
     return result;
   }
 
+  /** Refuses a section's parameters as its reports would (metrics, limit), and the period and grouping they share. */
+  private check(projectId: number, request: ReportRequestDto, s: RealtimeSection, params: RealtimeWidgetParams): void {
+    const asked = (report: string, metrics: Metric[]): void => this.reports.check(projectId, report, { ...request, metrics });
+    switch (s) {
+      case 'current_user_count':
+        // Its own fixed call (visitors by the hour of the last minutes): nothing of the request's to refuse.
+        return;
+      case 'page_views':
+        return asked('summary', metricsOf(params, 'page_views'));
+      case 'traffic_sources':
+        limitOf(params, REALTIME_LIMITS.traffic_sources);
+        return asked(trafficGroupOf(params)?.report ?? 'traffic_sources', metricsOf(params, 'traffic_sources'));
+      case 'active_pages':
+        limitOf(params, REALTIME_LIMITS.table);
+        return asked('page_urls', metricsOf(params, 'active_pages'));
+      case 'audience':
+        return asked(audienceTabOf(params).report, metricsOf(params, 'audience').slice(0, 1));
+      case 'platforms':
+        return asked('page_formats', metricsOf(params, 'platforms').slice(0, 1));
+      case 'events':
+        limitOf(params, REALTIME_LIMITS.events);
+        return asked('custom_vars', ['events_count']);
+      case 'utms':
+        limitOf(params, REALTIME_LIMITS.table);
+        return asked('utms', metricsOf(params, 'utms'));
+    }
+  }
+
   /**
    * «Unique visitors now»: distinct visitors of the last 5 minutes, and of the 5 minutes before
    * for the direction of the change; read over the Moscow days those minutes touch, exactly.
@@ -115,7 +147,7 @@ export class RealtimeService {
 
   /** The traffic types, or one source group's systems (§3 "Traffic-source groups"): the first 5, and their lines. */
   private async trafficSources(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['traffic_sources']>> {
-    const group = params.traffic_type === undefined ? undefined : TRAFFIC_SOURCE_GROUPS.find((g) => g.type === params.traffic_type);
+    const group = trafficGroupOf(params);
     const report = group?.report ?? 'traffic_sources';
     const metrics = metricsOf(params, 'traffic_sources');
     const table = await this.table(ask, report, metrics, Math.min(limitOf(params, REALTIME_LIMITS.traffic_sources), REALTIME_LIMITS.traffic_sources));
@@ -128,9 +160,9 @@ export class RealtimeService {
    * visit is «Не определено», so the widget shows its legend with the whole count there.
    */
   private async audience(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['audience']>> {
-    const dimension: AudienceDimension = params.dimension ?? 'gender';
+    const tab = audienceTabOf(params);
+    const dimension = tab.dimension;
     const metrics = metricsOf(params, 'audience').slice(0, 1);
-    const tab = AUDIENCE_DIMENSIONS.find((a) => a.dimension === dimension)!;
     if (dimension === 'geo_country') return { ...(await this.slices(ask, tab.report, metrics)), dimension };
     const [base, whole] = await Promise.all([
       this.reports.table(ask.projectId, tab.report, { ...ask.request, metrics }, ask.window),
@@ -194,6 +226,16 @@ interface Ask {
   request: ReportRequestDto;
   window: ReportWindow;
   metricFilters: readonly MetricFilterRuleDto[];
+}
+
+/** The source group a traffic-sources widget shows the systems of, if its parameters name one. */
+const trafficGroupOf = (params: RealtimeWidgetParams): (typeof TRAFFIC_SOURCE_GROUPS)[number] | undefined =>
+  params.traffic_type === undefined ? undefined : TRAFFIC_SOURCE_GROUPS.find((g) => g.type === params.traffic_type);
+
+/** The audience widget's tab: gender unless its parameters name another dimension. */
+function audienceTabOf(params: RealtimeWidgetParams): (typeof AUDIENCE_DIMENSIONS)[number] {
+  const dimension: AudienceDimension = params.dimension ?? 'gender';
+  return AUDIENCE_DIMENSIONS.find((a) => a.dimension === dimension)!;
 }
 
 function metricsOf(params: RealtimeWidgetParams, section: keyof typeof REALTIME_DEFAULT_METRICS): Metric[] {

@@ -212,6 +212,15 @@ export class ReportService {
     return { disposition, lines: lines.call(this) };
   }
 
+  /**
+   * Refuses a request the report would refuse (its metrics, period, grouping, sort, filters), as
+   * its table would, without reading anything: for a caller that asks several reports at once.
+   */
+  check(projectId: number, reportName: string, body: ReportRequestDto): void {
+    const definition = this.definition(reportName);
+    planReport(definition, projectId, body, moscowDate(this.clock()), 'table');
+  }
+
   private definition(reportName: string): ReportDefinition {
     const definition = reportDefinition(reportName);
     if (definition === undefined) throw new NotFoundException(`report ${reportName} not found`);

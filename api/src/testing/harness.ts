@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import type { Logger } from '@stat/telemetry';
 import type { Db, DbTarget } from '../db/db.js';
 import { startApi, type RouteEntry } from '../main.js';
 import { isPublicAddress, PageFetcher } from '../net/safe-fetch.js';
@@ -79,6 +80,8 @@ export interface TestApiOptions {
   goalCreationsPerMinute?: number;
   /** Whether the demo project is being filled (default: never). */
   demoState?: () => { filling: boolean };
+  /** The api's logger (default: the api's, warnings and errors on stdout). */
+  logger?: Logger;
 }
 
 export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
@@ -123,6 +126,7 @@ export async function startTestApi(options: TestApiOptions, backends: TestBacken
       ...(options.reportRequestsPerMinute === undefined ? {} : { reportRequestsPerMinute: options.reportRequestsPerMinute }),
       ...(options.goalCreationsPerMinute === undefined ? {} : { goalCreationsPerMinute: options.goalCreationsPerMinute }),
       ...(options.demoState === undefined ? {} : { demoState: options.demoState }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
     },
     clickhouse,
   );
