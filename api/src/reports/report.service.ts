@@ -15,7 +15,6 @@ import {
   type MetricValues,
   type ReportDefinition,
   type TableResult,
-  type WholeReason,
 } from '@stat/schemas';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
@@ -69,7 +68,8 @@ export class ReportService {
 
   /** The table of any definition: a base report's, or one made at request time (the constructor). */
   async tableOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
-    const { body, planned, whole } = await this.withSample(projectId, definition, asked, 'table', window);
+    const { body, planned } = await this.withSample(projectId, definition, asked, 'table', window);
+    const { whole } = planned;
     const { plan, sort } = planned;
     const head = { metrics: [...plan.metrics], all_metrics: [...definition.metrics], sort };
     const read = whole === undefined ? { sample: plan.sample } : { sample: plan.sample, whole };
@@ -113,7 +113,8 @@ export class ReportService {
    * first level by the request's sort (§9: default lines 5; the constructor's 10).
    */
   async graphOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
-    const { body, planned, whole } = await this.withSample(projectId, definition, asked, 'graph', window);
+    const { body, planned } = await this.withSample(projectId, definition, asked, 'graph', window);
+    const { whole } = planned;
     const { plan } = planned;
     const starts = this.bucketsUpToNow(planned);
     const head = { metrics: [...plan.metrics], sample: plan.sample, ...(whole === undefined ? {} : { whole }) };
@@ -246,12 +247,12 @@ export class ReportService {
     asked: ReportRequestDto,
     kind: 'table' | 'graph',
     window: ReportWindow,
-  ): Promise<{ body: ReportRequestDto; planned: ReportPlan; whole?: WholeReason }> {
+  ): Promise<{ body: ReportRequestDto; planned: ReportPlan }> {
     const planned = this.plan(projectId, definition, asked, kind, window);
     const sample = await this.sampling.sampleOf(projectId, planned, planned.plan.sample);
-    if (sample === planned.plan.sample) return planned.whole === undefined ? { body: asked, planned } : { body: asked, planned, whole: planned.whole };
+    if (sample === planned.plan.sample) return { body: asked, planned };
     const body = { ...asked, sample };
-    return { body, planned: this.plan(projectId, definition, body, kind, window), whole: 'period' };
+    return { body, planned: { ...this.plan(projectId, definition, body, kind, window), whole: 'period' } };
   }
 
   /**
