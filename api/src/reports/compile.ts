@@ -529,13 +529,26 @@ export function rowsOf(plan: Plan, group: Group, p: Params, byWeek = false): Row
       where: [...pathConditions(plan, p), ...visitTableRules.map((r) => ruleSql(r.key as Dimension, dimensionSql(r.key as Dimension, 'visits'), r, p))],
     };
   }
-  if (visitTableRules.length > 0) throw new ReportQueryError(`${visitTableRules[0]!.key} filters reports of visits only`);
   // In a report of visits, a rule on pages keeps the visits that have such a page, whole.
   const direct = plan.scope === 'hit' ? eventRules : eventRules.filter((r) => !isHitDimension(r.key as Dimension));
   const byVisit = plan.scope === 'hit' ? [] : eventRules.filter((r) => isHitDimension(r.key as Dimension));
   const where = [periodOfEvents(plan, p), ...pathConditions(plan, p), ...direct.map((r) => eventRuleSql(r, p))];
   if (byVisit.length > 0) where.push(visitsWithEvents(plan, byVisit, p));
+  if (visitTableRules.length > 0) where.push(visitsMeeting(plan, visitTableRules, p));
   return { from: `events${sampleClause(plan)}`, table: 'events', where };
+}
+
+/**
+ * The visits of the period whose own figures (depth, time on site, entry or exit page) meet the
+ * rules: such a rule keeps a report of events to those visits' events. A visit is judged whole,
+ * over the period, also when a window of minutes reads only its latest events.
+ */
+function visitsMeeting(plan: Plan, rules: readonly DimensionFilterRule[], p: Params): string {
+  const period: Plan = { ...plan };
+  delete period.since;
+  delete period.until;
+  const conditions = rules.map((r) => ruleSql(r.key as Dimension, dimensionSql(r.key as Dimension, 'visits'), r, p));
+  return `session_id IN (SELECT session_id FROM ${visitRows(period, p, [])} WHERE ${conditions.join(' AND ')})`;
 }
 
 /** The custom parameter key above the rows (custom_vars: event → key → value), as a parameter. */

@@ -326,8 +326,8 @@ describe('the report engine, on a traffic counted by hand', () => {
     const note = (reason: unknown): void => void unhandled.push(reason);
     process.on('unhandledRejection', note);
     try {
-      const asked = request({ need_all_total: true, dimension_filters: [{ key: 'view_depth', op: '>', value: 1 }] });
-      await expect(service.graph(PROJECT, 'traffic_sources', asked)).rejects.toThrow(/view_depth filters reports of visits only/);
+      const asked = request({ need_all_total: true, dimension_filters: [{ key: 'geo_country', op: '>', value: 'many' }] });
+      await expect(service.graph(PROJECT, 'traffic_sources', asked)).rejects.toThrow(/geo_country takes numbers: "many" is not one/);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(unhandled).toEqual([]);
     } finally {
@@ -407,6 +407,23 @@ describe('the report engine, on a traffic counted by hand', () => {
         ['Поисковые системы', 1, 2],
         ['Социальные сети', 1, 1],
       ]);
+    });
+
+    it('a rule on a visit\'s depth or time on site keeps, in a report of events, the events of the visits that meet it', async () => {
+      // Visit 1 viewed two pages in 3 minutes; visits 2 and 3 one page each, in 6 seconds and none.
+      expect(await sources({ dimension_filters: [{ key: 'view_depth', op: '>=', value: 2 }] })).toEqual([['Поисковые системы', 1, 2]]);
+      expect(await sources({ dimension_filters: [{ key: 'visit_time', op: '<', value: 60 }] })).toEqual([
+        ['Прямые заходы', 1, 1],
+        ['Социальные сети', 1, 1],
+      ]);
+      const pages = await service.table(PROJECT, 'page_urls', request({ metrics: ['page_views', 'visits'], dimension_filters: [{ key: 'view_depth', op: '=', value: 1 }] }));
+      expect(shown(pages)).toEqual([
+        ['https://site.example/', 1, 1],
+        ['https://site.example/news/1', 1, 1],
+      ]);
+      expect(pages.totals).toEqual([2, 2]);
+      const graph = await service.graph(PROJECT, 'summary', request({ metrics: ['visits'], dimension_filters: [{ key: 'view_depth', op: '>', value: 1 }] }));
+      expect(graph.totals).toEqual([1]);
     });
 
     it('an event rule narrows to its class', async () => {
