@@ -14,7 +14,7 @@ import { scopeOf, sourceOf } from './plan.js';
 import { ReportEngine } from './engine.js';
 import { ApiReportLimit, envelope, page } from '../openapi/answers.js';
 import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
-import { normalValue, ReportService } from './report.service.js';
+import { normalValue, ReportService, showsTitle } from './report.service.js';
 
 /** §9: a dynamic filter's page of values; the event list's. */
 export const FILTER_PAGE = FILTER_VALUES_PAGE.dimension;
@@ -148,7 +148,12 @@ export class FilterValuesController {
     if (dateStart === null || dateEnd === null || dateEnd < dateStart) throw new BadRequestException('date_start and date_end must be a period that has begun, written YYYY-MM-DD, today, yesterday or Ndays');
     const name = path[path.length - 1]!;
     const filters = [...where];
-    if (body.search) filters.push({ key: name, op: 'like', value: `@*${body.search.replace(/\*/g, '')}*` });
+    // Values shown by a name (a place, a source, a device type) are searched by the name shown, or
+    // the code, among all the level's values (a level's places are some thousands at most); the
+    // others by their text, in SQL.
+    const search = body.search ?? '';
+    const byTitle = search !== '' && showsTitle(name);
+    if (search !== '' && !byTitle) filters.push({ key: name, op: 'like', value: `@*${search.replace(/\*/g, '')}*` });
     const plan: Plan = {
       projectId,
       dateStart,
@@ -164,13 +169,15 @@ export class FilterValuesController {
       skipEmpty: true,
     };
     const offset = body.offset ?? 0;
-    const rows = await this.engine.rows(compileTable(plan, { sortBy: 'visits', order: 'desc', limit: body.limit ?? page, offset }), 'filter_values');
+    const limit = body.limit ?? page;
+    const rows = await this.engine.rows(compileTable(plan, { sortBy: 'visits', order: 'desc', ...(byTitle ? { offset: 0 } : { limit, offset }) }), 'filter_values');
     const next = tree ? tree[path.length] : childOf(path);
     const valued = rows.map((r) => ({ value: normalValue(r.value, name), visits: Number(r.m0) }));
     const titles = await this.reports.titles(name, valued.map((v) => v.value));
-    return {
-      data: valued.map((v) => ({ ...v, title: titles.get(String(v.value)) ?? String(v.value), can_be_expanded: hasRowsBelow(name, v.value, next) })),
-      meta: { total: Number(rows[0]?.total_rows ?? 0), offset },
-    };
+    const data = valued.map((v) => ({ ...v, title: titles.get(String(v.value)) ?? String(v.value), can_be_expanded: hasRowsBelow(name, v.value, next) }));
+    if (!byTitle) return { data, meta: { total: Number(rows[0]?.total_rows ?? 0), offset } };
+    const needle = search.toLocaleLowerCase('ru');
+    const found = data.filter((v) => v.title.toLocaleLowerCase('ru').includes(needle) || String(v.value).toLocaleLowerCase('ru').includes(needle));
+    return { data: found.slice(offset, offset + limit), meta: { total: found.length, offset } };
   }
 }

@@ -205,6 +205,17 @@ describe('every base report through the api, on the demo project', () => {
     const areas = await filter('geo_area', { date_start: '30days', parents: [country.value] });
     expect(areas.status).toBe(200);
     expect(areas.json.result.data.length).toBeGreaterThan(0);
+    // A search matches the name a value is shown by (a place, a source type), whatever its case; the code too.
+    const found = await filter('traffic_type', { date_start: '30days', search: 'ПОИСК' });
+    expect(found.json.result.data.map((v: { value: string }) => v.value)).toEqual(['search']);
+    expect(found.json.result.meta.total).toBe(1);
+    const place = countries.json.result.data[0] as { value: number; title: string; visits: number };
+    expect(place.title).not.toBe(String(place.value));
+    const byName = await filter('geo_country', { date_start: '30days', search: place.title.slice(1, 4).toLowerCase() });
+    expect(byName.json.result.data).toContainEqual(place);
+    expect(byName.json.result.data.every((v: { title: string }) => v.title.toLowerCase().includes(place.title.slice(1, 4).toLowerCase()))).toBe(true);
+    expect((await filter('geo_country', { date_start: '30days', search: String(place.value) })).json.result.data).toContainEqual(place);
+    expect((await filter('geo_country', { date_start: '30days', search: 'нет такой страны' })).json.result).toEqual({ data: [], meta: { total: 0, offset: 0 } });
     const events = await filter('events', { date_start: '30days' });
     expect(events.status).toBe(200);
     expect(events.json.result.data.every((e: { value: string }) => e.value !== '' && e.value !== 'tech' && e.value !== 'rec')).toBe(true);

@@ -43,6 +43,9 @@ const RUSSIAN = new Intl.Collator('ru');
  */
 const TITLED_BY_NAME: ReadonlySet<Dimension> = new Set<Dimension>(['traffic_type', 'device_type', 'geo_country', 'geo_area', 'geo_city', ...SYSTEM_DIMENSIONS]);
 
+/** Whether a dimension's rows show a title other than their stored value (a name, a range): what a search of its values must match. */
+export const showsTitle = (d: Dimension): boolean => TITLED_BY_NAME.has(d) || d === 'visit_time';
+
 const VISIT_TIME_TITLES: Readonly<Record<number, string>> = {
   0: 'Менее 15 секунд',
   15: '15–30 секунд',
