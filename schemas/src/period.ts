@@ -190,6 +190,58 @@ export function bucketCount(dateStart: IsoDate, dateEnd: IsoDate, group: PeriodG
   }
 }
 
+/** `YYYY-MM-DD` → `DD.MM.YYYY`, as the interface writes a day (a text that is not a date stays as it is). */
+export function formatIsoDate(iso: IsoDate): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : iso;
+}
+
+/** Month names, nominative («Январь»), as a month is titled on its own. */
+export const MONTHS_NOMINATIVE = [
+  'Январь', 'Февраль', 'Март', 'Апрель', 'Май', 'Июнь',
+  'Июль', 'Август', 'Сентябрь', 'Октябрь', 'Ноябрь', 'Декабрь',
+] as const;
+
+/** A month as it is titled on its own: «Март 2025». */
+export function formatMonth(iso: IsoDate): string {
+  const month = Number(iso.slice(5, 7));
+  return `${MONTHS_NOMINATIVE[month - 1] ?? ''} ${iso.slice(0, 4)}`;
+}
+
+/**
+ * The last day of the week or month bucket starting at `bucketStart`, clipped to `periodEnd`. The
+ * bucket may start after its Monday or its 1st, when the period's first day cuts it: the api's
+ * first bucket starts on the period's first day (api/src/reports/buckets.ts).
+ */
+export function bucketEnd(bucketStart: IsoDate, group: 'week' | 'month', periodEnd: IsoDate): IsoDate {
+  const end = group === 'week' ? addDays(startOfWeek(bucketStart), 6) : endOfMonth(bucketStart);
+  return end < periodEnd ? end : periodEnd;
+}
+
+/**
+ * The label of a time bucket, from the api's Moscow wall time of its start
+ * (`YYYY-MM-DD HH:mm:ss`): «05.03.2025 14:05» for minute, five_minute and hour, «05.03.2025» for day,
+ * «03.03.2025 – 09.03.2025» for week and «Март 2025» for month (weeks and months clipped to the
+ * period): the report's table, its graph and its CSV write a bucket alike.
+ */
+export function formatBucket(wallTime: string, group: PeriodGroup, period: { start: IsoDate; end: IsoDate }): string {
+  const day = wallTime.slice(0, 10);
+  switch (group) {
+    case 'minute':
+    case 'five_minute':
+    case 'hour':
+      return `${formatIsoDate(day)} ${wallTime.slice(11, 16)}`;
+    case 'day':
+      return formatIsoDate(day);
+    case 'week': {
+      const from = day < period.start ? period.start : day;
+      return `${formatIsoDate(from)} – ${formatIsoDate(bucketEnd(day, 'week', period.end))}`;
+    }
+    case 'month':
+      return formatMonth(day);
+  }
+}
+
 /**
  * A download's name: its title and period, «Источники трафика 2026-11-01 — 2026-11-10.csv», one
  * date for a day. The api's CSV files and the PNG images the web draws are named so alike.

@@ -355,11 +355,22 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect(disposition).toContain(encodeURIComponent(`Источники трафика ${D1} — ${D2}.csv`));
   });
 
-  it('CSV of a report of time rows: a line per bucket', async () => {
-    const { lines } = await service.csv(PROJECT, 'summary', request({ metrics: ['page_views', 'visits'], sort: { name: 'date', order: 'asc' } }));
-    let text = '';
-    for await (const line of lines) text += line;
-    expect(text).toBe(`\uFEFFДата;Просмотры;Визиты\r\nИтого;4;3\r\n${D1} 00:00:00;3;2\r\n${D2} 00:00:00;1;1\r\n`);
+  it('CSV of a report of time rows: a line per bucket, labelled as the table labels it', async () => {
+    const csv = async (more: Partial<ReportRequestDto>): Promise<string> => {
+      const { lines } = await service.csv(PROJECT, 'summary', request({ metrics: ['page_views', 'visits'], sort: { name: 'date', order: 'asc' }, ...more }));
+      let text = '';
+      for await (const line of lines) text += line;
+      return text;
+    };
+    expect(await csv({})).toBe('\uFEFFДата;Просмотры;Визиты\r\nИтого;4;3\r\n10.11.2026;3;2\r\n11.11.2026;1;1\r\n');
+    // A week cut by the period is that part of it; an hour has its time.
+    expect((await csv({ date_start: '2026-11-01', group: 'week' })).split('\r\n').slice(2)).toEqual([
+      '01.11.2026 – 01.11.2026;0;0',
+      '02.11.2026 – 08.11.2026;0;0',
+      '09.11.2026 – 11.11.2026;4;3',
+      '',
+    ]);
+    expect((await csv({ date_end: D1, group: 'hour' })).split('\r\n').slice(2, 4)).toEqual(['10.11.2026 00:00;0;0', '10.11.2026 01:00;0;0']);
   });
 
   it('a report of something the service does not collect answers no rows and says why', async () => {

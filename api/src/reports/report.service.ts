@@ -16,6 +16,7 @@ import {
   type ReportDefinition,
   type TableResult,
 } from '@stat/schemas';
+import { formatBucket } from '@stat/schemas/period';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
@@ -176,7 +177,8 @@ export class ReportService {
       if (plan.path.length === 0) {
         const table = await this.timeTable({ ...planned, offset: 0, limit: Number.MAX_SAFE_INTEGER }, body);
         yield csvLine(['Итого', ...table.totals]);
-        for (const row of table.data) yield csvLine([row.title, ...row.metrics]);
+        const period = { start: planned.dateStart, end: planned.dateEnd };
+        for (const row of table.data) yield csvLine([formatBucket(row.title, planned.group, period), ...row.metrics]);
         return;
       }
       const dimension = plan.path[plan.parents.length]!;

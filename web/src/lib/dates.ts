@@ -7,6 +7,9 @@
 import { isIsoDate, type IsoDate } from '@stat/schemas/period';
 import { MOSCOW_OFFSET_MS } from '@stat/schemas/time';
 
+// The labels of days and months, shared with the api's CSV.
+export { formatIsoDate, formatMonth, MONTHS_NOMINATIVE } from '@stat/schemas/period';
+
 /** The IANA zone every report is computed in. */
 export const MOSCOW_TZ = 'Europe/Moscow';
 
@@ -104,12 +107,6 @@ export function minDate(a: IsoDate, b: IsoDate): IsoDate {
   return a < b ? a : b;
 }
 
-/** `YYYY-MM-DD` → `DD.MM.YYYY` (the display form). Anything else is returned unchanged. */
-export function formatIsoDate(iso: IsoDate): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  return m ? `${m[3]}.${m[2]}.${m[1]}` : iso;
-}
-
 /**
  * `DD.MM.YYYY` (as typed by a user; a one-digit day or month too, «1.11.2026») → `YYYY-MM-DD`,
  * or null when it is not a real date.
@@ -138,12 +135,6 @@ export function formatDateTime(tsSeconds: number): string {
   return `${formatDate(tsSeconds)} ${formatTime(tsSeconds)}`;
 }
 
-/** Month names, nominative («Январь»), as a month is titled on its own. */
-export const MONTHS_NOMINATIVE = [
-  'Январь', 'Февраль', 'Март', 'Апрель', 'Май', 'Июнь',
-  'Июль', 'Август', 'Сентябрь', 'Октябрь', 'Ноябрь', 'Декабрь',
-] as const;
-
 /** Month names, genitive («января»), as in «5 января». */
 export const MONTHS_GENITIVE = [
   'января', 'февраля', 'марта', 'апреля', 'мая', 'июня',
@@ -162,9 +153,3 @@ export const WEEKDAYS = [
 
 /** Short weekday names, Sunday first. */
 export const WEEKDAYS_SHORT = ['вс', 'пн', 'вт', 'ср', 'чт', 'пт', 'сб'] as const;
-
-/** «Март 2025» for the month holding `iso`. */
-export function formatMonth(iso: IsoDate): string {
-  const month = Number(iso.slice(5, 7));
-  return `${MONTHS_NOMINATIVE[month - 1] ?? ''} ${iso.slice(0, 4)}`;
-}

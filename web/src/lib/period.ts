@@ -12,7 +12,6 @@
  */
 import {
   addDays,
-  endOfMonth,
   fitGroup,
   isPeriodGroup,
   ratingDefaultPeriod,
@@ -23,7 +22,6 @@ import {
   type IsoDate,
   type PeriodGroup,
 } from '@stat/schemas/period';
-import { formatIsoDate, formatMonth } from './dates';
 
 /** Labels of the «Детализация:» options. */
 export const GROUP_LABELS: Readonly<Record<PeriodGroup, string>> = {
@@ -155,36 +153,4 @@ export function matchQuickRange(period: Pick<Period, 'start' | 'end'>, today: Is
 /** A period over 90 days loads slowly (spec 001 §4 "long period"). */
 export const LONG_PERIOD_DAYS = 90;
 
-/**
- * The last day of the week or month bucket starting at `bucketStart`, clipped to `periodEnd`. The
- * bucket may start after its Monday or its 1st, when the period's first day cuts it: the api's
- * first bucket starts on the period's first day (api/src/reports/buckets.ts).
- */
-export function bucketEnd(bucketStart: IsoDate, group: 'week' | 'month', periodEnd: IsoDate): IsoDate {
-  const end = group === 'week' ? addDays(startOfWeek(bucketStart), 6) : endOfMonth(bucketStart);
-  return end < periodEnd ? end : periodEnd;
-}
-
-/**
- * The label of a time bucket, from the api's Moscow wall time of its start
- * (`YYYY-MM-DD HH:mm:ss`): «05.03.2025 14:05» for minute, five_minute and hour, «05.03.2025» for day,
- * «03.03.2025 – 09.03.2025» for week and «Март 2025» for month (weeks and months clipped to the
- * period).
- */
-export function formatBucket(wallTime: string, group: PeriodGroup, period: Pick<Period, 'start' | 'end'>): string {
-  const day = wallTime.slice(0, 10);
-  switch (group) {
-    case 'minute':
-    case 'five_minute':
-    case 'hour':
-      return `${formatIsoDate(day)} ${wallTime.slice(11, 16)}`;
-    case 'day':
-      return formatIsoDate(day);
-    case 'week': {
-      const from = day < period.start ? period.start : day;
-      return `${formatIsoDate(from)} – ${formatIsoDate(bucketEnd(day, 'week', period.end))}`;
-    }
-    case 'month':
-      return formatMonth(day);
-  }
-}
+export { bucketEnd, formatBucket } from '@stat/schemas/period';
