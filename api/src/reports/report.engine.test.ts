@@ -273,6 +273,38 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect([entrances.totals, sources.totals]).toEqual([[1, 100, 0], [1, 100, 0]]);
   });
 
+  it('screen sizes: a row per size of the page views; the visit\'s other hits, which carry no screen, make no «0x0» row', async () => {
+    // Its own project: visitor d's visit of two page views on 1920x1080 with an engagement report
+    // and a block click between them (no screen), and visitor e's one page view on 390x844.
+    const own = PROJECT + 3;
+    const at = (hhmmss: string): string => `${D1} ${hhmmss}`;
+    const d = { visitor: 'd', session: 31, start: at('09:00:00'), path: '/', source: DIRECT };
+    const wide = { ...DESKTOP, screen_width: 1920, screen_height: 1080 };
+    await clickhouse.insert({
+      table: 'events',
+      values: [
+        row({ ...d, type: 'pageview', at: at('09:00:00'), n: 1, more: wide }),
+        row({ ...d, type: 'engagement', at: at('09:00:40'), n: 2, more: { ...DESKTOP, engaged_ms: 30_000 } }),
+        row({ ...d, type: 'click', at: at('09:00:50'), n: 3, more: { ...DESKTOP, block_name: 'menu' } }),
+        row({ ...d, type: 'pageview', at: at('09:01:00'), n: 4, more: wide }),
+        row({ visitor: 'e', session: 32, start: at('09:05:00'), path: '/', source: DIRECT, type: 'pageview', at: at('09:05:00'), n: 1, more: { ...PHONE, screen_width: 390, screen_height: 844 } }),
+      ].map((r) => ({ ...r, project_id: own })),
+      format: 'JSONEachRow',
+    });
+    const metrics = ['visits', 'visitors', 'page_views'] as const;
+    const sizes = await service.table(own, 'screensize', request({ metrics: [...metrics] }));
+    expect(shown(sizes)).toEqual([
+      ['1920x1080', 1, 1, 2],
+      ['390x844', 1, 1, 1],
+    ]);
+    expect(sizes.totals).toEqual([2, 2, 3]);
+    const widths = await service.table(own, 'drilldown_width', request({ metrics: [...metrics] }));
+    expect(widths.data.map((r) => [r.extra.value, ...r.metrics])).toEqual([
+      [390, 1, 1, 1],
+      [1920, 1, 1, 2],
+    ]);
+  });
+
   it('usability and custom_vars: block shows and clicks, events by name, parameter and value', async () => {
     const blocks = await service.table(PROJECT, 'usability', request());
     expect(shown(blocks)).toEqual([['hero', 1, 1, 100]]);
