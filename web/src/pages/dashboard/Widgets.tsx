@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
-import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
+import { counterPending, ProjectContext } from '../../app/project';
 import { AddressLink } from '../../components/AddressLink';
 import { usePopover } from '../../components/usePopover';
 import { formatIsoDate } from '../../lib/dates';
@@ -94,7 +94,7 @@ function Widget({
  */
 function Empty() {
   const project = useContext(ProjectContext)?.project;
-  if (project && !project.counter_is_set && project.id !== DEMO_PROJECT_ID && project.permissions.can_edit_project) {
+  if (project && counterPending(project) && project.permissions.can_edit_project) {
     return (
       <p className={styles.empty} data-testid="widget-no-counter">
         Нет данных. Настроить счётчик можно <Link to={`/stat/projects/${project.id}/settings/counter`}>тут</Link>
