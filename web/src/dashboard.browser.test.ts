@@ -122,6 +122,27 @@ describe('the live dashboard in a browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('lays «Источники трафика» out at 1440 px: the title and «В конструкторе» on one line, the group, the view and the chart type on one line under them', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      const lines = await page.locator('[data-testid=widget-traffic_sources]').evaluate((card) => {
+        const box = (e: Element | null) => e?.getBoundingClientRect() ?? null;
+        // Two boxes are on one line when their heights overlap.
+        const oneLine = (boxes: (DOMRect | null)[]) => boxes.every((b) => b !== null && boxes.every((o) => o !== null && b.top < o.bottom && o.top < b.bottom));
+        const controls = card.querySelector('[data-testid=widget-traffic_sources-controls]');
+        return {
+          title: oneLine([box(card.querySelector('h2')), box(card.querySelector('a[title="Открыть в конструкторе отчётов"]'))]),
+          controls: controls ? [...controls.children].length === 3 && oneLine([...controls.children].map(box)) : false,
+          group: card.querySelector('[data-testid=traffic-group]')?.parentElement === controls,
+        };
+      });
+      expect(lines).toEqual({ title: true, controls: true, group: true });
+      await page.locator('[data-testid=widget-traffic_sources]').screenshot({ path: join(SHOTS, 'traffic-sources-1440.png') });
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+  });
+
   it('counts a hit sent to the collector in «unique visitors now» and the page views at the next auto-update, without a reload', async () => {
     const users = Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'));
     const views = Number(await page.locator('[data-testid=page-views-total]').getAttribute('data-value'));

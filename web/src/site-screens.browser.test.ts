@@ -32,6 +32,15 @@ async function screen(page: Page, name: string, fullPage = true): Promise<void> 
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** Opens or collapses the left menu (the choice is remembered for the user). */
+async function setMenu(page: Page, collapsed: boolean): Promise<void> {
+  const menu = page.locator('[data-testid=side-menu]');
+  if ((await menu.getAttribute('data-collapsed')) !== String(collapsed)) await menu.locator('button[aria-label$="меню"]').click();
+  await expect.poll(() => menu.getAttribute('data-collapsed')).toBe(String(collapsed));
+  // The menu's width is a transition: the page is measured once it ends.
+  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a instanceof CSSTransition).length)).toBe(0);
+}
+
 describe('the site screens as a new user meets them', () => {
   const browser = chromiumForTests();
   let context: BrowserContext;
@@ -141,11 +150,15 @@ describe('the site screens as a new user meets them', () => {
     await screen(page, 'projects');
   }, 60_000);
 
-  it('my sites fit a 1024 px screen: no sideways scroll, the row and its «⋯» inside the card', async () => {
+  it.each([
+    ['collapsed', true],
+    ['open', false],
+  ] as const)('my sites fit a 1024 px screen with the left menu %s: no sideways scroll, the row and its «⋯» inside the card', async (name, collapsed) => {
     await page.setViewportSize({ width: 1024, height: 768 });
     try {
       await page.goto(`${base}/stat/projects`);
       await page.waitForSelector('[data-testid=row-menu]');
+      await setMenu(page, collapsed);
       const fit = await page.evaluate(() => {
         const card = document.querySelector('[data-testid=projects-table]')!.parentElement!.getBoundingClientRect();
         const row = document.querySelector('[data-testid=project-row]')!.getBoundingClientRect();
@@ -153,8 +166,23 @@ describe('the site screens as a new user meets them', () => {
         return { scrollWidth: document.documentElement.scrollWidth, rowInCard: row.right <= card.right, menuInCard: menu.right <= card.right };
       });
       expect(fit).toEqual({ scrollWidth: 1024, rowInCard: true, menuInCard: true });
-      await page.screenshot({ path: `${SCREENS}site-projects-1024.png` });
+      await page.screenshot({ path: `${SCREENS}site-projects-1024-menu-${name}.png` });
     } finally {
+      await setMenu(page, true);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  }, 60_000);
+
+  it('my sites at 1440 px show every column, the id and the depth too, with the left menu open', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      await page.goto(`${base}/stat/projects`);
+      await page.waitForSelector('[data-testid=row-menu]');
+      await setMenu(page, false);
+      const headers = await page.locator('[data-testid=projects-table] thead th').evaluateAll((cells) => cells.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.textContent));
+      expect(headers).toEqual(['', 'Сайт', 'ID', 'Просмотры', 'Визиты', 'Посетители', 'События', 'Глубина', 'Рейтинг', '']);
+    } finally {
+      await setMenu(page, true);
       await page.setViewportSize({ width: 1280, height: 900 });
     }
   }, 60_000);

@@ -7,6 +7,14 @@ import type { Project } from '../data/calls';
 export const DEMO_PROJECT_ID = 7596044;
 
 /**
+ * Whether a site's counter has sent nothing yet, so its pages show how to install it instead of
+ * empty reports. Never for the demo, whose data is generated rather than counted.
+ */
+export function counterPending(project: Pick<Project, 'id' | 'counter_is_set'>): boolean {
+  return !project.counter_is_set && project.id !== DEMO_PROJECT_ID;
+}
+
+/**
  * Why the caller may not create or change a project's goals, conversions and funnels (spec 002 §5):
  * nobody is logged in, or the project is the demo, read-only but for administrators.
  */

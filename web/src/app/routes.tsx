@@ -33,18 +33,27 @@ const FunnelsPage = lazy(() => import('../pages/funnels/FunnelsPage'));
 const ConversionsPage = lazy(() => import('../pages/conversions/ConversionsPage'));
 const ConversionPage = lazy(() => import('../pages/conversions/ConversionPage'));
 
-const to = (target: string) => () => redirect(target);
+/**
+ * A route that only redirects. Its loader answers before anything renders; the router is told so
+ * anyway, or a page load at its address warns of a leaf route with no element and of no
+ * HydrateFallback: `element: null` renders nothing, and the fallback is what shows (the spinner)
+ * while the loader runs on the first load.
+ */
+function redirecting(loader: (args: LoaderFunctionArgs) => Response): Pick<RouteObject, 'loader' | 'element' | 'hydrateFallbackElement'> {
+  return { loader, element: null, hydrateFallbackElement: <PageFallback /> };
+}
+
+const to = (target: string) => redirecting(() => redirect(target));
 
 /** `/projects/*` → `/stat/projects/*`, keeping the query string. */
-function legacyProjects({ request }: LoaderFunctionArgs) {
+const legacyProjects = redirecting(({ request }) => {
   const url = new URL(request.url);
   return redirect(`/stat${url.pathname}${url.search}`);
-}
+});
 
 /** A redirect inside a project that keeps the query string. */
 function inProject(section: string) {
-  return ({ params, request }: LoaderFunctionArgs) =>
-    redirect(`/stat/projects/${params.projectId ?? ''}/${section}${new URL(request.url).search}`);
+  return redirecting(({ params, request }) => redirect(`/stat/projects/${params.projectId ?? ''}/${section}${new URL(request.url).search}`));
 }
 
 /** Errors thrown while routing or rendering: 404 for unknown routes, else the 500 page. */
@@ -118,16 +127,16 @@ function StaffOnly({ children }: { readonly children: ReactNode }) {
 
 /** The whole route table. */
 export const routes: RouteObject[] = [
-  { path: '/', loader: to('/stat/projects') },
-  { path: '/create', loader: to('/stat/create') },
-  { path: '/login', loader: to('/stat/projects?login') },
-  { path: '/projects/*', loader: legacyProjects },
+  { path: '/', ...to('/stat/projects') },
+  { path: '/create', ...to('/stat/create') },
+  { path: '/login', ...to('/stat/projects?login') },
+  { path: '/projects/*', ...legacyProjects },
   {
     element: <Shell />,
     errorElement: <RouteError />,
     children: [
-      { path: '/stat', loader: to('/stat/projects') },
-      { path: '/stat/login', loader: to('/stat/projects') },
+      { path: '/stat', ...to('/stat/projects') },
+      { path: '/stat/login', ...to('/stat/projects') },
       { path: '/stat/projects', element: <ProjectsRoute /> },
       { path: '/stat/projects/deleted', element: <ProjectsRoute deleted /> },
       { path: '/stat/create', element: <RequireUser>{page(<CreatePage />)}</RequireUser> },
@@ -136,13 +145,13 @@ export const routes: RouteObject[] = [
         path: '/stat/projects/:projectId',
         element: <ProjectLayout />,
         children: [
-          { index: true, loader: inProject('dashboard') },
+          { index: true, ...inProject('dashboard') },
           { path: 'dashboard', element: page(<DashboardPage />) },
           {
             path: 'settings',
             element: page(<SettingsLayout />),
             children: [
-              { index: true, loader: inProject('settings/counter') },
+              { index: true, ...inProject('settings/counter') },
               { path: 'counter', element: page(<CounterSettings />) },
               { path: 'rating', element: page(<RatingSettings />) },
               { path: 'access', element: page(<AccessSettings />) },

@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useContext, useEffect, useState } from 'react';
 import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
-import { DEMO_PROJECT_ID, ProjectContext } from '../app/project';
+import { counterPending, ProjectContext } from '../app/project';
 import { ErrorPage } from '../pages/ErrorPage';
 import { Placeholder } from '../pages/Placeholder';
 import { CounterPending } from './framework/CounterPending';
@@ -31,7 +31,7 @@ export function ReportRoute() {
   const hint = reportHint(report.name);
   // A site whose counter has sent nothing yet: its install code until the first hit (not the
   // rating, whose rows are other sites).
-  if (context && !context.project.counter_is_set && context.project.id !== DEMO_PROJECT_ID && report.name !== 'rating') {
+  if (context && counterPending(context.project) && report.name !== 'rating') {
     return (
       <ReportPage title={report.title} subtitle={projectId}>
         <CounterPending project={context.project} onSeen={context.reload} />

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Metric } from '@stat/schemas/catalogue';
 import { EMPTY_TITLE, type CurrentUsers, type GraphResult, type RealtimeResult, type RealtimeSection, type RealtimeTable } from '@stat/schemas/reports';
 import type { TrafficType } from '@stat/schemas/traffic';
-import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
+import { counterPending, ProjectContext } from '../../app/project';
 import { AddressLink } from '../../components/AddressLink';
 import { usePopover } from '../../components/usePopover';
 import { formatIsoDate } from '../../lib/dates';
@@ -36,7 +36,10 @@ interface WidgetProps {
   readonly period: DashboardPeriod;
 }
 
-/** A widget's card: the title (a link to the full report), its tools, its body. */
+/**
+ * A widget's card: the title (a link to the full report) with its tools and «В конструкторе» on
+ * one line, a row of controls under it when the widget has more than fit beside a title, its body.
+ */
 function Widget({
   section,
   title,
@@ -44,9 +47,18 @@ function Widget({
   period,
   report,
   tools,
+  controls,
   loading = false,
   children,
-}: WidgetProps & { readonly section: RealtimeSection; readonly title: string; readonly report: string; readonly tools?: ReactNode; readonly loading?: boolean; readonly children: ReactNode }) {
+}: WidgetProps & {
+  readonly section: RealtimeSection;
+  readonly title: string;
+  readonly report: string;
+  readonly tools?: ReactNode;
+  readonly controls?: ReactNode;
+  readonly loading?: boolean;
+  readonly children: ReactNode;
+}) {
   const preset = constructorHref(projectId, section);
   return (
     <WidgetCard
@@ -66,6 +78,11 @@ function Widget({
       loading={loading}
       testId={`widget-${section}`}
     >
+      {controls ? (
+        <div className={styles.controls} data-testid={`widget-${section}-controls`}>
+          {controls}
+        </div>
+      ) : null}
       {children}
     </WidgetCard>
   );
@@ -77,7 +94,7 @@ function Widget({
  */
 function Empty() {
   const project = useContext(ProjectContext)?.project;
-  if (project && !project.counter_is_set && project.id !== DEMO_PROJECT_ID && project.permissions.can_edit_project) {
+  if (project && counterPending(project) && project.permissions.can_edit_project) {
     return (
       <p className={styles.empty} data-testid="widget-no-counter">
         Нет данных. Настроить счётчик можно <Link to={`/stat/projects/${project.id}/settings/counter`}>тут</Link>
@@ -284,7 +301,9 @@ export function TrafficSourcesWidget({
   const metric = metricColumns([metricName])[0]!;
   const { buckets, lines } = useMemo(() => seriesOf(answer?.graph, metricName), [answer, metricName]);
   const slices = useMemo(() => (answer ? slicesOf({ ...answer, data: answer.data }) : undefined), [answer]);
-  const tools = (
+  // The group, the view and the chart type take a row of their own: beside the title and
+  // «В конструкторе» they fit no half-width card, and the link would wrap under the select.
+  const controls = (
     <>
       <select
         className={styles.select}
@@ -314,7 +333,7 @@ export function TrafficSourcesWidget({
     </>
   );
   return (
-    <Widget section="traffic_sources" title="Источники трафика" report={answer?.report ?? 'traffic_sources'} loading={loading} tools={tools} {...rest}>
+    <Widget section="traffic_sources" title="Источники трафика" report={answer?.report ?? 'traffic_sources'} loading={loading} controls={controls} {...rest}>
       {answer && answer.data.length === 0 ? (
         <Empty />
       ) : view === 'table' ? (

@@ -22,13 +22,20 @@ import styles from './ProjectsPage.module.css';
 import { PageTitle } from '../../app/PageTitle';
 
 /** The five metric columns of the list (spec 000 §2.3). */
-const METRIC_COLUMNS: readonly { readonly name: ListMetricName; readonly title: string; readonly digits: number }[] = [
+/**
+ * The metric columns. `optional` ones give way on a narrow card (see the CSS): the depth is the
+ * views over the visits, both shown beside it.
+ */
+const METRIC_COLUMNS: readonly { readonly name: ListMetricName; readonly title: string; readonly digits: number; readonly optional?: true }[] = [
   { name: 'page_views', title: 'Просмотры', digits: 0 },
   { name: 'visits', title: 'Визиты', digits: 0 },
   { name: 'visitors', title: 'Посетители', digits: 0 },
   { name: 'events', title: 'События', digits: 0 },
-  { name: 'depth', title: 'Глубина', digits: 2 },
+  { name: 'depth', title: 'Глубина', digits: 2, optional: true },
 ];
+
+/** A metric column's class with `base`: also `optional` when the column may give way. */
+const metricClass = (m: (typeof METRIC_COLUMNS)[number], base: string | undefined) => (m.optional ? `${base ?? ''} ${styles.optional ?? ''}` : base);
 
 /** Texts of an empty search (spec 000 §2.3). */
 export const EMPTY_SEARCH = {
@@ -172,8 +179,8 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
           <colgroup>
             <col className={styles.colStatus} />
             <col />
-            <col className={styles.colId} />
-            {deleted ? null : METRIC_COLUMNS.map((m) => <col key={m.name} className={styles.colMetric} />)}
+            <col className={deleted ? styles.colId : `${styles.colId} ${styles.optional}`} />
+            {deleted ? null : METRIC_COLUMNS.map((m) => <col key={m.name} className={metricClass(m, styles.colMetric)} />)}
             {deleted ? null : <col className={styles.colRating} />}
             <col className={deleted ? styles.colRestore : styles.colMenu} />
           </colgroup>
@@ -181,11 +188,11 @@ export default function ProjectsPage({ deleted = false }: { readonly deleted?: b
             <tr>
               <th aria-label="Статус счётчика" />
               <th>Сайт</th>
-              <th>ID</th>
+              <th className={deleted ? undefined : styles.optional}>ID</th>
               {deleted
                 ? null
                 : METRIC_COLUMNS.map((m) => (
-                    <th key={m.name} className={styles.num} title={`${m.title} сегодня и изменение по сравнению с предыдущими 24 часами`}>
+                    <th key={m.name} className={metricClass(m, styles.num)} title={`${m.title} сегодня и изменение по сравнению с предыдущими 24 часами`}>
                       {m.title}
                     </th>
                   ))}
@@ -325,13 +332,13 @@ function SkeletonRow({ deleted }: { readonly deleted: boolean }) {
         <span className="skeleton" style={{ width: '60%', height: 14, marginBottom: 6 }} />
         <span className="skeleton" style={{ width: '35%', height: 12 }} />
       </td>
-      <td>
+      <td className={deleted ? undefined : styles.optional}>
         <span className="skeleton" style={{ width: 60, height: 14 }} />
       </td>
       {deleted
         ? null
         : METRIC_COLUMNS.map((m) => (
-            <td key={m.name} className={styles.num}>
+            <td key={m.name} className={metricClass(m, styles.num)}>
               <span className="skeleton" style={{ width: 48, height: 14, marginLeft: 'auto', marginBottom: 6 }} />
               <span className="skeleton" style={{ width: 32, height: 10, marginLeft: 'auto' }} />
             </td>
@@ -406,13 +413,13 @@ export function ProjectRow({
         </div>
         </div>
       </td>
-      <td className={styles.id}>{row.id}</td>
+      <td className={deleted ? styles.id : `${styles.id} ${styles.optional}`}>{row.id}</td>
       {deleted
         ? null
         : METRIC_COLUMNS.map((m) => {
             const metric = row.metrics?.[m.name];
             return (
-              <td key={m.name} className={styles.num} data-metric={m.name} data-value={metric?.today ?? ''}>
+              <td key={m.name} className={metricClass(m, styles.num)} data-metric={m.name} data-value={metric?.today ?? ''}>
                 <div className={styles.metricValue}>{formatNumber(metric?.today, { maxFractionDigits: m.digits })}</div>
                 <Change value={metric?.change} />
               </td>

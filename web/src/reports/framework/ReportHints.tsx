@@ -221,19 +221,31 @@ function HintDetails({ subject, onClose }: { readonly subject: HintSubject; read
 }
 
 /**
+ * Whether the server said the demo is filled, for the page's life: a fill that ended does not
+ * start again while the service runs, so later demo reports need not ask.
+ */
+let demoFilled = false;
+
+/** For tests: forgets that the demo is filled, as a new page would. */
+export function forgetDemoFilled(): void {
+  demoFilled = false;
+}
+
+/**
  * Whether the demo's traffic is still being generated (an embedded service fills it for some
  * minutes after «ready», the oldest day first): asked when a demo report opens, and again every
- * 20 s while it is; a failed answer says nothing.
+ * 20 s while it is, until the server says it is done; a failed answer says nothing.
  */
 function useDemoFilling(isDemo: boolean): boolean {
   const [filling, setFilling] = useState(false);
   useEffect(() => {
-    if (!isDemo) return undefined;
+    if (!isDemo || demoFilled) return undefined;
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = (): void => {
       calls.demoState().then(
         (state) => {
+          if (state?.filling === false) demoFilled = true;
           if (!live) return;
           setFilling(state?.filling === true);
           if (state?.filling === true) timer = setTimeout(ask, DEMO_FILLING_POLL_MS);
