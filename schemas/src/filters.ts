@@ -101,6 +101,16 @@ export type SavedFilterType = (typeof SAVED_FILTER_TYPES)[number];
 /** The title rules of a saved filter (§5). */
 export const SAVED_FILTER_TITLE_MAX = 255;
 
+/**
+ * Whether two template titles are the same name to a reader (§5: «Шаблон с таким названием уже
+ * существует»): compared without case and with any run of spaces as one, so «Chrome только» and
+ * « chrome  ТОЛЬКО » are one name.
+ */
+export function sameTemplateTitle(a: string, b: string): boolean {
+  const name = (title: string): string => title.trim().replace(/\s+/g, ' ').toLocaleLowerCase('ru');
+  return name(a) === name(b);
+}
+
 /** The texts of the saved-filter templates (§5, §8), shown by the api's errors and the web's form alike. */
 export const SAVED_FILTER_TEXTS = {
   titleRequired: 'Поле не заполнено',

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SavedFilterBody, SavedFilterType } from '@stat/schemas';
+import { sameTemplateTitle, type SavedFilterBody, type SavedFilterType } from '@stat/schemas';
 import type { Sql } from '../db/db.js';
 import { DB } from '../tokens.js';
 
@@ -50,14 +50,11 @@ export class SavedFiltersRepository {
   }
 
   /** Whether `userId` sees, in the project, a filter titled `title` other than `exceptId`. */
+  /** Whether a template the user sees already has this title, as a reader tells names apart (sameTemplateTitle). */
   async titleSeen(projectId: number, userId: number, title: string, exceptId: number | null, sql: Sql): Promise<boolean> {
-    const rows = await sql.query(`SELECT 1 FROM saved_filters WHERE ${VISIBLE} AND title = $3 AND id IS DISTINCT FROM $4 LIMIT 1`, [
-      projectId,
-      userId,
-      title,
-      exceptId,
-    ]);
-    return rows.length > 0;
+    // Compared here, not by Postgres: its lower() of Cyrillic depends on the database's locale.
+    const rows = await sql.query<{ title: string }>(`SELECT title FROM saved_filters WHERE ${VISIBLE} AND id IS DISTINCT FROM $3`, [projectId, userId, exceptId]);
+    return rows.some((row) => sameTemplateTitle(row.title, title));
   }
 
   async insert(projectId: number, fields: SavedFilterFields, tx: Sql): Promise<SavedFilterRow> {

@@ -4,7 +4,7 @@
  * carries no modal that its first drawing does not show.
  */
 import { useState, type FormEvent } from 'react';
-import { SAVED_FILTER_TEXTS, SAVED_FILTER_TITLE_MAX, type SavedFilter, type SavedFilterType } from '@stat/schemas/filters';
+import { SAVED_FILTER_TEXTS, SAVED_FILTER_TITLE_MAX, sameTemplateTitle, type SavedFilter, type SavedFilterType } from '@stat/schemas/filters';
 import { Modal } from '../../components/Modal';
 import { Button, Checkbox } from '../../components/ui';
 import { ApiError } from '../../lib/api';
@@ -15,7 +15,7 @@ import styles from './filters.module.css';
 export function titleError(title: string, others: readonly SavedFilter[]): string | null {
   const trimmed = title.trim();
   if (trimmed === '') return SAVED_FILTER_TEXTS.titleRequired;
-  if (others.some((f) => f.title === trimmed)) return SAVED_FILTER_TEXTS.titleTaken;
+  if (others.some((f) => sameTemplateTitle(f.title, trimmed))) return SAVED_FILTER_TEXTS.titleTaken;
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DimensionFilterRule } from '@stat/schemas/filters';
+import type { DimensionFilterRule, SavedFilter } from '@stat/schemas/filters';
+import { titleError } from './TemplateForm';
 import { FILTER_MENU, searchMenu } from './catalogue';
 import { dimensionChips, metricChips, withoutChip } from './chips';
 import { apiToForm, formToApi, fromPattern, ruleToApi, toPattern, type FilterBlock } from './form';
@@ -200,5 +201,14 @@ describe('the dialog menu', () => {
     expect(FILTER_MENU.flatMap((s) => s.items.map((i) => i.key))).not.toContain('gender');
     expect(searchMenu('город').map((s) => [s.title, s.items.map((i) => i.key)])).toEqual([['География', ['geo_city']]]);
     expect(searchMenu('utm').map((s) => s.items.length)).toEqual([5]);
+  });
+});
+
+describe('a template title among the others (spec 001 §5)', () => {
+  const others: SavedFilter[] = [{ id: 1, title: 'Chrome только', type: 'private', body: {}, editable: true }];
+  it('is taken when it differs from another in case or spacing only; empty is «Поле не заполнено»', () => {
+    expect(titleError(' chrome  ТОЛЬКО ', others)).toBe('Шаблон с таким названием уже существует');
+    expect(titleError('Chrome только и Москва', others)).toBeNull();
+    expect(titleError('   ', others)).toBe('Поле не заполнено');
   });
 });
