@@ -249,7 +249,7 @@ describe('every base report through the api, on the demo project', () => {
     for (const [name, more] of [
       ['geo', { parents: ['Россия'] }],
       ['geo', { dimension_filters: [{ key: 'geo_city', op: '>', value: 'много' }] }],
-      ['traffic_sources', { dimension_filters: [{ key: 'entry_page', op: '=', value: '/' }] }],
+      ['traffic_sources', { dimension_filters: [{ key: 'view_depth', op: '>', value: 'много' }] }],
       ['traffic_sources', { parents: ['search', 'yandex', 'фраза'] }],
     ] as const) {
       const { status, json } = await post(`7596044/${name}/table`, { ...month, ...more });
