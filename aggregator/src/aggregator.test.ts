@@ -156,19 +156,20 @@ describe('aggregator on chDB', () => {
     ]);
   });
 
-  it("stamps every page view of a visit with the visit's source, its first hit's", async () => {
+  it("stamps every page view of a visit with the visit's source, its first hit's, the referring site included", async () => {
     const at = Date.now() - 6 * MINUTE;
     await createAggregator(clickhouse).handle([
       hit(15, 'visitor-e', at, 'https://shop.ru/?utm_source=newsletter', 'https://yandex.ru/search/?text=%D0%BA%D1%83%D0%BF%D0%B8%D1%82%D1%8C'),
       hit(15, 'visitor-e', at + MINUTE, 'https://shop.ru/cart', 'https://shop.ru/?utm_source=newsletter'),
     ]);
     const stored = await rows<Record<string, unknown>>(
-      'SELECT traffic_type, search_system, search_phrase, utm_source, referer_domain FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
+      'SELECT traffic_type, search_system, search_phrase, utm_source, referer_domain, referer_path FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
       { p: 15 },
     );
     expect(stored).toEqual([
-      { traffic_type: 'search', search_system: 'yandex', search_phrase: 'купить', utm_source: 'newsletter', referer_domain: 'yandex.ru' },
-      { traffic_type: 'search', search_system: 'yandex', search_phrase: 'купить', utm_source: 'newsletter', referer_domain: 'shop.ru' },
+      { traffic_type: 'search', search_system: 'yandex', search_phrase: 'купить', utm_source: 'newsletter', referer_domain: 'yandex.ru', referer_path: '/search/' },
+      // Opened from the site's own home page, the cart still came from Yandex («Сайты» counts it there).
+      { traffic_type: 'search', search_system: 'yandex', search_phrase: 'купить', utm_source: 'newsletter', referer_domain: 'yandex.ru', referer_path: '/search/' },
     ]);
   });
 

@@ -42,6 +42,8 @@ export function sourceOf(e: VisitSource): VisitSource {
     openstat_campaign: e.openstat_campaign,
     openstat_ad: e.openstat_ad,
     openstat_source: e.openstat_source,
+    referer_domain: e.referer_domain,
+    referer_path: e.referer_path,
   };
 }
 

@@ -90,7 +90,9 @@ export interface EventRow extends EventEnrichment {
 
 /**
  * The columns of a visit's source: taken from the visit's first hit and stamped on all its
- * events (the aggregator's visit cutter keeps them per visit).
+ * events (the aggregator's visit cutter keeps them per visit). The referring site and page are
+ * the visit's too: a later page of the visit, opened from the site's own pages, still came from
+ * the site that brought the visit (the «Сайты» report's rows).
  */
 export const VISIT_SOURCE_COLUMNS = [
   'traffic_type',
@@ -113,6 +115,8 @@ export const VISIT_SOURCE_COLUMNS = [
   'openstat_campaign',
   'openstat_ad',
   'openstat_source',
+  'referer_domain',
+  'referer_path',
 ] as const satisfies readonly (keyof EventEnrichment)[];
 
 /** The columns of an event row, in the order of the compact insert format (JSONCompactEachRow). */
@@ -158,8 +162,6 @@ export const EVENT_COLUMNS = [
   'geo_country',
   'geo_area',
   'geo_city',
-  'referer_domain',
-  'referer_path',
   'url',
   'url_no_args',
   'url_args_key',

@@ -47,10 +47,29 @@ describe('migrations on chDB', () => {
           { event_id: '1f1e2d3c-4b5a-4987-a6b5-c4d3e2f10124', project_id: 1, event_type: 'event', ts: '2026-11-20 10:00:40.000', event_date: '2026-11-20', visitor_id: 'v1', duration_delta: 40_000 },
         ],
       });
+      // A visit brought by a link, whose second page view has the site's own page as its referrer.
+      const link = { project_id: 2, event_type: 'pageview', event_date: '2026-11-20', visitor_id: 'v3', session_id: 5, traffic_type: 'link', traffic_system: 'rbc.ru' };
+      await client.insert({
+        table: 'events',
+        format: 'JSONEachRow',
+        values: [
+          { ...link, event_id: '2f1e2d3c-4b5a-4987-a6b5-c4d3e2f10125', ts: '2026-11-20 12:00:00.000', event_number: 1, referer_domain: 'rbc.ru', referer_path: '/economics/1', screen_width: 1920, screen_height: 1080 },
+          { ...link, event_id: '3f1e2d3c-4b5a-4987-a6b5-c4d3e2f10126', ts: '2026-11-20 12:01:00.000', event_number: 2, referer_domain: 'site.example', referer_path: '/' },
+        ],
+      });
       expect(await migrateClickHouse(client)).toEqual(all.filter((v) => v > 14));
       expect(await migrateClickHouse(client)).toEqual([]);
+      // 0023: a hit without a screen has no screen size (not «0x0»). 0024: every event of the visit
+      // has the visit's referring site and page, its first event's.
+      const linked = await client.query({ query: 'SELECT event_number, referer_domain, referer_path, screen_size FROM events WHERE project_id = 2 ORDER BY event_number', format: 'JSONEachRow' });
+      expect(await linked.json()).toEqual([
+        { event_number: 1, referer_domain: 'rbc.ru', referer_path: '/economics/1', screen_size: '1920x1080' },
+        { event_number: 2, referer_domain: 'rbc.ru', referer_path: '/economics/1', screen_size: '' },
+      ]);
+      const helpers = await client.query({ query: "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name LIKE 'visit_referrers%'", format: 'JSONEachRow' });
+      expect(await helpers.json()).toEqual([{ n: 0 }]);
       // The old row's key is the one the aggregator gives a new row of the same UUID: a6b5c4d3e2f10123 as one number.
-      const keys = await client.query({ query: "SELECT toString(event_key) AS event_key FROM events WHERE event_type = 'pageview'", format: 'JSONEachRow' });
+      const keys = await client.query({ query: "SELECT toString(event_key) AS event_key FROM events WHERE project_id = 1 AND event_type = 'pageview'", format: 'JSONEachRow' });
       expect(await keys.json()).toEqual([{ event_key: eventKeyOf(uuid) }]);
       expect(eventKeyOf(uuid)).toBe(BigInt('0xa6b5c4d3e2f10123').toString());
       const columns = await client.query({ query: "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name LIKE 'event\\_%' ORDER BY name", format: 'JSONEachRow' });
@@ -62,11 +81,11 @@ describe('migrations on chDB', () => {
       // 0020 copied the path rollups into tables of small granules and filled their week twins, which
       // a new event reaches through the day rollups' views.
       for (const rollup of ['rollup_sources_day', 'rollup_geo_day', 'rollup_pages_day', 'rollup_sources_week', 'rollup_geo_week', 'rollup_pages_week', 'rollup_5m', 'rollup_hour', 'rollup_day']) {
-        const counted = await client.query({ query: `SELECT toString(sum(page_views)) AS views, toString(uniqCombinedMerge(17)(visitors)) AS distinct_visitors, toTypeName(any(visitors)) AS state FROM ${rollup}`, format: 'JSONEachRow' });
+        const counted = await client.query({ query: `SELECT toString(sum(page_views)) AS views, toString(uniqCombinedMerge(17)(visitors)) AS distinct_visitors, toTypeName(any(visitors)) AS state FROM ${rollup} WHERE project_id = 1`, format: 'JSONEachRow' });
         expect(await counted.json()).toEqual([{ views: '2', distinct_visitors: '2', state: 'AggregateFunction(uniqCombined(17), UInt32)' }]);
       }
       // 0021 rebuilt the day rollup with the distinct visits, engaged time and logged-in users the path rollups keep.
-      const days = await client.query({ query: 'SELECT toString(uniqCombinedMerge(17)(sessions)) AS visits, toString(sum(engaged_ms)) AS engaged, toString(uniqIfMerge(uid)) AS uid FROM rollup_day', format: 'JSONEachRow' });
+      const days = await client.query({ query: 'SELECT toString(uniqCombinedMerge(17)(sessions)) AS visits, toString(sum(engaged_ms)) AS engaged, toString(uniqIfMerge(uid)) AS uid FROM rollup_day WHERE project_id = 1', format: 'JSONEachRow' });
       expect(await days.json()).toEqual([{ visits: '2', engaged: '0', uid: '0' }]);
       // 0022 gave the visits their duration, summed from the events' deltas: the visit stored before
       // it has its 40 s, its other columns unchanged; the back-fill run again adds nothing.

@@ -63,9 +63,15 @@ export async function migrateClickHouse(client: ClickHouseClient, dir?: URL): Pr
     }
   }
   const ran: number[] = [];
+  let database: string | undefined;
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
-    for (const statement of migration.statements) await client.command({ query: statement });
+    for (const statement of migration.statements) {
+      // `{database}` names the database migrated: a mutation reads other tables only by their
+      // full name (its background run has no current database).
+      if (statement.includes(DATABASE_TOKEN)) database ??= await currentDatabase(client);
+      await client.command({ query: database === undefined ? statement : statement.replaceAll(DATABASE_TOKEN, database) });
+    }
     await client.insert({
       table: 'schema_migrations',
       values: [{ version: migration.version, name: migration.name }],
@@ -74,4 +80,14 @@ export async function migrateClickHouse(client: ClickHouseClient, dir?: URL): Pr
     ran.push(migration.version);
   }
   return ran;
+}
+
+/** Where a migration's statement names the database it runs in (see migrateClickHouse). */
+export const DATABASE_TOKEN = '{database}';
+
+async function currentDatabase(client: ClickHouseClient): Promise<string> {
+  const result = await client.query({ query: 'SELECT currentDatabase() AS name', format: 'JSONEachRow' });
+  const [row] = await result.json<{ name: string }>();
+  if (row === undefined || !/^\w+$/.test(row.name)) throw new Error(`ClickHouse names its database ${JSON.stringify(row?.name)}: not a name a migration can write`);
+  return row.name;
 }
