@@ -33,3 +33,6 @@ export const SNACKS = {
 
 /** A report call that failed on the server (spec 001 §8: the server's «Oops…» message shows this). */
 export const REPORT_FAILED = 'Произошла ошибка при запросе на сервер';
+
+/** The snackbar once a report's data for another «Детализация» has come (spec 001 §8: "after grouping change"). */
+export const REGROUPED = 'Данные пересчитаны';

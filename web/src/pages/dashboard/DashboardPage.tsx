@@ -27,6 +27,7 @@ import { ReportPage } from '../../reports/framework/ReportPage';
 import { ReportSkeleton } from '../../reports/framework/ReportSkeleton';
 import { PeriodPicker, Toolbar } from '../../reports/framework/Toolbar';
 import { SamplePicker } from '../../reports/framework/SamplePicker';
+import { useRegroupedNotice } from '../../reports/framework/regrouped';
 import { FilterBar } from '../../reports/filters/FilterBar';
 import { correctFilters } from '../../reports/filters/url';
 import { useReportFilters } from '../../reports/filters/useReportFilters';
@@ -112,6 +113,11 @@ function Dashboard({ today }: { readonly today: string }) {
   // §8: a period over the configured limits (507) shows a date picker to shorten it instead of the widgets.
   const overLimit = [main, traffic, audienceAnswer, eventsAnswer].some((a) => a.error !== undefined && statusOf(a.error) === 507);
   const periodPicker = <PeriodPicker period={period} today={today} projectId={projectId} onChange={(start, end) => setPeriod((p) => choosePeriod(start, end, today, p))} />;
+  const regrouped = useRegroupedNotice(
+    period.group,
+    loading,
+    [main, traffic, audienceAnswer, eventsAnswer].some((a) => a.error !== undefined),
+  );
   const runs = autoUpdateRuns({ live, on: autoOn, visible, loading });
   const progress = useAutoUpdate(runs, () => setNonce((n) => n + 1));
   const currentUsers = useAnimatedCount(main.data?.current_user_count?.value);
@@ -144,7 +150,10 @@ function Dashboard({ today }: { readonly today: string }) {
               label="Детализация"
               options={allowedGroups(period.start, period.end, live ? period.detail : undefined).map((g) => ({ value: g, title: GROUP_LABELS[g] }))}
               value={period.group}
-              onChange={(group: PeriodGroup) => setPeriod((p) => ({ ...p, group }))}
+              onChange={(group: PeriodGroup) => {
+                regrouped(group);
+                setPeriod((p) => ({ ...p, group }));
+              }}
               attr="data-group"
             />
           </div>

@@ -25,6 +25,7 @@ import { drilldownHeader } from '@stat/schemas/reports';
 import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
+import { useRegroupedNotice } from '../framework/regrouped';
 import { correctDimensionUrl, dimensionBase, dimensionGraphBody, dimensionPeriod, dimensionTableBody } from './requests';
 import {
   allowedChartTypes,
@@ -250,6 +251,7 @@ export function DimensionReportBody({
   // The table's failure first; a placeholder needs no graph, so a graph failure does not hide it.
   const error = table.error ?? (placeholder ? undefined : (graph.error ?? tree.error));
   const status = error === undefined ? 0 : error instanceof ApiError && error.status !== 0 ? error.status : 500;
+  const regrouped = useRegroupedNotice(period.group, table.loading || graph.loading, error !== undefined);
 
   const graphTools = (
     <>
@@ -293,7 +295,15 @@ export function DimensionReportBody({
       <Toolbar>
         {periodPicker}
         {/* The rating is always by day (spec 001 §5): no «Детализация:» to choose. */}
-        {report.name === 'rating' ? null : <GroupPicker period={period} onChange={setGroup} />}
+        {report.name === 'rating' ? null : (
+          <GroupPicker
+            period={period}
+            onChange={(group) => {
+              regrouped(group);
+              setGroup(group);
+            }}
+          />
+        )}
         {rating.category !== null ? (
           <CategoryPicker
             options={rating.options}

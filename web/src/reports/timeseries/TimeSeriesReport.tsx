@@ -12,6 +12,7 @@ import { preloadedOr, settledPreloaded } from '../framework/preloaded';
 import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, type GraphResult, type MetricName, type ReportSort, type TableResult } from '../framework/reportApi';
 import { TimeSeriesGraph, type TimePoint } from '../framework/TimeSeriesGraph';
 import { GroupPicker, PeriodPicker, Toolbar } from '../framework/Toolbar';
+import { useRegroupedNotice } from '../framework/regrouped';
 import { FilterBar } from '../filters/FilterBar';
 import { useReportFilters } from '../filters/useReportFilters';
 import { metricColumns, type ReportViewProps } from '../view';
@@ -112,6 +113,7 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
   // A network failure (status 0) shows the server error page with what the browser said.
   const status = error instanceof ApiError && error.status !== 0 ? error.status : 500;
   const currentSort = table.data?.sort ?? sort ?? DEFAULT_SORT;
+  const regrouped = useRegroupedNotice(period.group, graph.loading || table.loading, failed);
 
   const periodPicker = <PeriodPicker period={period} today={today} onChange={query.setDates} projectId={projectId} />;
   return (
@@ -132,7 +134,13 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
     >
       <Toolbar>
         {periodPicker}
-        <GroupPicker period={period} onChange={query.setGroup} />
+        <GroupPicker
+          period={period}
+          onChange={(group) => {
+            regrouped(group);
+            query.setGroup(group);
+          }}
+        />
       </Toolbar>
       <FilterBar projectId={projectId} metrics={report.metrics} period={period} state={filters} />
       {failed ? (
