@@ -191,11 +191,12 @@ function Dashboard({ today }: { readonly today: string }) {
             ) : (
               <PeriodVisitorsWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
             )}
-            <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} loading={main.loading} />
+            <SeriesWidget projectId={projectId} period={shownPeriod} answer={section(main, 'page_views')} serverTime={main.data?.meta.server_time} loading={main.loading} />
             <TrafficSourcesWidget
               projectId={projectId}
               period={shownPeriod}
               answer={section(traffic, 'traffic_sources')}
+              serverTime={traffic.data?.meta.server_time}
               loading={traffic.loading}
               trafficType={trafficType}
               groups={TRAFFIC_SOURCE_GROUPS}
@@ -228,6 +229,7 @@ function Dashboard({ today }: { readonly today: string }) {
               projectId={projectId}
               period={shownPeriod}
               answer={section(eventsAnswer, 'events')}
+              serverTime={eventsAnswer.data?.meta.server_time}
               loading={eventsAnswer.loading}
               picked={events}
               max={MAX_DASHBOARD_EVENTS}

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-/** Dashboard widgets: «Уникальные посетители» of a past period (the period's own count, never «сейчас»); empty widgets. */
-import { afterEach, describe, expect, it } from 'vitest';
+/** Dashboard widgets: «Уникальные посетители» of a past period (the period's own count, never «сейчас»); empty widgets; the current minute of «Просмотры страниц». */
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import type { GraphResult, RealtimeTable } from '@stat/schemas/reports';
 import { ProjectContext, type ProjectContextValue } from '../../app/project';
@@ -8,7 +8,18 @@ import type { Project } from '../../data/calls';
 import { NBSP } from '../../lib/format';
 import { render, type Rendered } from '../../testing/render';
 import type { DashboardPeriod } from './state';
-import { periodCaption, PeriodVisitorsWidget, TableWidget } from './Widgets';
+import { firstIncomplete, periodCaption, PeriodVisitorsWidget, SeriesWidget, TableWidget } from './Widgets';
+
+// happy-dom has no canvas: the one uPlot wrapper is replaced by a box that shows its series and data.
+vi.mock('../../components/UPlotChart', () => ({
+  UPlotChart: (props: { series?: { label?: string; dash?: number[] }[]; data: unknown; testId?: string }) => (
+    <div
+      data-testid={props.testId}
+      data-series={JSON.stringify((props.series ?? []).map((s) => [s.label, s.dash ?? null]))}
+      data-values={JSON.stringify(props.data)}
+    />
+  ),
+}));
 
 let view: Rendered | null = null;
 afterEach(() => {
@@ -91,5 +102,63 @@ describe('an empty widget (spec 001 §4 "Empty messages")', () => {
       view?.unmount();
       view = null;
     }
+  });
+});
+
+describe('the current, unfinished minute of «Просмотры страниц»', () => {
+  const today: DashboardPeriod = { dateStart: 'today', dateEnd: 'today', start: '2026-11-24', end: '2026-11-24', group: 'minute', detail: 30 };
+  // 17:52, 17:53, 17:54 and 17:55, which has begun 36 s ago: its 3 views are not yet a minute's.
+  const T = 1_795_877_520;
+  const minutes: GraphResult = {
+    metrics: ['page_views'],
+    sample: 1,
+    totals: [18],
+    data: [{ id: 'total', title: '', points: [4, 6, 5, 3].map((v, i) => ({ ts: T + 60 * i, date: `2026-11-24 17:5${2 + i}:00`, metrics: [v] })) }],
+  };
+  const NOW = (T + 180 + 36) * 1000;
+
+  it('finds the first bucket not yet over: its end, the next start or the last plus a step, after now', () => {
+    const buckets = [{ ts: 0 }, { ts: 60 }, { ts: 120 }];
+    expect(firstIncomplete(buckets, 130_000)).toBe(2);
+    expect(firstIncomplete(buckets, 179_999)).toBe(2);
+    expect(firstIncomplete(buckets, 180_000)).toBe(3);
+    expect(firstIncomplete(buckets, 59_000)).toBe(0);
+    expect(firstIncomplete(buckets, undefined)).toBe(3);
+    expect(firstIncomplete([], 0)).toBe(0);
+  });
+
+  async function renderSeries(serverTime: number | undefined) {
+    view = await render(
+      <MemoryRouter>
+        <SeriesWidget projectId="7596044" period={today} answer={minutes} loading={false} serverTime={serverTime} />
+      </MemoryRouter>,
+    );
+    const graph = view.container.querySelector('[data-testid="page-views-graph"]');
+    return {
+      series: JSON.parse(graph?.getAttribute('data-series') ?? '[]') as unknown,
+      values: JSON.parse(graph?.getAttribute('data-values') ?? '[]') as unknown,
+      total: view.container.querySelector('[data-testid="page-views-total"]')?.getAttribute('data-value'),
+    };
+  }
+
+  it('draws the whole minutes as the line and the current one as a dashed tail from the last whole minute, never as a fall', async () => {
+    const { series, values, total } = await renderSeries(NOW);
+    expect(series).toEqual([
+      ['Просмотры страниц', null],
+      ['Просмотры страниц (неполные данные)', [3, 4]],
+    ]);
+    expect(values).toEqual([
+      [T, T + 60, T + 120, T + 180],
+      [4, 6, 5, null],
+      [null, null, 5, 3],
+    ]);
+    // The total counts the current minute's views, as the tail shows them.
+    expect(total).toBe('18');
+  });
+
+  it('draws every bucket whole once the last minute is over', async () => {
+    const { series, values } = await renderSeries((T + 240) * 1000);
+    expect(series).toEqual([['Просмотры страниц', null]]);
+    expect(values).toEqual([[T, T + 60, T + 120, T + 180], [4, 6, 5, 3]]);
   });
 });

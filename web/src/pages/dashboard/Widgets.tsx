@@ -163,18 +163,53 @@ function seriesOf(graph: GraphResult | null | undefined, metric: Metric, title?:
   };
 }
 
-/** «Просмотры страниц»: the period's page views by the group, as a line, bars or areas. */
-export function SeriesWidget({ answer, loading, ...rest }: WidgetProps & { readonly answer: GraphResult | undefined; readonly loading: boolean }) {
+/**
+ * The index of the first bucket not yet over at `nowMs` (the server's time of the answer): the
+ * first whose end, the next bucket's start (the last's: its start plus the step between buckets),
+ * is after now; `buckets.length` when all are over.
+ */
+export function firstIncomplete(buckets: readonly { readonly ts: number }[], nowMs: number | undefined): number {
+  if (nowMs === undefined || buckets.length === 0) return buckets.length;
+  const now = nowMs / 1000;
+  const last = buckets.length - 1;
+  const step = last > 0 ? buckets[last]!.ts - buckets[last - 1]!.ts : 60;
+  const index = buckets.findIndex((b, i) => (i < last ? buckets[i + 1]!.ts : b.ts + step) > now);
+  return index < 0 ? buckets.length : index;
+}
+
+/**
+ * «Просмотры страниц»: the period's page views by the group, as a line, bars or areas. The bucket
+ * not yet over at the answer's `serverTime` (today's current minute) is drawn dashed: its count
+ * still grows, and drawn like the others it read as traffic stopping. The total above counts it,
+ * as the other widgets count its views.
+ */
+export function SeriesWidget({
+  answer,
+  loading,
+  serverTime,
+  ...rest
+}: WidgetProps & { readonly answer: GraphResult | undefined; readonly loading: boolean; readonly serverTime?: number | undefined }) {
   const [type, setType] = useState<ChartType>('line');
   const metric = metricColumns(['page_views'])[0]!;
   const { buckets, lines } = useMemo(() => seriesOf(answer, 'page_views', 'Просмотры страниц'), [answer]);
+  const incompleteFrom = buckets ? firstIncomplete(buckets, serverTime) : undefined;
   const total = useAnimatedCount(answer ? Number(answer.totals[0] ?? 0) : undefined);
   return (
     <Widget section="page_views" title="Просмотры страниц" report="summary" loading={loading} tools={<ChartTypePicker value={type} allowed={LINE_TYPES} onChange={setType} />} {...rest}>
       <p className={styles.total} data-testid="page-views-total" data-value={answer ? Number(answer.totals[0] ?? 0) : ''}>
         {total === undefined ? '—' : formatNumber(total)}
       </p>
-      <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} chartType={type === 'pie' ? 'line' : type} testId="page-views-graph" />
+      <LinesGraph
+        buckets={buckets}
+        lines={lines}
+        metric={metric}
+        period={rest.period}
+        loading={loading}
+        height={GRAPH_HEIGHT}
+        chartType={type === 'pie' ? 'line' : type}
+        incompleteFrom={incompleteFrom}
+        testId="page-views-graph"
+      />
     </Widget>
   );
 }
@@ -287,10 +322,13 @@ export function TrafficSourcesWidget({
   trafficType,
   groups,
   onTrafficType,
+  serverTime,
   ...rest
 }: WidgetProps & {
   readonly answer: RealtimeResult['traffic_sources'];
   readonly loading: boolean;
+  /** The server's time of the answer: the bucket not yet over is drawn dashed (see SeriesWidget). */
+  readonly serverTime?: number | undefined;
   readonly trafficType: TrafficType | null;
   readonly groups: readonly { type: TrafficType; title: string }[];
   readonly onTrafficType: (type: TrafficType | null) => void;
@@ -341,7 +379,17 @@ export function TrafficSourcesWidget({
       ) : type === 'pie' ? (
         <PieGraph slices={slices} metric={metric} percent={false} loading={loading} height={GRAPH_HEIGHT} testId="traffic-sources-graph" />
       ) : (
-        <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} chartType={type} testId="traffic-sources-graph" />
+        <LinesGraph
+          buckets={buckets}
+          lines={lines}
+          metric={metric}
+          period={rest.period}
+          loading={loading}
+          height={GRAPH_HEIGHT}
+          chartType={type}
+          incompleteFrom={buckets ? firstIncomplete(buckets, serverTime) : undefined}
+          testId="traffic-sources-graph"
+        />
       )}
     </Widget>
   );
@@ -354,8 +402,17 @@ export function EventsWidget({
   picked,
   max,
   onPicked,
+  serverTime,
   ...rest
-}: WidgetProps & { readonly answer: RealtimeResult['events']; readonly loading: boolean; readonly picked: readonly string[]; readonly max: number; readonly onPicked: (names: string[]) => void }) {
+}: WidgetProps & {
+  readonly answer: RealtimeResult['events'];
+  readonly loading: boolean;
+  readonly picked: readonly string[];
+  readonly max: number;
+  readonly onPicked: (names: string[]) => void;
+  /** The server's time of the answer: the bucket not yet over is drawn dashed (see SeriesWidget). */
+  readonly serverTime?: number | undefined;
+}) {
   const { open, setOpen, root } = usePopover<HTMLDivElement>();
   const metric = metricColumns(['events_count'])[0]!;
   const { buckets, lines } = useMemo(() => seriesOf(answer?.graph ?? null, 'events_count'), [answer]);
@@ -386,7 +443,18 @@ export function EventsWidget({
   );
   return (
     <Widget section="events" title="События" report="custom_vars" loading={loading} tools={picker} {...rest}>
-      {picked.length > 0 ? <LinesGraph buckets={buckets} lines={lines} metric={metric} period={rest.period} loading={loading} height={GRAPH_HEIGHT} testId="events-graph" /> : null}
+      {picked.length > 0 ? (
+        <LinesGraph
+          buckets={buckets}
+          lines={lines}
+          metric={metric}
+          period={rest.period}
+          loading={loading}
+          height={GRAPH_HEIGHT}
+          incompleteFrom={buckets ? firstIncomplete(buckets, serverTime) : undefined}
+          testId="events-graph"
+        />
+      ) : null}
       {answer ? <RowsTable table={answer} firstColumn="Событие" testId="events-table" /> : <div className={`skeleton ${styles.skeleton}`} />}
     </Widget>
   );

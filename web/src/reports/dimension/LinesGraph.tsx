@@ -43,6 +43,12 @@ export interface LinesGraphProps {
   readonly chartType?: Exclude<ChartType, 'pie'>;
   /** The values are shares of «Итого», 0..100. */
   readonly percent?: boolean;
+  /**
+   * The first bucket not yet over (its index in `buckets`), when the period runs up to now: from
+   * there on the lines are drawn dashed (bars paler), so that the current minute's few page views
+   * read as a count still growing, not as a fall. Absent or past the end: every bucket is whole.
+   */
+  readonly incompleteFrom?: number;
   readonly testId?: string;
 }
 
@@ -88,9 +94,16 @@ function groupedBars(slot: number, slots: number): uPlot.Series.PathBuilder {
   });
 }
 
-/** The uPlot series of the lines for a chart type. */
-function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, 'pie'>): uPlot.Series[] {
-  return lines.map((line, slot) => {
+/** The dash of a line into the buckets not yet over. */
+const INCOMPLETE_DASH = [3, 4];
+
+/**
+ * The uPlot series of the lines for a chart type: one per line, then, when some buckets are not
+ * over (`incomplete`), one more per line for them (see {@link splitIncomplete}): dashed, or a
+ * pale bar with a dashed outline, in the line's own colour.
+ */
+function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, 'pie'>, incomplete: boolean): uPlot.Series[] {
+  const whole = lines.map<uPlot.Series>((line, slot) => {
     const color = colorOf(line);
     const total = line.colorIndex === null;
     const common = { label: line.title, stroke: color };
@@ -106,6 +119,33 @@ function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, '
       points: { size: 5, fill: '#fff', width: 1.5 },
     };
   });
+  if (!incomplete) return whole;
+  const tails = lines.map<uPlot.Series>((line, slot) => {
+    const color = colorOf(line);
+    const common = { label: `${line.title} (${INCOMPLETE_NOTE})`, stroke: color, dash: INCOMPLETE_DASH };
+    if (chartType === 'bar') {
+      return { ...common, width: 1, fill: withAlpha(color, 0.18), paths: groupedBars(slot, lines.length), points: { show: false } };
+    }
+    return { ...common, width: 2, fill: chartType === 'area' ? withAlpha(color, 0.06) : undefined, points: { size: 5, fill: '#fff', width: 1.5 } };
+  });
+  return [...whole, ...tails];
+}
+
+/** What the legend says of a bucket not yet over. */
+export const INCOMPLETE_NOTE = 'неполные данные';
+
+/**
+ * A line's values split at the first bucket not yet over: the whole buckets (null from `from` on),
+ * and the tail from the last whole bucket on (null before it), so that a line joins its dashed
+ * tail and a bar stands in one of the two only. `from` past the end: no tail.
+ */
+export function splitIncomplete(values: readonly (number | null)[], from: number, bars: boolean): { whole: (number | null)[]; tail: (number | null)[] | null } {
+  if (from >= values.length) return { whole: [...values], tail: null };
+  const start = bars ? from : Math.max(0, from - 1);
+  return {
+    whole: values.map((v, i) => (i < from ? v : null)),
+    tail: values.map((v, i) => (i >= start ? v : null)),
+  };
 }
 
 /**
@@ -113,7 +153,7 @@ function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, '
  * chart is created once per group; new answers, another chart type and a new set of lines reach
  * it through setData (and addSeries/delSeries), never a new chart.
  */
-export function LinesGraph({ buckets, lines, metric, period, origin = null, loading, height, testId, chartType = 'line', percent = false }: LinesGraphProps) {
+export function LinesGraph({ buckets, lines, metric, period, origin = null, loading, height, testId, chartType = 'line', percent = false, incompleteFrom }: LinesGraphProps) {
   const [hover, setHover] = useState<number | null>(null);
   const hoverRef = useRef(setHover);
   hoverRef.current = setHover;
@@ -158,18 +198,22 @@ export function LinesGraph({ buckets, lines, metric, period, origin = null, load
     } satisfies Omit<uPlot.Options, 'width' | 'height'>;
   }, [period.group]);
 
-  const seriesKey = `${chartType}:${lines.map((l) => `${l.id}@${l.colorIndex ?? 't'}`).join('|')}`;
+  const incomplete = buckets !== undefined && incompleteFrom !== undefined && incompleteFrom < buckets.length;
+  const seriesKey = `${chartType}:${lines.map((l) => `${l.id}@${l.colorIndex ?? 't'}`).join('|')}${incomplete ? ':incomplete' : ''}`;
   const series = useMemo<uPlot.Series[]>(
-    () => seriesOf(lines, chartType),
-    // seriesKey names the chart type, the lines and their colours.
+    () => seriesOf(lines, chartType, incomplete),
+    // seriesKey names the chart type, the lines, their colours and whether a tail is drawn.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [seriesKey],
   );
 
   const data = useMemo<uPlot.AlignedData | null>(() => {
     if (!buckets) return null;
-    return [buckets.map((b) => b.ts), ...lines.map((l) => [...l.values])];
-  }, [buckets, lines]);
+    const xs = buckets.map((b) => b.ts);
+    if (!incomplete || incompleteFrom === undefined) return [xs, ...lines.map((l) => [...l.values])];
+    const split = lines.map((l) => splitIncomplete(l.values, incompleteFrom, chartType === 'bar'));
+    return [xs, ...split.map((s) => s.whole), ...split.map((s) => s.tail ?? [])];
+  }, [buckets, lines, incomplete, incompleteFrom, chartType]);
 
   // At least the canvas and two legend rows, so that loading never moves the page; more rows of
   // lines than fit in two make it taller (a user's choice, not a jump).
@@ -190,10 +234,24 @@ export function LinesGraph({ buckets, lines, metric, period, origin = null, load
   }
   const hovered = hover === null ? undefined : buckets[hover];
   return (
-    <div className={loading ? `${styles.box} ${styles.loading}` : styles.box} style={boxStyle} aria-busy={loading} data-chart-type={chartType}>
+    <div
+      className={loading ? `${styles.box} ${styles.loading}` : styles.box}
+      style={boxStyle}
+      aria-busy={loading}
+      data-chart-type={chartType}
+      data-incomplete-from={incomplete ? incompleteFrom : undefined}
+    >
       <UPlotChart options={options} data={data} series={series} seriesKey={seriesKey} height={height} className={styles.chart} testId={testId} />
       <ul className={styles.legend} aria-label="Линии графика">
-        <li className={styles.legendDate}>{hovered ? formatBucket(hovered.date, period.group, period) : metric.title}</li>
+        <li className={styles.legendDate}>
+          {hovered ? formatBucket(hovered.date, period.group, period) : metric.title}
+          {hover !== null && incomplete && incompleteFrom !== undefined && hover >= incompleteFrom ? (
+            <span className={styles.legendNote} data-testid="legend-incomplete">
+              {' '}
+              · {INCOMPLETE_NOTE}
+            </span>
+          ) : null}
+        </li>
         {lines.map((line) => (
           <li key={line.id} className={styles.legendItem} title={line.title} data-line={line.id}>
             <span
