@@ -6,7 +6,7 @@ import type { GraphResult, RealtimeTable } from '@stat/schemas/reports';
 import { ProjectContext, type ProjectContextValue } from '../../app/project';
 import type { Project } from '../../data/calls';
 import { NBSP } from '../../lib/format';
-import { render, type Rendered } from '../../testing/render';
+import { fire, render, type Rendered } from '../../testing/render';
 import type { DashboardPeriod } from './state';
 import { firstIncomplete, periodCaption, PeriodVisitorsWidget, SeriesWidget, TableWidget } from './Widgets';
 
@@ -154,6 +154,17 @@ describe('the current, unfinished minute of «Просмотры страниц�
     ]);
     // The total counts the current minute's views, as the tail shows them.
     expect(total).toBe('18');
+  });
+
+  it('as bars: the current minute is a bar of its own, pale and dashed, not one of the whole ones', async () => {
+    await renderSeries(NOW);
+    await fire(view!.container.querySelector('[data-testid="chart-type"] [data-type="bar"]'), new MouseEvent('click', { bubbles: true }));
+    const graph = view!.container.querySelector('[data-testid="page-views-graph"]');
+    expect(JSON.parse(graph?.getAttribute('data-values') ?? '[]')).toEqual([
+      [T, T + 60, T + 120, T + 180],
+      [4, 6, 5, null],
+      [null, null, null, 3],
+    ]);
   });
 
   it('draws every bucket whole once the last minute is over', async () => {
