@@ -5,6 +5,8 @@ import { urlSectionLevel } from '../dimensions.js';
  * the web app, and of its CSV in the api.
  */
 const TITLES: Readonly<Record<string, string>> = {
+  // The rating's rows: the rated sites (its CSV names the column so too).
+  project_id: 'Сайт',
   traffic_type: 'Тип источника',
   traffic_system: 'Система',
   search_phrase: 'Поисковая фраза',
