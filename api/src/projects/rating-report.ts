@@ -2,6 +2,7 @@ import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import {
+  drilldownHeader,
   EMPTY_TITLE,
   METRIC_INFO,
   moscowDate,
@@ -136,7 +137,7 @@ export class RatingReport {
     const asked = await this.ask(projectId, body);
     const table = await this.tableOf(projectId, asked, 0, Number.MAX_SAFE_INTEGER);
     async function* lines(): AsyncGenerator<string> {
-      yield BOM + csvLine(['Сайт', ...table.metrics.map((m) => METRIC_INFO[m].title)]);
+      yield BOM + csvLine([drilldownHeader(DEFINITION.drilldown), ...table.metrics.map((m) => METRIC_INFO[m].title)]);
       for (const row of table.data) yield csvLine([row.extra.title, ...row.metrics]);
     }
     return { disposition: csvDisposition('rating', DEFINITION.title, asked.period.from, asked.period.to), lines: lines() };
