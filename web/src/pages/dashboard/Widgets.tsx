@@ -11,7 +11,7 @@ import { formatIsoDate } from '../../lib/dates';
 import { formatMetric, formatNumber } from '../../lib/format';
 import type { ChartType } from '../../reports/framework/charts';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
-import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
+import { LinesGraph, type GraphSeries, type LinesGraphProps } from '../../reports/dimension/LinesGraph';
 import { PieGraph } from '../../reports/dimension/PieGraph';
 import { originOf, sharedOrigin } from '../../reports/dimension/addresses';
 import { graphTotal, type PieSlice } from '../../reports/dimension/graphs';
@@ -177,6 +177,11 @@ export function firstIncomplete(buckets: readonly { readonly ts: number }[], now
   return index < 0 ? buckets.length : index;
 }
 
+/** A widget's lines: the bucket not yet over at the answer's `serverTime` drawn as still growing. */
+function LiveLines({ serverTime, ...graph }: Omit<LinesGraphProps, 'height' | 'incompleteFrom'> & { readonly serverTime: number | undefined }) {
+  return <LinesGraph {...graph} height={GRAPH_HEIGHT} incompleteFrom={graph.buckets ? firstIncomplete(graph.buckets, serverTime) : undefined} />;
+}
+
 /**
  * «Просмотры страниц»: the period's page views by the group, as a line, bars or areas. The bucket
  * not yet over at the answer's `serverTime` (today's current minute) is drawn dashed: its count
@@ -192,22 +197,20 @@ export function SeriesWidget({
   const [type, setType] = useState<ChartType>('line');
   const metric = metricColumns(['page_views'])[0]!;
   const { buckets, lines } = useMemo(() => seriesOf(answer, 'page_views', 'Просмотры страниц'), [answer]);
-  const incompleteFrom = buckets ? firstIncomplete(buckets, serverTime) : undefined;
   const total = useAnimatedCount(answer ? Number(answer.totals[0] ?? 0) : undefined);
   return (
     <Widget section="page_views" title="Просмотры страниц" report="summary" loading={loading} tools={<ChartTypePicker value={type} allowed={LINE_TYPES} onChange={setType} />} {...rest}>
       <p className={styles.total} data-testid="page-views-total" data-value={answer ? Number(answer.totals[0] ?? 0) : ''}>
         {total === undefined ? '—' : formatNumber(total)}
       </p>
-      <LinesGraph
+      <LiveLines
         buckets={buckets}
         lines={lines}
         metric={metric}
         period={rest.period}
         loading={loading}
-        height={GRAPH_HEIGHT}
         chartType={type === 'pie' ? 'line' : type}
-        incompleteFrom={incompleteFrom}
+        serverTime={serverTime}
         testId="page-views-graph"
       />
     </Widget>
@@ -379,15 +382,14 @@ export function TrafficSourcesWidget({
       ) : type === 'pie' ? (
         <PieGraph slices={slices} metric={metric} percent={false} loading={loading} height={GRAPH_HEIGHT} testId="traffic-sources-graph" />
       ) : (
-        <LinesGraph
+        <LiveLines
           buckets={buckets}
           lines={lines}
           metric={metric}
           period={rest.period}
           loading={loading}
-          height={GRAPH_HEIGHT}
           chartType={type}
-          incompleteFrom={buckets ? firstIncomplete(buckets, serverTime) : undefined}
+          serverTime={serverTime}
           testId="traffic-sources-graph"
         />
       )}
@@ -444,14 +446,13 @@ export function EventsWidget({
   return (
     <Widget section="events" title="События" report="custom_vars" loading={loading} tools={picker} {...rest}>
       {picked.length > 0 ? (
-        <LinesGraph
+        <LiveLines
           buckets={buckets}
           lines={lines}
           metric={metric}
           period={rest.period}
           loading={loading}
-          height={GRAPH_HEIGHT}
-          incompleteFrom={buckets ? firstIncomplete(buckets, serverTime) : undefined}
+          serverTime={serverTime}
           testId="events-graph"
         />
       ) : null}
