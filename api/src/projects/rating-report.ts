@@ -18,6 +18,7 @@ import {
   type TableRow,
 } from '@stat/schemas';
 import { addDays, periodDays, ratingPeriod } from '@stat/schemas/period';
+import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import type { Db } from '../db/db.js';
 import { IsRowId } from '../http/id.pipe.js';
 import { compileProjectDays, compileProjectSpans, metricAlias } from '../reports/compile.js';
@@ -161,13 +162,15 @@ export class RatingReport {
       throw new BadRequestException(`category_id: the site is not rated in category ${body.category_id}${categories.length > 0 ? ` (its categories: ${categories.join(', ')})` : ''}`);
     }
     const category = body.category_id ?? categories[0] ?? null;
+    // The demo project is always allowed a rating (000 §4) without being rated: its own rating ranks
+    // it among its theme's rated sites, and no other site's rating holds it (its traffic is generated).
     const sites =
       category === null
         ? []
         : await this.db.query<RatedSite>(
             `SELECT id, title, public_stats FROM projects
-             WHERE $1 = ANY(categories) AND rating_status = ANY($2::text[]) AND deleted_at IS NULL ORDER BY id`,
-            [category, [...LISTED_STATUSES]],
+             WHERE $1 = ANY(categories) AND (rating_status = ANY($2::text[]) OR id = $3) AND deleted_at IS NULL ORDER BY id`,
+            [category, [...LISTED_STATUSES], projectId === DEMO_PROJECT_ID ? projectId : 0],
           );
     const period = { from: dateStart, to: dateEnd };
     const meta = (position: number): RatingMeta => ({ category_id: category ?? 0, categories, position, date_start: dateStart, date_end: dateEnd });

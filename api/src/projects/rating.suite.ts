@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../testing/client.js';
 import { addTraffic, newUser, snapshot, userWithProject } from '../testing/fixtures.js';
 import type { TestApi } from '../testing/harness.js';
+import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 
 const DAY_MS = 86_400_000;
 const FORM = { title: 'Сайт в рейтинге', in_rating: true, keywords: 'новости, город', public_stats: true, categories: [101], regions: [101], types: [1] };
@@ -353,6 +354,39 @@ export function ratingSuite(env: () => TestApi): void {
       const unrated = await userWithProject(env());
       const none = (await unrated.client.post(`/api/report/v1.0/report/${unrated.projectId}/rating/table`, ask)).json.result;
       expect([none.data, none.meta.not_collected]).toEqual([[], 'the site takes no part in the rating']);
+    });
+
+    it('the demo project\'s rating (000 §4: "always allowed"): the demo ranked among its theme\'s rated sites, for anyone; no rated site\'s rating or the catalogue holds it', async () => {
+      const demo = DEMO_PROJECT_ID;
+      const moderator = await newUser(env(), 4);
+      const rated = await userWithProject(env());
+      await rated.client.put(`/api/v1.0/project/${rated.projectId}`, { ...FORM, categories: [101], public_stats: true });
+      await moderator.client.post(`/api/v1.0/rating/moderation/${rated.projectId}`, { action: 'approve' });
+      // Two days back, whole days: the demo 40 visitors (more than any other test gives a site), the rated site 39.
+      await addTraffic(env().clickhouse, demo, Date.now() - 2 * DAY_MS, 50, 40);
+      await addTraffic(env().clickhouse, rated.projectId, Date.now() - 2 * DAY_MS, 45, 39);
+      const moscowDay = (ms: number): string => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+      const ask = { date_start: moscowDay(Date.now() - 7 * DAY_MS), date_end: moscowDay(Date.now() - DAY_MS), group: 'day', limit: 100 };
+      type Row = { extra: { value: number }; metrics: (number | null)[] };
+      for (const client of [new ApiClient(env().url), (await newUser(env())).client]) {
+        const table = (await client.post(`/api/report/v1.0/report/${demo}/rating/table`, ask)).json.result;
+        expect(table.meta.not_collected).toBeUndefined();
+        expect(table.meta.rating).toMatchObject({ category_id: 101, categories: [101] });
+        const rows = (table.data as Row[]).map((r) => [r.extra.value, ...r.metrics]);
+        // The demo's own popularity is shown beside its place; the rated site's (open statistics) too, one place below.
+        expect(rows).toContainEqual([demo, 40, table.meta.rating.position]);
+        expect(rows).toContainEqual([rated.projectId, 39, table.meta.rating.position + 1]);
+        const graph = (await client.post(`/api/report/v1.0/report/${demo}/rating/graph`, { ...ask, selected_lines: [`[${demo}]`] })).json.result;
+        expect(graph.data.map((l: { id: string; points: { metrics: unknown[] }[] }) => [l.id, l.points.length, l.points.some((p) => p.metrics[0] === 40)])).toEqual([[`[${demo}]`, 7, true]]);
+      }
+      const own = (await rated.client.post(`/api/report/v1.0/report/${rated.projectId}/rating/table`, { ...ask, category_id: 101 })).json.result;
+      const ids = (own.data as Row[]).map((r) => r.extra.value);
+      expect(ids).toContain(rated.projectId);
+      expect(ids).not.toContain(demo);
+      await moderator.client.post('/api/v1.0/rating/recompute');
+      const catalogue = (await new ApiClient(env().url).get('/api/v1.0/rating/catalogue?category_id=101&limit=100')).json.result;
+      expect(catalogue.data.map((r: { id: number }) => r.id)).toContain(rated.projectId);
+      expect(catalogue.data.map((r: { id: number }) => r.id)).not.toContain(demo);
     });
 
     it('recomputes in one api process at a time', async () => {
