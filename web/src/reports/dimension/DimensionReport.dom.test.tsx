@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 /**
  * The dimension report's table against a fake api: expanding a tree row asks for its children
- * with `parents`, a header click sorts (and flips), a checkbox draws the row as a line.
+ * with `parents`, a header click sorts (and flips), a checkbox draws the row as a line; its graph
+ * marks today's bucket as not yet over when the period runs up to today.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';

@@ -42,7 +42,12 @@ export function GraphPanel({ answer, metrics, metric, onMetric, lineColors, char
   const { buckets, lines } = useMemo(() => graphLines(answer, metric.name, lineColors, shares), [answer, metric.name, lineColors, shares]);
   // A period up to now ends in a bucket still growing (today, this hour): drawn dashed, not as a fall.
   const answeredAt = useAnswerTime(answer);
-  const incompleteFrom = buckets ? firstIncomplete(buckets, answeredAt, period.group, period.end) : undefined;
+  const incompleteFrom = useMemo(
+    () => (buckets ? firstIncomplete(buckets, answeredAt, period.group, period.end) : undefined),
+    // Judged with the period of the answer's buckets: a new period is read with its own answer.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [buckets, answeredAt],
+  );
   const slices = useMemo(
     () => (chartType === 'pie' && answer ? pieSlices(graphLines(answer, metric.name, lineColors, false).lines, (id) => tableValue(id, metric.name), graphTotal(answer, metric.name)) : undefined),
     [chartType, answer, metric.name, lineColors, tableValue],

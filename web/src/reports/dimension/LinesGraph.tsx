@@ -6,7 +6,7 @@ import { formatAxisTicks, formatMetric } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { formatBucket, type Period } from '../../lib/period';
 import { INCOMPLETE_DASH, INCOMPLETE_NOTE, splitIncomplete } from '../framework/incomplete';
-import { timeSeriesOptions } from '../framework/TimeSeriesGraph';
+import { NO_LEGEND, timeSeriesOptions } from '../framework/TimeSeriesGraph';
 import type { ReportMetric } from '../view';
 import type { ChartType } from './state';
 import styles from './LinesGraph.module.css';
@@ -148,7 +148,7 @@ export function LinesGraph({ buckets, lines, metric, period, origin = null, load
   typeRef.current = chartType;
 
   const options = useMemo(() => {
-    const base = timeSeriesOptions([], period.group, () => ({ labelOf: () => undefined, idleLabel: '', idleValues: [] }));
+    const base = timeSeriesOptions([], period.group, () => NO_LEGEND);
     const [xAxis, yAxis] = base.axes ?? [];
     return {
       ...base,
