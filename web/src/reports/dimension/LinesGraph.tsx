@@ -120,11 +120,14 @@ function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, '
   if (!incomplete) return whole;
   const tails = lines.map<uPlot.Series>((line, slot) => {
     const color = colorOf(line);
+    const total = line.colorIndex === null;
     const common = { label: `${line.title} (${INCOMPLETE_NOTE})`, stroke: color, dash: [...INCOMPLETE_DASH] };
     if (chartType === 'bar') {
       return { ...common, width: 1, fill: withAlpha(color, 0.18), paths: groupedBars(slot, lines.length), points: { show: false } };
     }
-    return { ...common, width: 2, fill: chartType === 'area' ? withAlpha(color, 0.06) : undefined, points: { size: 5, fill: '#fff', width: 1.5 } };
+    // Paler than the whole line's fill, and, as there, never under «Итого» among areas.
+    const fill = chartType === 'area' && !total ? withAlpha(color, 0.06) : lines.length === 1 ? withAlpha(color, 0.04) : undefined;
+    return { ...common, width: 2, fill, points: { size: 5, fill: '#fff', width: 1.5 } };
   });
   return [...whole, ...tails];
 }
