@@ -95,6 +95,14 @@ export function dayChanged(today: IsoDate, offsetMs: number | null, nowMs: numbe
   return moscowToday(nowMs + (offsetMs ?? 0)) !== today || moscowToday(nowMs) !== today;
 }
 
+/**
+ * The server's time now (ms): this browser's clock plus the known offset, or this clock alone
+ * until the offset is known (as {@link serverClockOffset} falls back when the call fails).
+ */
+export function serverNow(localMs: number = Date.now()): number {
+  return localMs + (knownClockOffset() ?? 0);
+}
+
 /** Today's Moscow date by the server's clock, given its offset. */
 export function serverToday(offsetMs: number): IsoDate {
   return moscowToday(Date.now() + offsetMs);

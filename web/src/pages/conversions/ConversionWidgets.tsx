@@ -15,6 +15,8 @@ import {
 import { calls } from '../../data/calls';
 import { useRequest } from '../../lib/hooks';
 import type { ChartType } from '../../reports/framework/charts';
+import { useAnswerTime } from '../../reports/framework/hooks';
+import { firstIncomplete } from '../../reports/framework/incomplete';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
 import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
 import type { ReportMetric } from '../../reports/view';
@@ -81,6 +83,9 @@ function Widget({ widget, query }: { readonly widget: ConversionWidget; readonly
   );
   const days = useMemo(() => daysOf(span), [span.start, span.end]); // eslint-disable-line react-hooks/exhaustive-deps
   const lines = useMemo(() => linesOf(answer.data, days), [answer.data, days]);
+  // Today, in a period up to today, is drawn as a day not yet over (dashed, a pale bar), not as a fall.
+  const answeredAt = useAnswerTime(answer.data);
+  const incompleteFrom = useMemo(() => firstIncomplete(days, answeredAt, 'day', span.end), [days, answeredAt]); // eslint-disable-line react-hooks/exhaustive-deps
   const result = answer.data;
   return (
     <WidgetCard
@@ -109,6 +114,7 @@ function Widget({ widget, query }: { readonly widget: ConversionWidget; readonly
           height={GRAPH_HEIGHT}
           chartType={chart === 'bar' ? 'bar' : 'line'}
           percent
+          incompleteFrom={incompleteFrom}
           testId={`conversion-widget-${widget}-graph`}
         />
       )}

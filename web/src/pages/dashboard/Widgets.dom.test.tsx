@@ -8,7 +8,7 @@ import type { Project } from '../../data/calls';
 import { NBSP } from '../../lib/format';
 import { fire, render, type Rendered } from '../../testing/render';
 import type { DashboardPeriod } from './state';
-import { firstIncomplete, periodCaption, PeriodVisitorsWidget, SeriesWidget, TableWidget } from './Widgets';
+import { periodCaption, PeriodVisitorsWidget, SeriesWidget, TableWidget } from './Widgets';
 
 // happy-dom has no canvas: the one uPlot wrapper is replaced by a box that shows its series and data.
 vi.mock('../../components/UPlotChart', () => ({
@@ -116,16 +116,6 @@ describe('the current, unfinished minute of «Просмотры страниц�
     data: [{ id: 'total', title: '', points: [4, 6, 5, 3].map((v, i) => ({ ts: T + 60 * i, date: `2026-11-24 17:5${2 + i}:00`, metrics: [v] })) }],
   };
   const NOW = (T + 180 + 36) * 1000;
-
-  it('finds the first bucket not yet over: its end, the next start or the last plus a step, after now', () => {
-    const buckets = [{ ts: 0 }, { ts: 60 }, { ts: 120 }];
-    expect(firstIncomplete(buckets, 130_000)).toBe(2);
-    expect(firstIncomplete(buckets, 179_999)).toBe(2);
-    expect(firstIncomplete(buckets, 180_000)).toBe(3);
-    expect(firstIncomplete(buckets, 59_000)).toBe(0);
-    expect(firstIncomplete(buckets, undefined)).toBe(3);
-    expect(firstIncomplete([], 0)).toBe(0);
-  });
 
   async function renderSeries(serverTime: number | undefined) {
     view = await render(

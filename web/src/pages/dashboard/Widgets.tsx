@@ -15,6 +15,7 @@ import { LinesGraph, type GraphSeries, type LinesGraphProps } from '../../report
 import { PieGraph } from '../../reports/dimension/PieGraph';
 import { originOf, sharedOrigin } from '../../reports/dimension/addresses';
 import { graphTotal, type PieSlice } from '../../reports/dimension/graphs';
+import { firstIncomplete } from '../../reports/framework/incomplete';
 import { metricColumns, type ReportMetric } from '../../reports/view';
 import { constructorHref, reportHref, toggleEvent, type DashboardPeriod } from './state';
 import { Segmented } from '../../reports/framework/Segmented';
@@ -164,22 +165,11 @@ function seriesOf(graph: GraphResult | null | undefined, metric: Metric, title?:
 }
 
 /**
- * The index of the first bucket not yet over at `nowMs` (the server's time of the answer): the
- * first whose end, the next bucket's start (the last's: its start plus the step between buckets),
- * is after now; `buckets.length` when all are over.
+ * A widget's lines: the bucket not yet over at the answer's `serverTime` drawn as still growing.
+ * The live window moves with now, so nothing but its group ends its last bucket.
  */
-export function firstIncomplete(buckets: readonly { readonly ts: number }[], nowMs: number | undefined): number {
-  if (nowMs === undefined || buckets.length === 0) return buckets.length;
-  const now = nowMs / 1000;
-  const last = buckets.length - 1;
-  const step = last > 0 ? buckets[last]!.ts - buckets[last - 1]!.ts : 60;
-  const index = buckets.findIndex((b, i) => (i < last ? buckets[i + 1]!.ts : b.ts + step) > now);
-  return index < 0 ? buckets.length : index;
-}
-
-/** A widget's lines: the bucket not yet over at the answer's `serverTime` drawn as still growing. */
 function LiveLines({ serverTime, ...graph }: Omit<LinesGraphProps, 'height' | 'incompleteFrom'> & { readonly serverTime: number | undefined }) {
-  return <LinesGraph {...graph} height={GRAPH_HEIGHT} incompleteFrom={graph.buckets ? firstIncomplete(graph.buckets, serverTime) : undefined} />;
+  return <LinesGraph {...graph} height={GRAPH_HEIGHT} incompleteFrom={graph.buckets ? firstIncomplete(graph.buckets, serverTime, graph.period.group) : undefined} />;
 }
 
 /**

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 /**
  * The dimension report's table against a fake api: expanding a tree row asks for its children
- * with `parents`, a header click sorts (and flips), a checkbox draws the row as a line.
+ * with `parents`, a header click sorts (and flips), a checkbox draws the row as a line; its graph
+ * marks today's bucket as not yet over when the period runs up to today.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -410,5 +411,39 @@ describe('no data (spec 001 §2 «Скачать отчёт», §4 "Date modal")
     await typeRange('10.01.2025', '20.01.2025');
     expect(warning()).toBeNull();
     expect((q('[role="dialog"] button[type="submit"]') as HTMLButtonElement | null)?.disabled).toBe(false);
+  });
+});
+
+describe('the bucket not yet over (a period up to now)', () => {
+  // Tuesday 24 November 2026, 14:30 in Moscow, whatever the clock of the machine running this.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-24T14:30:00+03:00'));
+    // A bucket a day of the period asked, as the api sends them.
+    override = (path, body) => {
+      if (!path.endsWith('/graph')) return undefined;
+      const days: string[] = [];
+      for (let d = body.date_start ?? ''; d <= (body.date_end ?? ''); d = new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) days.push(d);
+      const points = days.map((d) => ({ ts: Date.parse(`${d}T00:00:00+03:00`) / 1000, date: `${d} 00:00:00`, metrics: [10, 9, 20] }));
+      const result: GraphResult = { metrics: body.metrics ?? [], data: [{ id: 'total', title: 'Итого', points }], totals: [70, 63, 140], sample: 1 };
+      return new Response(JSON.stringify({ responseStatus: 200, result }), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const graphBox = () => q('[data-graph="report-graph"] [data-chart-type]');
+
+  it('draws today, the last day of 7 days up to today, as not yet over', async () => {
+    await open('dateStart=7days&dateEnd=today&groupBy=day');
+    await until(() => expect(graphBox()?.getAttribute('data-incomplete-from')).toBe('6'));
+    expect(q('[data-testid="report-graph"]')?.textContent).toBe('Итого|Итого (неполные данные)');
+  });
+
+  it('draws every day of a week that ended yesterday as whole', async () => {
+    await open('dateStart=2026-11-17&dateEnd=2026-11-23&groupBy=day');
+    await until(() => expect(q('[data-testid="report-graph"]')?.textContent).toBe('Итого'));
+    expect(graphBox()?.hasAttribute('data-incomplete-from')).toBe(false);
   });
 });

@@ -5,7 +5,8 @@ import { UPlotChart } from '../../components/UPlotChart';
 import { formatAxisTicks, formatMetric } from '../../lib/format';
 import { paletteColor, withAlpha } from '../../lib/palette';
 import { formatBucket, type Period } from '../../lib/period';
-import { timeSeriesOptions } from '../framework/TimeSeriesGraph';
+import { INCOMPLETE_DASH, INCOMPLETE_NOTE, splitIncomplete } from '../framework/incomplete';
+import { NO_LEGEND, timeSeriesOptions } from '../framework/TimeSeriesGraph';
 import type { ReportMetric } from '../view';
 import type { ChartType } from './state';
 import styles from './LinesGraph.module.css';
@@ -94,9 +95,6 @@ function groupedBars(slot: number, slots: number): uPlot.Series.PathBuilder {
   });
 }
 
-/** The dash of a line into the buckets not yet over. */
-const INCOMPLETE_DASH = [3, 4];
-
 /**
  * The uPlot series of the lines for a chart type: one per line, then, when some buckets are not
  * over (`incomplete`), one more per line for them (see {@link splitIncomplete}): dashed, or a
@@ -122,30 +120,16 @@ function seriesOf(lines: readonly GraphSeries[], chartType: Exclude<ChartType, '
   if (!incomplete) return whole;
   const tails = lines.map<uPlot.Series>((line, slot) => {
     const color = colorOf(line);
-    const common = { label: `${line.title} (${INCOMPLETE_NOTE})`, stroke: color, dash: INCOMPLETE_DASH };
+    const total = line.colorIndex === null;
+    const common = { label: `${line.title} (${INCOMPLETE_NOTE})`, stroke: color, dash: [...INCOMPLETE_DASH] };
     if (chartType === 'bar') {
       return { ...common, width: 1, fill: withAlpha(color, 0.18), paths: groupedBars(slot, lines.length), points: { show: false } };
     }
-    return { ...common, width: 2, fill: chartType === 'area' ? withAlpha(color, 0.06) : undefined, points: { size: 5, fill: '#fff', width: 1.5 } };
+    // Paler than the whole line's fill, and, as there, never under «Итого» among areas.
+    const fill = chartType === 'area' && !total ? withAlpha(color, 0.06) : lines.length === 1 ? withAlpha(color, 0.04) : undefined;
+    return { ...common, width: 2, fill, points: { size: 5, fill: '#fff', width: 1.5 } };
   });
   return [...whole, ...tails];
-}
-
-/** What the legend says of a bucket not yet over. */
-export const INCOMPLETE_NOTE = 'неполные данные';
-
-/**
- * A line's values split at the first bucket not yet over: the whole buckets (null from `from` on),
- * and the tail from the last whole bucket on (null before it), so that a line joins its dashed
- * tail and a bar stands in one of the two only. `from` past the end: no tail.
- */
-export function splitIncomplete(values: readonly (number | null)[], from: number, bars: boolean): { whole: (number | null)[]; tail: (number | null)[] | null } {
-  if (from >= values.length) return { whole: [...values], tail: null };
-  const start = bars ? from : Math.max(0, from - 1);
-  return {
-    whole: values.map((v, i) => (i < from ? v : null)),
-    tail: values.map((v, i) => (i >= start ? v : null)),
-  };
 }
 
 /**
@@ -167,7 +151,7 @@ export function LinesGraph({ buckets, lines, metric, period, origin = null, load
   typeRef.current = chartType;
 
   const options = useMemo(() => {
-    const base = timeSeriesOptions([], period.group, () => ({ labelOf: () => undefined, idleLabel: '', idleValues: [] }));
+    const base = timeSeriesOptions([], period.group, () => NO_LEGEND);
     const [xAxis, yAxis] = base.axes ?? [];
     return {
       ...base,

@@ -7,6 +7,7 @@ import { paletteColor, withAlpha } from '../../lib/palette';
 import type { PeriodGroup } from '@stat/schemas/period';
 import { formatBucket, type Period } from '../../lib/period';
 import type { ReportMetric } from '../view';
+import { INCOMPLETE_DASH, INCOMPLETE_NOTE, splitIncomplete } from './incomplete';
 import styles from './TimeSeriesGraph.module.css';
 
 /** Height reserved for uPlot's legend row under the canvas, so the card never changes height. */
@@ -105,7 +106,17 @@ export interface LegendSource {
   readonly idleLabel: string;
   /** The legend's values while nothing is hovered (the period's totals), by metric. */
   readonly idleValues: readonly (number | null)[];
+  /**
+   * A bucket's value of a metric (by their indices), read from the points rather than from the
+   * drawn series: a bucket not yet over is drawn by a tail series whose legend row is hidden.
+   */
+  valueAt(metric: number, idx: number): number | null;
+  /** The first bucket not yet over (the buckets' count when none): hovered, its label says so. */
+  readonly incompleteFrom: number;
 }
+
+/** A legend with nothing to show, for a graph that draws its own (LinesGraph). */
+export const NO_LEGEND: LegendSource = { labelOf: () => undefined, idleLabel: '', idleValues: [], valueAt: () => null, incompleteFrom: 0 };
 
 /** Props of {@link TimeSeriesGraph}. */
 export interface TimeSeriesGraphProps {
@@ -120,33 +131,47 @@ export interface TimeSeriesGraphProps {
   readonly loading: boolean;
   /** Height of the plotting area (spec 001 §9: 217 below a body width of 1275, else 320). */
   readonly height: number;
+  /**
+   * The first bucket not yet over (its index in `points`), when the period runs up to now: from
+   * the bucket before it on, each metric's line goes on dashed, so that today's count still
+   * growing does not read as a fall (as LinesGraph draws it). Absent or past the end: all whole.
+   */
+  readonly incompleteFrom?: number;
   readonly testId?: string;
 }
 
 /** A line graph of metrics over time buckets, x axis in Moscow time. */
-export function TimeSeriesGraph({ points, metrics, totals, period, loading, height, testId }: TimeSeriesGraphProps) {
+export function TimeSeriesGraph({ points, metrics, totals, period, loading, height, incompleteFrom, testId }: TimeSeriesGraphProps) {
   // Read by the legend's formatters, so that new data needs no new chart.
-  const legendRef = useRef<LegendSource>({ labelOf: () => undefined, idleLabel: '', idleValues: [] });
+  const legendRef = useRef<LegendSource>(NO_LEGEND);
   const metricKey = metrics.map((m) => `${m.name}:${m.title}`).join('|');
+  const incomplete = points !== undefined && incompleteFrom !== undefined && incompleteFrom < points.length;
 
   const data = useMemo<uPlot.AlignedData | null>(() => {
     if (!points) return null;
     const labels = new Map<number, string>();
     for (const p of points) labels.set(p.ts, formatBucket(p.date, period.group, period));
+    const values = metrics.map((_m, i) => points.map((p) => p.metrics[i] ?? null));
+    const from = incomplete && incompleteFrom !== undefined ? incompleteFrom : points.length;
     legendRef.current = {
       labelOf: (ts) => labels.get(ts),
       idleLabel: period.start === period.end ? formatIsoDate(period.start) : `${formatIsoDate(period.start)} – ${formatIsoDate(period.end)}`,
       idleValues: totals ?? [],
+      valueAt: (metric, idx) => values[metric]?.[idx] ?? null,
+      incompleteFrom: from,
     };
-    return [points.map((p) => p.ts), ...metrics.map((_m, i) => points.map((p) => p.metrics[i] ?? null))];
+    const xs = points.map((p) => p.ts);
+    if (!incomplete) return [xs, ...values];
+    const split = values.map((v) => splitIncomplete(v, from, false));
+    return [xs, ...split.map((s) => s.whole), ...split.map((s) => s.tail ?? [])];
     // metricKey stands for metrics.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [points, totals, metricKey, period.group, period.start, period.end]);
+  }, [points, totals, metricKey, period.group, period.start, period.end, incomplete, incompleteFrom]);
 
   const options = useMemo(
-    () => timeSeriesOptions(metrics, period.group, () => legendRef.current),
+    () => timeSeriesOptions(metrics, period.group, () => legendRef.current, incomplete),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [metricKey, period.group],
+    [metricKey, period.group, incomplete],
   );
 
   const boxStyle = { height: height + LEGEND_HEIGHT };
@@ -166,17 +191,29 @@ export function TimeSeriesGraph({ points, metrics, totals, period, loading, heig
     );
   }
   return (
-    <div className={loading ? `${styles.box} ${styles.loading}` : styles.box} style={boxStyle} aria-busy={loading}>
+    <div
+      className={loading ? `${styles.box} ${styles.loading}` : styles.box}
+      style={boxStyle}
+      aria-busy={loading}
+      data-incomplete-from={incomplete ? incompleteFrom : undefined}
+    >
       <UPlotChart options={options} data={data} height={height} className={styles.chart} testId={testId} />
     </div>
   );
 }
 
-/** uPlot options of a time series graph: one line per metric, values formatted the app's way. */
+/**
+ * uPlot options of a time series graph: one line per metric, values formatted the app's way.
+ * With `incomplete`, one more line per metric after them, the dashed tail of the buckets not yet
+ * over (the data then holds the whole buckets' lines, then the tails: see splitIncomplete). The
+ * tails have no legend rows of their own: a metric's row shows the hovered bucket's value from
+ * the points, tail or not, and hides or shows its tail with it.
+ */
 export function timeSeriesOptions(
   metrics: readonly ReportMetric[],
   group: PeriodGroup,
   legend: () => LegendSource,
+  incomplete = false,
 ): Omit<uPlot.Options, 'width' | 'height'> {
   const fine = group === 'minute' || group === 'five_minute' || group === 'hour';
   const byBucket = group === 'week' || group === 'month';
@@ -229,7 +266,7 @@ export function timeSeriesOptions(
     series: [
       {
         label: fine ? 'Время' : 'Дата',
-        value: (_u, ts) => (ts == null ? legend().idleLabel : (legend().labelOf(ts) ?? '—')),
+        value: (_u, ts, _s, idx) => (ts == null ? legend().idleLabel : bucketLabel(legend(), ts, idx)),
       },
       ...metrics.map((m, i) => {
         const color = paletteColor(i);
@@ -239,10 +276,46 @@ export function timeSeriesOptions(
           width: 2,
           fill: i === 0 ? withAlpha(color, 0.07) : undefined,
           points: { size: 5, fill: '#fff', width: 1.5 },
-          value: (_u: uPlot, v: number | null, _s: number, idx: number | null) =>
-            idx == null ? formatNumber(legend().idleValues[i]) : v == null ? '—' : formatNumber(v),
+          value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => {
+            if (idx == null) return formatNumber(legend().idleValues[i]);
+            const v = legend().valueAt(i, idx);
+            return v == null ? '—' : formatNumber(v);
+          },
         } satisfies uPlot.Series;
       }),
+      ...(incomplete ? metrics.map((m, i) => incompleteTail(m, i)) : []),
     ],
+    ...(incomplete ? { hooks: { setSeries: [showTailWithLine(metrics.length)] } } : {}),
+  };
+}
+
+/** The hovered bucket's label, and «неполные данные» after it for a bucket not yet over. */
+function bucketLabel(legend: LegendSource, ts: number, idx: number | null): string {
+  const label = legend.labelOf(ts) ?? '—';
+  return idx != null && idx >= legend.incompleteFrom ? `${label} · ${INCOMPLETE_NOTE}` : label;
+}
+
+/** The dashed line of metric `i` into the buckets not yet over, in its colour, out of the legend. */
+function incompleteTail(metric: ReportMetric, i: number): uPlot.Series {
+  const color = paletteColor(i);
+  return {
+    label: `${metric.title} (${INCOMPLETE_NOTE})`,
+    class: styles.tail,
+    stroke: color,
+    width: 2,
+    dash: [...INCOMPLETE_DASH],
+    fill: i === 0 ? withAlpha(color, 0.04) : undefined,
+    points: { size: 5, fill: '#fff', width: 1.5 },
+  };
+}
+
+/**
+ * A click on a metric's legend row hides or shows its tail too (the tail, `lines` series on, has
+ * no row to click). Set without firing the hook again.
+ */
+function showTailWithLine(lines: number): (u: uPlot, seriesIdx: number | null, opts: uPlot.Series) => void {
+  return (u, seriesIdx, opts) => {
+    if (seriesIdx === null || seriesIdx < 1 || seriesIdx > lines || opts.show === undefined) return;
+    if (u.series[seriesIdx + lines]) u.setSeries(seriesIdx + lines, { show: opts.show }, false);
   };
 }

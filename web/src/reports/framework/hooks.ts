@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { knownServerClock, serverClockOffset, serverToday, subscribeServerClock } from '../../lib/clock';
+import { knownServerClock, serverClockOffset, serverNow, serverToday, subscribeServerClock } from '../../lib/clock';
 import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { calls } from '../../data/calls';
 import { parsePeriod, type DateParam, type Period } from '../../lib/period';
@@ -26,6 +26,15 @@ export function useServerClock(): ServerClock | null {
     if (known === null) void serverClockOffset();
   }, [known]);
   return known === null ? null : { today: serverToday(known.offsetMs), offsetMs: known.offsetMs };
+}
+
+/**
+ * The server's time when `answer` came ({@link serverNow}), undefined before the first answer. A
+ * graph judges by it which buckets were not yet over when they were counted: a bucket still
+ * growing then stays drawn so after its end, until the report is asked again.
+ */
+export function useAnswerTime(answer: unknown): number | undefined {
+  return useMemo(() => (answer === undefined ? undefined : serverNow()), [answer]);
 }
 
 /** The state of a report held in its URL, and the ways to change it. */

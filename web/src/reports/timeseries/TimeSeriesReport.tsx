@@ -3,7 +3,8 @@ import { ApiError } from '../../lib/api';
 import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
 import { formatBucket } from '../../lib/period';
 import { ErrorPage } from '../../pages/ErrorPage';
-import { NARROW_BODY, useNarrowerThan, useReportQuery, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
+import { NARROW_BODY, useAnswerTime, useNarrowerThan, useReportQuery, useRequest, useServerClock, useUrlCorrection, type ServerClock } from '../framework/hooks';
+import { firstIncomplete } from '../framework/incomplete';
 import { CsvDownload } from '../framework/CsvDownload';
 import { ReportCard, ReportPage } from '../framework/ReportPage';
 import { ReportSkeleton } from '../framework/ReportSkeleton';
@@ -77,19 +78,25 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
     () => settledPreloaded<TableResult>('table', projectId, report.name, tableBody),
   );
 
-  const { points, graphTotals } = useMemo(() => {
+  const answeredAt = useAnswerTime(graph.data);
+  const { points, graphTotals, incompleteFrom } = useMemo(() => {
     const answer = graph.data;
-    if (!answer) return { points: undefined, graphTotals: undefined };
+    if (!answer || answeredAt === undefined) return { points: undefined, graphTotals: undefined, incompleteFrom: undefined };
     const indices = metricIndices(answer.metrics, metricNames);
+    const buckets = answer.data[0]?.points ?? [];
     return {
-      // Buckets that have not begun yet come as zeros; drawn, they would look like a fall to zero.
-      points: (answer.data[0]?.points ?? []).map<TimePoint>((p) => ({
+      // Buckets that had not begun yet came as zeros; drawn, they would look like a fall to zero.
+      points: buckets.map<TimePoint>((p) => ({
         ...p,
-        metrics: p.ts * 1000 > Date.now() + clock.offsetMs ? indices.map(() => null) : reorder(p.metrics, indices),
+        metrics: p.ts * 1000 > answeredAt ? indices.map(() => null) : reorder(p.metrics, indices),
       })),
       graphTotals: reorder(answer.totals, indices),
+      // And the bucket still growing then (today, this hour) is drawn dashed, not as a fall.
+      incompleteFrom: firstIncomplete(buckets, answeredAt, period.group, period.end),
     };
-  }, [graph.data, metricNames, clock.offsetMs]);
+    // The group and the end are the period's the answer was for, which its key already fixes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [graph.data, answeredAt, metricNames]);
 
   const { rows, totals } = useMemo(() => {
     const answer = table.data;
@@ -162,6 +169,7 @@ function TimeSeriesReportBody({ projectId, report, hint, clock }: ReportViewProp
               period={period}
               loading={graph.loading}
               height={narrow ? 217 : 320}
+              incompleteFrom={incompleteFrom}
               testId={`${report.name}-graph`}
             />
           </ReportCard>
