@@ -37,6 +37,9 @@ const { compileSeries, compileTable, compileTotals, totalsRollUp } = await impor
 // Since keys first (2026-11-25) it also takes the page asked (a page found keys first reads them apart).
 const rollsUp = (plan, q) => (totalsRollUp ? totalsRollUp(plan, q) : false);
 const { reportDefinition } = await import('@stat/schemas');
+// Since 2026-11-28 (seventh) a filtered level of pages in a large period is found keys first: the
+// service tells its plan the period's size (report.service.ts `sized`); the bare side does the same.
+const { LARGE_PERIOD_EVENTS } = await import(`${ROOT}api/dist/reports/sampling.js`);
 
 const m = machine();
 say(`machine: ${m.cores} cores, ${m.model}, ${m.ramMiB} MiB RAM, node ${m.node}; load ${load().join(' ')}`);
@@ -101,7 +104,9 @@ function bareOf(report, kind, body) {
     return rollsUp(plan) ? [[rows]] : [[compileTotals(plan)], [rows]];
   }
   const planned = planReport(definition, PROJECT, body, today, kind);
-  const { plan, sort } = planned;
+  const { sort } = planned;
+  const large = LARGE_PERIOD_EVENTS !== undefined && Number(events) >= LARGE_PERIOD_EVENTS && planned.plan.source === 'paths' && planned.plan.scope === 'hit';
+  const plan = large ? { ...planned.plan, largePeriod: true } : planned.plan;
   if (plan.path.length === 0) return [[compileSeries(plan, planned.group), compileTotals(plan)]];
   if (kind === 'graph') throw new Error('graphs of dimensions are not measured here');
   const q = { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: planned.limit, offset: planned.offset };

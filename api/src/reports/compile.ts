@@ -89,6 +89,11 @@ export interface Plan {
   since?: number;
   /** epoch seconds: only what happened before this instant (with `since`: a window) */
   until?: number;
+  /**
+   * The project's period holds many events (sampling.ts, `LARGE_PERIOD_EVENTS`): its pages' states
+   * are large, and a filtered level of pages is found keys first ({@link findsKeysFirst}).
+   */
+  largePeriod?: boolean;
 }
 
 export interface Sql {
@@ -642,14 +647,28 @@ function mergesStates(m: Metric, plan: Plan): boolean {
  * alone, and only the page's rows merge their states. The first page of all 8 300 pages of a month
  * at 10 million events merged every page's states: 233 ms, about 50 this way (benchmarks/RESULTS.md,
  * 2026-11-25, "keys first"). The numbers are the same: the same rows, the same sort, ties by value.
- * Only where the totals come cheaply from the site's days ({@link totalsOfSite}): a filtered
- * level's totals merge every kept row's states anyway, and one query with the roll-up reads them
- * once for the rows and the totals.
+ * Where the totals come cheaply from the site's days ({@link totalsOfSite}), or, in a large
+ * period, for any level of pages ({@link splitsLargeLevel}); otherwise a filtered level's totals
+ * merge every kept row's states anyway, and one query with the roll-up reads them once for the
+ * rows and the totals.
  */
 export function findsKeysFirst(plan: Plan, q: Pick<TableQuery, 'sortBy' | 'limit'>): boolean {
-  if (plan.source !== 'paths' || q.limit === undefined || !totalsOfSite(plan)) return false;
+  if (plan.source !== 'paths' || q.limit === undefined || !(totalsOfSite(plan) || splitsLargeLevel(plan))) return false;
   const merges = (m: Metric): boolean => mergesStates(m, plan);
   return plan.metrics.some(merges) && (q.sortBy === 'title' || !merges(q.sortBy)) && !plan.metricFilters.some((r) => merges(r.key as Metric));
+}
+
+/**
+ * Whether a filtered (or expanded) level of pages is found keys first, its totals merged apart
+ * (compileTotals): in a large period. The one query with the roll-up merges every kept page's
+ * states into its row and each row once more into the totals; apart, the page merges only its
+ * rows' states and the totals every kept row's once. With small states (10 million events a
+ * month) the one query is cheaper (the filtered pages of benchmarks/RESULTS.md: 48 ms against
+ * 41 + 27 run one after the other, as chDB runs them); with large ones (100 million) apart is
+ * (187 against 74 + 82). The numbers are the same either way: the same rows and states.
+ */
+function splitsLargeLevel(plan: Plan): boolean {
+  return plan.largePeriod === true && plan.scope === 'hit';
 }
 
 /**

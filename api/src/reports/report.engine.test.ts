@@ -237,6 +237,23 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect([shown(news), news.totals]).toEqual([[['https://site.example/news/1', 2, 2, 1], ['https://site.example/news/2', 1, 1, 1]], [3, 2, 1]]);
   });
 
+  it('page_urls in a large period: a filtered level is found keys first, its totals apart, with the very same numbers', async () => {
+    const metrics = ['page_views', 'visits', 'visitors'] as const;
+    // Every period is large for this service (from 1 event): see LARGE_PERIOD_EVENTS.
+    const engine = new ReportEngine(clickhouse);
+    const large = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0, () => NOW, 1));
+    const filtered = { metrics: [...metrics], dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] } as const;
+    const planned = planReport(reportDefinition('page_urls')!, PROJECT, request(filtered), '2026-11-12', 'table').plan;
+    expect([findsKeysFirst(planned, { sortBy: 'page_views', limit: 10 }), findsKeysFirst({ ...planned, largePeriod: true }, { sortBy: 'page_views', limit: 10 })]).toEqual([false, true]);
+    for (const asked of [request(filtered), request({ ...filtered, limit: 1, offset: 1 }), request({ ...filtered, metrics: ['page_views'], parents: ['https://site.example/news/1'] })]) {
+      const [one, apart] = await Promise.all([service.table(PROJECT, 'page_urls', asked), large.table(PROJECT, 'page_urls', asked)]);
+      expect([shown(apart), apart.totals, apart.meta.total]).toEqual([shown(one), one.totals, one.meta.total]);
+    }
+    // By hand (the «news» pages): /news/1 2 views, 2 visits, 1 visitor; /news/2 1, 1, 1; totals 3 views, 2 visits, 1 visitor.
+    const whole = await large.table(PROJECT, 'page_urls', request(filtered));
+    expect([shown(whole), whole.totals, whole.meta.total]).toEqual([[['https://site.example/news/1', 2, 2, 1], ['https://site.example/news/2', 1, 1, 1]], [3, 2, 1], 2]);
+  });
+
   it('entrance_pages, view_depth and visit_time read the visits', async () => {
     const entrances = await service.table(PROJECT, 'entrance_pages', request({ metrics: ['visits', 'bounces'] }));
     // The entry page is the address as visited, arguments included.

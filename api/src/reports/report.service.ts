@@ -18,7 +18,7 @@ import {
 } from '@stat/schemas';
 import { formatBucket } from '@stat/schemas/period';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
+import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsOfSite, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
@@ -253,11 +253,18 @@ export class ReportService {
     kind: 'table' | 'graph',
     window: ReportWindow,
   ): Promise<{ body: ReportRequestDto; planned: ReportPlan }> {
-    const planned = this.plan(projectId, definition, asked, kind, window);
-    const sample = await this.sampling.sampleOf(projectId, planned, planned.plan.sample);
-    if (sample === planned.plan.sample) return { body: asked, planned };
+    const first = this.plan(projectId, definition, asked, kind, window);
+    const sample = await this.sampling.sampleOf(projectId, first, first.plan.sample);
+    if (sample === first.plan.sample) return { body: asked, planned: await this.sized(projectId, first) };
     const body = { ...asked, sample };
-    return { body, planned: { ...this.plan(projectId, definition, body, kind, window), whole: 'period' } };
+    return { body, planned: await this.sized(projectId, { ...this.plan(projectId, definition, body, kind, window), whole: 'period' }) };
+  }
+
+  /** The plan told whether its period is large, where that chooses how a level of pages is read (compile.ts, `largePeriod`). */
+  private async sized(projectId: number, planned: ReportPlan): Promise<ReportPlan> {
+    const { plan } = planned;
+    if (plan.source !== 'paths' || plan.scope !== 'hit' || totalsOfSite(plan)) return planned;
+    return (await this.sampling.isLarge(projectId, planned)) ? { ...planned, plan: { ...plan, largePeriod: true } } : planned;
   }
 
   /**

@@ -21,39 +21,54 @@ export function compilePeriodEvents(projectId: number, period: Period): Sql {
  */
 export class Sampling {
   /**
-   * Whether a project's period was found small, by `project|start|end`, with when: kept a minute so
-   * that a big site's sampled calls do not each wait for the count first. A period's events only
+   * The events of a project's period, by `project|start|end`, with when: kept a minute so that a
+   * big site's sampled calls do not each wait for the count first. A period's events only
    * grow, so a period found large stays large; one found small may grow past the floor today and
    * is read whole a minute longer, which costs time, never truth.
    */
-  private readonly known = new Map<string, { small: boolean; at: number }>();
+  private readonly known = new Map<string, { events: number; at: number }>();
 
   constructor(
     private readonly engine: ReportEngine,
     /** `reportSampleMinEvents` of the api's settings */
     private readonly minEvents: number,
     private readonly now: () => number = Date.now,
+    /** from how many events a period is large ({@link isLarge}) */
+    private readonly largeEvents: number = LARGE_PERIOD_EVENTS,
   ) {}
 
   /** The sample to read a project's period at, given the one the request would read. */
   async sampleOf(projectId: number, period: Period, sample: number): Promise<number> {
     if (sample >= 1 || this.minEvents === 0) return sample;
-    return (await this.isSmall(projectId, period)) ? 1 : sample;
+    return (await this.eventsOf(projectId, period)) <= this.minEvents ? 1 : sample;
   }
 
-  private async isSmall(projectId: number, period: Period): Promise<boolean> {
+  /** Whether a project's period holds so many events that its reports plan for large states (compile.ts, `largePeriod`). */
+  async isLarge(projectId: number, period: Period): Promise<boolean> {
+    return (await this.eventsOf(projectId, period)) >= this.largeEvents;
+  }
+
+  private async eventsOf(projectId: number, period: Period): Promise<number> {
     const key = `${projectId}|${period.dateStart}|${period.dateEnd}`;
     const kept = this.known.get(key);
-    if (kept !== undefined && this.now() - kept.at < KEPT_MS) return kept.small;
+    if (kept !== undefined && this.now() - kept.at < KEPT_MS) return kept.events;
     const [row] = await this.engine.rows(compilePeriodEvents(projectId, period), 'sampling');
-    const small = Number(row?.events ?? 0) <= this.minEvents;
+    const events = Number(row?.events ?? 0);
     this.known.delete(key);
-    this.known.set(key, { small, at: this.now() });
+    this.known.set(key, { events, at: this.now() });
     // A Map iterates in insertion order: the first key is the oldest decision.
     if (this.known.size > KEPT_PERIODS) this.known.delete(this.known.keys().next().value as string);
-    return small;
+    return events;
   }
 }
+
+/**
+ * A period of at least this many events is large: a filtered level of its pages is found keys
+ * first (compile.ts, `splitsLargeLevel`). Measured: one query cheaper at 10 million events a
+ * month, keys first at 100 million (benchmarks/RESULTS.md, 2026-11-28 "seventh"); the crossover
+ * between was not measured, and either plan gives the same numbers.
+ */
+export const LARGE_PERIOD_EVENTS = 30_000_000;
 
 /** How long a period's size is kept, and how many periods are. */
 const KEPT_MS = 60_000;
