@@ -105,7 +105,7 @@ function bareOf(report, kind, body) {
   }
   const planned = planReport(definition, PROJECT, body, today, kind);
   const { sort } = planned;
-  const large = LARGE_PERIOD_EVENTS !== undefined && Number(events) >= LARGE_PERIOD_EVENTS && planned.plan.source === 'paths' && planned.plan.scope === 'hit';
+  const large = LARGE_PERIOD_EVENTS !== undefined && Number(events) >= LARGE_PERIOD_EVENTS && planned.plan.source === 'paths' && planned.plan.scope === 'hit' && planned.plan.parents.length === 0;
   const plan = large ? { ...planned.plan, largePeriod: true } : planned.plan;
   if (plan.path.length === 0) return [[compileSeries(plan, planned.group), compileTotals(plan)]];
   if (kind === 'graph') throw new Error('graphs of dimensions are not measured here');

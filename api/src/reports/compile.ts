@@ -648,7 +648,7 @@ function mergesStates(m: Metric, plan: Plan): boolean {
  * at 10 million events merged every page's states: 233 ms, about 50 this way (benchmarks/RESULTS.md,
  * 2026-11-25, "keys first"). The numbers are the same: the same rows, the same sort, ties by value.
  * Where the totals come cheaply from the site's days ({@link totalsOfSite}), or, in a large
- * period, for any level of pages ({@link splitsLargeLevel}); otherwise a filtered level's totals
+ * period, for a filtered top level of pages ({@link splitsLargeLevel}); otherwise a filtered level's totals
  * merge every kept row's states anyway, and one query with the roll-up reads them once for the
  * rows and the totals.
  */
@@ -659,8 +659,8 @@ export function findsKeysFirst(plan: Plan, q: Pick<TableQuery, 'sortBy' | 'limit
 }
 
 /**
- * Whether a filtered (or expanded) level of pages is found keys first, its totals merged apart
- * (compileTotals): in a large period. The one query with the roll-up merges every kept page's
+ * Whether a filtered top level of pages is found keys first, its totals merged apart
+ * (compileTotals): in a large period (an expanded level has a page's few addresses: one query). The one query with the roll-up merges every kept page's
  * states into its row and each row once more into the totals; apart, the page merges only its
  * rows' states and the totals every kept row's once. With small states (10 million events a
  * month) the one query is cheaper (the filtered pages of benchmarks/RESULTS.md: 48 ms against
@@ -668,7 +668,7 @@ export function findsKeysFirst(plan: Plan, q: Pick<TableQuery, 'sortBy' | 'limit
  * (187 against 74 + 82). The numbers are the same either way: the same rows and states.
  */
 function splitsLargeLevel(plan: Plan): boolean {
-  return plan.largePeriod === true && plan.scope === 'hit';
+  return plan.largePeriod === true && plan.scope === 'hit' && plan.parents.length === 0;
 }
 
 /**

@@ -237,7 +237,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect([shown(news), news.totals]).toEqual([[['https://site.example/news/1', 2, 2, 1], ['https://site.example/news/2', 1, 1, 1]], [3, 2, 1]]);
   });
 
-  it('page_urls in a large period: a filtered level is found keys first, its totals apart, with the very same numbers', async () => {
+  it('page_urls in a large period: a filtered top level is found keys first, its totals apart, with the very same numbers', async () => {
     const metrics = ['page_views', 'visits', 'visitors'] as const;
     // Every period is large for this service (from 1 event): see LARGE_PERIOD_EVENTS.
     const engine = new ReportEngine(clickhouse);
@@ -245,6 +245,8 @@ describe('the report engine, on a traffic counted by hand', () => {
     const filtered = { metrics: [...metrics], dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] } as const;
     const planned = planReport(reportDefinition('page_urls')!, PROJECT, request(filtered), '2026-11-12', 'table').plan;
     expect([findsKeysFirst(planned, { sortBy: 'page_views', limit: 10 }), findsKeysFirst({ ...planned, largePeriod: true }, { sortBy: 'page_views', limit: 10 })]).toEqual([false, true]);
+    // An expanded level (a page's few addresses) stays one query.
+    expect(findsKeysFirst({ ...planned, largePeriod: true, parents: ['https://site.example/news/1'] }, { sortBy: 'page_views', limit: 10 })).toBe(false);
     for (const asked of [request(filtered), request({ ...filtered, limit: 1, offset: 1 }), request({ ...filtered, metrics: ['page_views'], parents: ['https://site.example/news/1'] })]) {
       const [one, apart] = await Promise.all([service.table(PROJECT, 'page_urls', asked), large.table(PROJECT, 'page_urls', asked)]);
       expect([shown(apart), apart.totals, apart.meta.total]).toEqual([shown(one), one.totals, one.meta.total]);

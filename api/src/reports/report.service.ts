@@ -263,7 +263,7 @@ export class ReportService {
   /** The plan told whether its period is large, where that chooses how a level of pages is read (compile.ts, `largePeriod`). */
   private async sized(projectId: number, planned: ReportPlan): Promise<ReportPlan> {
     const { plan } = planned;
-    if (plan.source !== 'paths' || plan.scope !== 'hit' || totalsOfSite(plan)) return planned;
+    if (plan.source !== 'paths' || plan.scope !== 'hit' || plan.parents.length > 0 || totalsOfSite(plan)) return planned;
     return (await this.sampling.isLarge(projectId, planned)) ? { ...planned, plan: { ...plan, largePeriod: true } } : planned;
   }
 
