@@ -32,7 +32,7 @@ const say = (m) => console.log(`[engine] ${m}`);
 const { readConfig } = await import(`${ROOT}server/dist/config.js`);
 const { main } = await import(`${ROOT}server/dist/main.js`);
 const { planReport } = await import(`${ROOT}api/dist/reports/plan.js`);
-const { compileSeries, compileTable, compileTotals, totalsRollUp } = await import(`${ROOT}api/dist/reports/compile.js`);
+const { compileSeries, compileTable, compileTotals, readsBySize, totalsRollUp } = await import(`${ROOT}api/dist/reports/compile.js`);
 // Builds before the totals' roll-up (2026-11-24, fourth run) have no totalsRollUp: totals read apart.
 // Since keys first (2026-11-25) it also takes the page asked (a page found keys first reads them apart).
 const rollsUp = (plan, q) => (totalsRollUp ? totalsRollUp(plan, q) : false);
@@ -105,7 +105,7 @@ function bareOf(report, kind, body) {
   }
   const planned = planReport(definition, PROJECT, body, today, kind);
   const { sort } = planned;
-  const large = LARGE_PERIOD_EVENTS !== undefined && Number(events) >= LARGE_PERIOD_EVENTS && planned.plan.source === 'paths' && planned.plan.scope === 'hit' && planned.plan.parents.length === 0;
+  const large = readsBySize !== undefined && Number(events) >= LARGE_PERIOD_EVENTS && readsBySize(planned.plan);
   const plan = large ? { ...planned.plan, largePeriod: true } : planned.plan;
   if (plan.path.length === 0) return [[compileSeries(plan, planned.group), compileTotals(plan)]];
   if (kind === 'graph') throw new Error('graphs of dimensions are not measured here');

@@ -668,7 +668,12 @@ export function findsKeysFirst(plan: Plan, q: Pick<TableQuery, 'sortBy' | 'limit
  * (187 against 74 + 82). The numbers are the same either way: the same rows and states.
  */
 function splitsLargeLevel(plan: Plan): boolean {
-  return plan.largePeriod === true && plan.scope === 'hit' && plan.parents.length === 0;
+  return plan.largePeriod === true && readsBySize(plan);
+}
+
+/** Whether the period's size chooses how the plan's level is read ({@link splitsLargeLevel}): a top level of pages whose totals are not the site's. */
+export function readsBySize(plan: Plan): boolean {
+  return plan.source === 'paths' && plan.scope === 'hit' && plan.parents.length === 0 && !totalsOfSite(plan);
 }
 
 /**

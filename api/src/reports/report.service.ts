@@ -18,7 +18,7 @@ import {
 } from '@stat/schemas';
 import { formatBucket } from '@stat/schemas/period';
 import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, totalsOfSite, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
+import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, readsBySize, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportRequestDto } from './report-request.dto.js';
@@ -263,7 +263,7 @@ export class ReportService {
   /** The plan told whether its period is large, where that chooses how a level of pages is read (compile.ts, `largePeriod`). */
   private async sized(projectId: number, planned: ReportPlan): Promise<ReportPlan> {
     const { plan } = planned;
-    if (plan.source !== 'paths' || plan.scope !== 'hit' || plan.parents.length > 0 || totalsOfSite(plan)) return planned;
+    if (!readsBySize(plan)) return planned;
     return (await this.sampling.isLarge(projectId, planned)) ? { ...planned, plan: { ...plan, largePeriod: true } } : planned;
   }
 

@@ -10,8 +10,7 @@ import { calls, type ConversionBody } from '../../data/calls';
 import { ApiError } from '../../lib/api';
 import { formatInteger } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
-import { useAnswerTime, usePagePeriod } from '../../reports/framework/hooks';
-import { firstIncomplete } from '../../reports/framework/incomplete';
+import { useIncompleteFrom, usePagePeriod } from '../../reports/framework/hooks';
 import { PeriodPicker } from '../../reports/framework/Toolbar';
 import { SamplePicker } from '../../reports/framework/SamplePicker';
 import { TimeSeriesGraph, type TimePoint } from '../../reports/framework/TimeSeriesGraph';
@@ -110,8 +109,7 @@ export default function ConversionPage() {
   const one = figures.data?.conversions.find((c) => c.id === id);
   const points = useMemo(() => (one && span ? dailyPoints(span, one.numerator.data, one.denominator.data) : undefined), [one, span?.start, span?.end]); // eslint-disable-line react-hooks/exhaustive-deps
   // Today, in a period up to today, is drawn as a day not yet over, not as a fall.
-  const answeredAt = useAnswerTime(figures.data);
-  const incompleteFrom = useMemo(() => (points && span ? firstIncomplete(points, answeredAt, 'day', span.end) : undefined), [points, answeredAt]); // eslint-disable-line react-hooks/exhaustive-deps
+  const incompleteFrom = useIncompleteFrom(figures.data, points, 'day', span?.end);
 
   if (id === null || (conversion.error instanceof ApiError && (conversion.error.status === 404 || conversion.error.status === 403))) return <ErrorPage status={404} />;
   const current = conversion.data;

@@ -15,8 +15,7 @@ import {
 import { calls } from '../../data/calls';
 import { useRequest } from '../../lib/hooks';
 import type { ChartType } from '../../reports/framework/charts';
-import { useAnswerTime } from '../../reports/framework/hooks';
-import { firstIncomplete } from '../../reports/framework/incomplete';
+import { useIncompleteFrom } from '../../reports/framework/hooks';
 import { ChartTypePicker } from '../../reports/framework/Toolbar';
 import { LinesGraph, type GraphSeries } from '../../reports/dimension/LinesGraph';
 import type { ReportMetric } from '../../reports/view';
@@ -84,8 +83,7 @@ function Widget({ widget, query }: { readonly widget: ConversionWidget; readonly
   const days = useMemo(() => daysOf(span), [span.start, span.end]); // eslint-disable-line react-hooks/exhaustive-deps
   const lines = useMemo(() => linesOf(answer.data, days), [answer.data, days]);
   // Today, in a period up to today, is drawn as a day not yet over (dashed, a pale bar), not as a fall.
-  const answeredAt = useAnswerTime(answer.data);
-  const incompleteFrom = useMemo(() => firstIncomplete(days, answeredAt, 'day', span.end), [days, answeredAt]); // eslint-disable-line react-hooks/exhaustive-deps
+  const incompleteFrom = useIncompleteFrom(answer.data, days, 'day', span.end);
   const result = answer.data;
   return (
     <WidgetCard

@@ -2,8 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import type { GraphResult } from '@stat/schemas/reports';
 import type { Metric } from '@stat/schemas/catalogue';
 import type { Period } from '../../lib/period';
-import { useAnswerTime } from '../framework/hooks';
-import { firstIncomplete } from '../framework/incomplete';
+import { useIncompleteFrom } from '../framework/hooks';
 import type { ReportMetric } from '../view';
 import { graphLines, graphTotal, pieSlices } from './graphs';
 import { LinesGraph } from './LinesGraph';
@@ -41,13 +40,7 @@ export function GraphPanel({ answer, metrics, metric, onMetric, lineColors, char
   const shares = percent && metric.unit === 'count';
   const { buckets, lines } = useMemo(() => graphLines(answer, metric.name, lineColors, shares), [answer, metric.name, lineColors, shares]);
   // A period up to now ends in a bucket still growing (today, this hour): drawn dashed, not as a fall.
-  const answeredAt = useAnswerTime(answer);
-  const incompleteFrom = useMemo(
-    () => (buckets ? firstIncomplete(buckets, answeredAt, period.group, period.end) : undefined),
-    // Judged with the period of the answer's buckets: a new period is read with its own answer.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [buckets, answeredAt],
-  );
+  const incompleteFrom = useIncompleteFrom(answer, buckets, period.group, period.end);
   const slices = useMemo(
     () => (chartType === 'pie' && answer ? pieSlices(graphLines(answer, metric.name, lineColors, false).lines, (id) => tableValue(id, metric.name), graphTotal(answer, metric.name)) : undefined),
     [chartType, answer, metric.name, lineColors, tableValue],

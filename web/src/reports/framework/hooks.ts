@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { knownServerClock, serverClockOffset, serverNow, serverToday, subscribeServerClock } from '../../lib/clock';
 import { fitGroup, resolveDate, type EventbaseLatency, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
 import { calls } from '../../data/calls';
+import { firstIncomplete } from './incomplete';
 import { parsePeriod, type DateParam, type Period } from '../../lib/period';
 import { nextSort, readTableQuery, writeSort } from './query';
 import type { ReportSort } from './reportApi';
@@ -35,6 +36,17 @@ export function useServerClock(): ServerClock | null {
  */
 export function useAnswerTime(answer: unknown): number | undefined {
   return useMemo(() => (answer === undefined ? undefined : serverNow()), [answer]);
+}
+
+/**
+ * The first of an answer's buckets not yet over when it came ({@link firstIncomplete}), drawn
+ * dashed; undefined before the buckets. The group and the period's end are those the answer was
+ * asked for, which its key already fixes: the buckets and the answer's time decide alone.
+ */
+export function useIncompleteFrom(answer: unknown, buckets: readonly { readonly ts: number }[] | undefined, group: PeriodGroup, periodEnd: IsoDate | undefined): number | undefined {
+  const answeredAt = useAnswerTime(answer);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => (buckets ? firstIncomplete(buckets, answeredAt, group, periodEnd) : undefined), [buckets, answeredAt]);
 }
 
 /** The state of a report held in its URL, and the ways to change it. */
