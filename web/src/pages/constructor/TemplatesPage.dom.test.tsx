@@ -4,7 +4,7 @@
  * every group; «Мои отчёты» pages its list by 50 with «Показать ещё».
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { READY_TEMPLATES, type ConstructorTemplate } from '@stat/schemas/reports';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
@@ -50,6 +50,12 @@ afterEach(() => {
 const all = (selector: string) => [...document.body.querySelectorAll<HTMLElement>(selector)];
 const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click', { bubbles: true }));
 
+/** Where a click led: the constructor's route shows its query. */
+function Opened() {
+  const location = useLocation();
+  return <p data-testid="opened">{location.search}</p>;
+}
+
 async function open() {
   view = await render(
     <SessionProvider initial={{ status: 'user', user: testUser() }}>
@@ -81,5 +87,39 @@ describe('the templates page', () => {
     expect(all('[data-testid="my-report-open"]').at(-1)?.textContent).toBe('Отчёт 52');
     expect(asked).toEqual(['', '?offset=50']);
     expect(document.body.querySelector('[data-testid="my-reports-more"]')).toBeNull();
+  });
+
+  it('opens a ready template clicked before the server clock came, once it comes (the click is not lost)', async () => {
+    let tell: (() => void) | null = null;
+    const held = new Promise<void>((resolve) => {
+      tell = resolve;
+    });
+    const answer = fakeApi();
+    vi.stubGlobal('fetch', (async (input: string | URL | Request) => {
+      if (String(input).includes('/service/time')) await held;
+      return answer(input);
+    }) as typeof fetch);
+    // Fresh modules: the clock this page load knows is module state, known by the tests above.
+    vi.resetModules();
+    const { default: Page } = await import('./TemplatesPage');
+    const { SessionProvider: Session } = await import('../../app/session');
+    const { SnackbarProvider: Snackbar } = await import('../../app/Snackbar');
+    view = await render(
+      <Session initial={{ status: 'user', user: testUser() }}>
+        <Snackbar>
+          <MemoryRouter initialEntries={['/stat/projects/7/constructor']}>
+            <Routes>
+              <Route path="/stat/projects/:projectId/constructor" element={<Page />} />
+              <Route path="/stat/projects/:projectId/new/report/constructor" element={<Opened />} />
+            </Routes>
+          </MemoryRouter>
+        </Snackbar>
+      </Session>,
+    );
+    await click(document.body.querySelector('[data-testid="ready-template-wau"]'));
+    expect(document.body.querySelector('[data-testid="opened"]')).toBeNull();
+    tell!();
+    await until(() => expect(document.body.querySelector('[data-testid="opened"]')?.textContent).toMatch(/^\?.*dateStart=/));
+    expect(document.body.querySelector('[data-testid="ready-template-wau"]')).toBeNull();
   });
 });

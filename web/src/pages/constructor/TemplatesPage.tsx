@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { CONSTRUCTOR_TEXTS, READY_TEMPLATE_GROUPS, READY_TEMPLATES, type ConstructorTemplate, type ReadyTemplate } from '@stat/schemas/reports';
 import { useSnackbar } from '../../app/Snackbar';
@@ -32,9 +32,13 @@ export default function TemplatesPage() {
   const navigate = useNavigate();
   const [all, setAll] = useState(false);
   const constructorPath = `/stat/projects/${encodeURIComponent(projectId)}/new/report/constructor`;
-  const openReady = (template: ReadyTemplate) => {
-    if (clock) navigate(`${constructorPath}?${readyTemplateSearch(template, clock.today).toString()}`);
-  };
+  // A ready template's period ends on the server's today: a click before the clock is known is
+  // kept and carried out when it comes, never dropped.
+  const [chosen, setChosen] = useState<ReadyTemplate | null>(null);
+  useEffect(() => {
+    if (chosen && clock) navigate(`${constructorPath}?${readyTemplateSearch(chosen, clock.today).toString()}`);
+  }, [chosen, clock, constructorPath, navigate]);
+  const openReady = (template: ReadyTemplate) => setChosen(template);
   const card = (template: ReadyTemplate) => (
     <button key={template.id} type="button" className={styles.card} onClick={() => openReady(template)} data-testid={`ready-template-${template.id}`}>
       <span className={styles.cardTitle}>{template.title}</span>
