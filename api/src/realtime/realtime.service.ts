@@ -21,6 +21,8 @@ import {
   type TableResult,
   type TableRow,
 } from '@stat/schemas';
+import type { IsoDate, PeriodGroup } from '@stat/schemas/period';
+import { bucketStartOf } from '../reports/buckets.js';
 import { datesOf, periodSample, ReportRequestError, type ReportWindow } from '../reports/plan.js';
 import { Sampling } from '../reports/sampling.js';
 import type { ReportRequestDto } from '../reports/report-request.dto.js';
@@ -30,6 +32,16 @@ import { CLOCK, type Clock } from '../tokens.js';
 import type { RealtimeRequestDto } from './realtime.dto.js';
 
 const MINUTE_S = 60;
+
+/**
+ * The first second of today's last `minutes` (epoch seconds), widened back to the start of the
+ * graph's bucket it falls in: the window's first bucket is then whole, as the graph draws it,
+ * not a few seconds of a minute reading as a drop (the last 30 minutes at 12:30:27 by minute
+ * start at 12:00:00, not 12:00:27). Never before today's start.
+ */
+export function windowStart(nowS: number, minutes: number, group: PeriodGroup, today: IsoDate): number {
+  return bucketStartOf(Math.max(nowS - minutes * MINUTE_S, moscowDayStart(today) / 1000), group, today);
+}
 
 /**
  * The live dashboard's sections (spec 001, §3, §4, §7), each asked of the one report engine
@@ -53,7 +65,7 @@ export class RealtimeService {
     // A period detail is a window of today's last minutes; another period is read whole (static).
     const detail = body.period ?? 'today';
     const isToday = dateStart === today && dateEnd === today;
-    const window: ReportWindow = isToday && detail !== 'today' ? { since: Math.max(nowS - detail * MINUTE_S, moscowDayStart(today) / 1000) } : {};
+    const window: ReportWindow = isToday && detail !== 'today' ? { since: windowStart(nowS, detail, body.group, today) } : {};
     const askedSample = periodSample(body.sample, { dateStart, dateEnd }, today);
     const asked: ReportRequestDto = {
       date_start: dateStart,
