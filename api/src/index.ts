@@ -1,6 +1,6 @@
 export { startApi, type ApiConfig, type RouteEntry, type RunningApi } from './main.js';
 export { ReportRequestDto, isCalendarDate } from './reports/report-request.dto.js';
-export { bucketStarts, moscowDateTime } from './reports/buckets.js';
+export { bucketStarts, moscowDateTime } from '@stat/schemas/buckets';
 export { createAdministrator } from './users/admin.js';
 export type { Db, DbTarget } from './db/db.js';
 export { openDb } from './db/open.js';

@@ -211,7 +211,7 @@ export function formatMonth(iso: IsoDate): string {
 /**
  * The last day of the week or month bucket starting at `bucketStart`, clipped to `periodEnd`. The
  * bucket may start after its Monday or its 1st, when the period's first day cuts it: the api's
- * first bucket starts on the period's first day (api/src/reports/buckets.ts).
+ * first bucket starts on the period's first day (`buckets.ts`).
  */
 export function bucketEnd(bucketStart: IsoDate, group: 'week' | 'month', periodEnd: IsoDate): IsoDate {
   const end = group === 'week' ? addDays(startOfWeek(bucketStart), 6) : endOfMonth(bucketStart);

@@ -22,7 +22,7 @@ import {
   type TableRow,
 } from '@stat/schemas';
 import type { IsoDate, PeriodGroup } from '@stat/schemas/period';
-import { bucketStartOf } from '../reports/buckets.js';
+import { bucketStartOf } from '@stat/schemas/buckets';
 import { datesOf, periodSample, ReportRequestError, type ReportWindow } from '../reports/plan.js';
 import { Sampling } from '../reports/sampling.js';
 import type { ReportRequestDto } from '../reports/report-request.dto.js';

@@ -17,7 +17,7 @@ import {
   type TableResult,
 } from '@stat/schemas';
 import { formatBucket } from '@stat/schemas/period';
-import { bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
+import { bucketStartOf, bucketStarts, moscowDateTime } from '@stat/schemas/buckets';
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, readsBySize, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';

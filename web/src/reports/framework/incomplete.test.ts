@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketCount, type PeriodGroup } from '@stat/schemas/period';
-import { firstIncomplete, naturalBucketEnd, splitIncomplete } from './incomplete';
+import { bucketCount } from '@stat/schemas/period';
+import { firstIncomplete, splitIncomplete } from './incomplete';
 
 /** Epoch ms of a Moscow wall time, `YYYY-MM-DD HH:mm`. */
 const msk = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}:00+03:00`);
@@ -86,27 +86,6 @@ describe('the first bucket not yet over, of the live window (no period end)', ()
   it('ends a lone bucket by its group, with no neighbour to measure a step by', () => {
     expect(firstIncomplete([{ ts: 0 }], 299_000, 'five_minute')).toBe(0);
     expect(firstIncomplete([{ ts: 0 }], 300_000, 'five_minute')).toBe(1);
-  });
-});
-
-describe('the natural end of a bucket', () => {
-  const end = (wall: string, group: PeriodGroup) => new Date(naturalBucketEnd(msk(wall), group)).toISOString();
-
-  it('adds the fixed length of minutes, five minutes, hours and days', () => {
-    expect(end('2026-11-24 14:05', 'minute')).toBe('2026-11-24T11:06:00.000Z');
-    expect(end('2026-11-24 14:05', 'five_minute')).toBe('2026-11-24T11:10:00.000Z');
-    expect(end('2026-11-24 14:00', 'hour')).toBe('2026-11-24T12:00:00.000Z');
-    expect(end('2026-11-24 00:00', 'day')).toBe('2026-11-24T21:00:00.000Z');
-  });
-
-  it('ends a week on the Monday after, a week cut by the period\u2019s first day too', () => {
-    expect(end('2026-11-23 00:00', 'week')).toBe('2026-11-29T21:00:00.000Z');
-    expect(end('2026-10-25 00:00', 'week')).toBe('2026-10-25T21:00:00.000Z');
-  });
-
-  it('ends a month on the 1st after, whatever its length', () => {
-    expect(end('2026-02-01 00:00', 'month')).toBe('2026-02-28T21:00:00.000Z');
-    expect(end('2026-10-15 00:00', 'month')).toBe('2026-10-31T21:00:00.000Z');
   });
 });
 

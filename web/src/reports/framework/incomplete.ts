@@ -4,7 +4,8 @@
  * reads as traffic collapsing today. Pure functions; "now" is always passed in.
  */
 import { addDays, type IsoDate, type PeriodGroup } from '@stat/schemas/period';
-import { MOSCOW_OFFSET_MS, moscowDayStart } from '@stat/schemas/time';
+import { nextBucketStart } from '@stat/schemas/buckets';
+import { moscowDayStart } from '@stat/schemas/time';
 
 /** What a graph's legend says of a bucket not yet over. */
 export const INCOMPLETE_NOTE = 'неполные данные';
@@ -12,37 +13,10 @@ export const INCOMPLETE_NOTE = 'неполные данные';
 /** The dash (uPlot's, in CSS pixels) of a line into the buckets not yet over. */
 export const INCOMPLETE_DASH: readonly number[] = [3, 4];
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-
-/** Lengths of the groups whose buckets all last the same (Moscow has no daylight saving). */
-const FIXED_MS: Readonly<Record<Exclude<PeriodGroup, 'week' | 'month'>, number>> = {
-  minute: MINUTE_MS,
-  five_minute: 5 * MINUTE_MS,
-  hour: 60 * MINUTE_MS,
-  day: DAY_MS,
-};
-
-/**
- * Where a bucket starting at `startMs` ends by its group alone: a fixed length, the Monday after
- * for a week and the 1st after for a month, in Moscow time. A week cut by the period's first day
- * starts after its Monday (api/src/reports/buckets.ts), so it ends at the next Monday, not 7 days on.
- */
-export function naturalBucketEnd(startMs: number, group: PeriodGroup): number {
-  if (group === 'week' || group === 'month') {
-    const wall = new Date(startMs + MOSCOW_OFFSET_MS);
-    const [year, month, day] = [wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()];
-    if (group === 'month') return Date.UTC(year, month + 1, 1) - MOSCOW_OFFSET_MS;
-    const mondayFirst = (wall.getUTCDay() + 6) % 7;
-    return Date.UTC(year, month, day - mondayFirst + 7) - MOSCOW_OFFSET_MS;
-  }
-  return startMs + FIXED_MS[group];
-}
-
 /**
  * The index of the first bucket not yet over at `nowMs` (the server's time), or `buckets.length`
  * when all are over (or the time is unknown). A bucket ends where the next one starts; the last at
- * its natural end ({@link naturalBucketEnd}), or at the end of the period's last day when that
+ * its natural end ({@link nextBucketStart}), or at the end of the period's last day when that
  * comes first: a period that ended before today has no bucket still growing, whatever its group.
  *
  * @param buckets the buckets' starts, Unix seconds, ascending
@@ -53,7 +27,7 @@ export function firstIncomplete(buckets: readonly { readonly ts: number }[], now
   const endOf = (i: number): number => {
     const next = buckets[i + 1];
     if (next) return next.ts * 1000;
-    const natural = naturalBucketEnd(buckets[i]!.ts * 1000, group);
+    const natural = nextBucketStart(buckets[i]!.ts * 1000, group);
     return periodEnd === undefined ? natural : Math.min(natural, moscowDayStart(addDays(periodEnd, 1)));
   };
   const index = buckets.findIndex((_b, i) => endOf(i) > nowMs);

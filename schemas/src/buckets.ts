@@ -1,5 +1,5 @@
-import { MOSCOW_OFFSET_MS, moscowDayStart } from '@stat/schemas';
-import { bucketCount as periodBucketCount, type PeriodGroup } from '@stat/schemas/period';
+import { bucketCount as periodBucketCount, type PeriodGroup } from './period.js';
+import { MOSCOW_OFFSET_MS, moscowDayStart } from './time.js';
 
 /**
  * The time buckets of a report period, in Moscow time (UTC+3 all year), as epoch seconds of
@@ -37,7 +37,7 @@ const FIXED: Readonly<Partial<Record<PeriodGroup, number>>> = {
 export function bucketStarts(dateStart: string, dateEnd: string, group: PeriodGroup): number[] {
   const until = moscowDayStart(dateEnd) + DAY;
   const starts: number[] = [];
-  for (let t = moscowDayStart(dateStart); t < until; t = nextBucket(t, group)) starts.push(t / 1000);
+  for (let t = moscowDayStart(dateStart); t < until; t = nextBucketStart(t, group)) starts.push(t / 1000);
   return starts;
 }
 
@@ -81,8 +81,12 @@ function firstOfMonth(t: number): number {
   return Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), 1) - MOSCOW_OFFSET_MS;
 }
 
-/** The start of the bucket after the one starting at `t` (a bucket start, ms). */
-function nextBucket(t: number, group: PeriodGroup): number {
+/**
+ * Where a bucket starting at `t` (ms) ends by its group alone, which is where the next one
+ * starts: a fixed length, the Monday after for a week and the 1st after for a month. A week cut
+ * by a period's first day starts after its Monday, so it ends at the next Monday, not 7 days on.
+ */
+export function nextBucketStart(t: number, group: PeriodGroup): number {
   const fixed = FIXED[group];
   if (fixed !== undefined) return t + fixed;
   if (group === 'week') return mondayOf(t) + 7 * DAY;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { PERIOD_GROUPS, type PeriodGroup } from '@stat/schemas/period';
+import { PERIOD_GROUPS, type PeriodGroup } from './period.js';
 import { describe, expect, it } from 'vitest';
-import { bucketCount, bucketStartOf, bucketStarts, moscowDateTime } from './buckets.js';
+import { bucketCount, bucketStartOf, bucketStarts, moscowDateTime, nextBucketStart } from './buckets.js';
 
 const label = (starts: number[]): string[] => starts.map(moscowDateTime);
 /** Epoch seconds of a Moscow wall time `YYYY-MM-DD HH:mm:ss`. */
@@ -142,5 +142,26 @@ describe('bucketStartOf', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('where a bucket ends by its group alone', () => {
+  const end = (wall: string, group: PeriodGroup) => new Date(nextBucketStart(moscow(`${wall}:00`) * 1000, group)).toISOString();
+
+  it('adds the fixed length of minutes, five minutes, hours and days', () => {
+    expect(end('2026-11-24 14:05', 'minute')).toBe('2026-11-24T11:06:00.000Z');
+    expect(end('2026-11-24 14:05', 'five_minute')).toBe('2026-11-24T11:10:00.000Z');
+    expect(end('2026-11-24 14:00', 'hour')).toBe('2026-11-24T12:00:00.000Z');
+    expect(end('2026-11-24 00:00', 'day')).toBe('2026-11-24T21:00:00.000Z');
+  });
+
+  it('ends a week on the Monday after, a week cut by the period\u2019s first day too', () => {
+    expect(end('2026-11-23 00:00', 'week')).toBe('2026-11-29T21:00:00.000Z');
+    expect(end('2026-10-25 00:00', 'week')).toBe('2026-10-25T21:00:00.000Z');
+  });
+
+  it('ends a month on the 1st after, whatever its length', () => {
+    expect(end('2026-02-01 00:00', 'month')).toBe('2026-02-28T21:00:00.000Z');
+    expect(end('2026-10-15 00:00', 'month')).toBe('2026-10-31T21:00:00.000Z');
   });
 });
