@@ -89,11 +89,11 @@ export class RealtimeService {
       section('current_user_count', () => this.currentUsers(projectId, request, nowS)),
       section('page_views', () => this.pageViews(ask, params('page_views'))),
       section('traffic_sources', () => this.trafficSources(ask, params('traffic_sources'))),
-      section('active_pages', () => this.table(viewsOnly(ask), 'page_urls', metricsOf(params('active_pages'), 'active_pages'), limitOf(params('active_pages'), REALTIME_LIMITS.table))),
+      section('active_pages', () => this.widgetTable(viewsOnly(ask), 'active_pages', params('active_pages'))),
       section('audience', () => this.audience(ask, params('audience'))),
-      section('platforms', () => this.slices(ask, 'page_formats', metricsOf(params('platforms'), 'platforms').slice(0, 1))),
+      section('platforms', () => this.slices(ask, sectionOf('platforms', params('platforms')))),
       section('events', () => this.events(ask, params('events'))),
-      section('utms', () => this.table(ask, 'utms', metricsOf(params('utms'), 'utms'), limitOf(params('utms'), REALTIME_LIMITS.table))),
+      section('utms', () => this.widgetTable(ask, 'utms', params('utms'))),
     ]);
     const result: RealtimeResult = {
       meta: { date_start: dateStart, date_end: dateEnd, group: body.group, since: window.since ?? null, server_time: now, sample },
@@ -111,30 +111,10 @@ export class RealtimeService {
 
   /** Refuses a section's parameters as its reports would (metrics, limit), and the period and grouping they share. */
   private check(projectId: number, request: ReportRequestDto, s: RealtimeSection, params: RealtimeWidgetParams): void {
-    const asked = (report: string, metrics: Metric[]): void => this.reports.check(projectId, report, { ...request, metrics });
-    switch (s) {
-      case 'current_user_count':
-        // Its own fixed call (visitors by the hour of the last minutes): nothing of the request's to refuse.
-        return;
-      case 'page_views':
-        return asked('summary', metricsOf(params, 'page_views'));
-      case 'traffic_sources':
-        limitOf(params, REALTIME_LIMITS.traffic_sources);
-        return asked(trafficGroupOf(params)?.report ?? 'traffic_sources', metricsOf(params, 'traffic_sources'));
-      case 'active_pages':
-        limitOf(params, REALTIME_LIMITS.table);
-        return asked('page_urls', metricsOf(params, 'active_pages'));
-      case 'audience':
-        return asked(audienceTabOf(params).report, metricsOf(params, 'audience').slice(0, 1));
-      case 'platforms':
-        return asked('page_formats', metricsOf(params, 'platforms').slice(0, 1));
-      case 'events':
-        limitOf(params, REALTIME_LIMITS.events);
-        return asked('custom_vars', ['events_count']);
-      case 'utms':
-        limitOf(params, REALTIME_LIMITS.table);
-        return asked('utms', metricsOf(params, 'utms'));
-    }
+    // «Unique visitors now» is its own fixed call (visitors of the last minutes): nothing of the request's to refuse.
+    if (s === 'current_user_count') return;
+    const { report, metrics } = sectionOf(s, params);
+    this.reports.check(projectId, report, { ...request, metrics });
   }
 
   /**
@@ -154,17 +134,16 @@ export class RealtimeService {
   }
 
   private async pageViews(ask: Ask, params: RealtimeWidgetParams): Promise<GraphResult> {
-    return this.reports.graph(ask.projectId, 'summary', { ...ask.request, metrics: metricsOf(params, 'page_views') }, ask.window);
+    const { report, metrics } = sectionOf('page_views', params);
+    return this.reports.graph(ask.projectId, report, { ...ask.request, metrics }, ask.window);
   }
 
   /** The traffic types, or one source group's systems (§3 "Traffic-source groups"): the first 5, and their lines. */
   private async trafficSources(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['traffic_sources']>> {
-    const group = trafficGroupOf(params);
-    const report = group?.report ?? 'traffic_sources';
-    const metrics = metricsOf(params, 'traffic_sources');
-    const table = await this.table(ask, report, metrics, Math.min(limitOf(params, REALTIME_LIMITS.traffic_sources), REALTIME_LIMITS.traffic_sources));
+    const { report, metrics, limit } = sectionOf('traffic_sources', params);
+    const table = await this.table(ask, report, metrics, limit);
     const graph = await this.reports.graph(ask.projectId, report, { ...ask.request, metrics: metrics.slice(0, 1), selected_lines: table.data.map((r) => r.id) }, ask.window);
-    return { ...table, graph, traffic_type: group?.type ?? null, report };
+    return { ...table, graph, traffic_type: trafficGroupOf(params)?.type ?? null, report };
   }
 
   /**
@@ -172,12 +151,12 @@ export class RealtimeService {
    * visit is «Не определено», so the widget shows its legend with the whole count there.
    */
   private async audience(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['audience']>> {
-    const tab = audienceTabOf(params);
-    const dimension = tab.dimension;
-    const metrics = metricsOf(params, 'audience').slice(0, 1);
-    if (dimension === 'geo_country') return { ...(await this.slices(ask, tab.report, metrics)), dimension };
+    const { dimension } = audienceTabOf(params);
+    const read = sectionOf('audience', params);
+    const { report, metrics } = read;
+    if (dimension === 'geo_country') return { ...(await this.slices(ask, read)), dimension };
     const [base, whole] = await Promise.all([
-      this.reports.table(ask.projectId, tab.report, { ...ask.request, metrics }, ask.window),
+      this.reports.table(ask.projectId, report, { ...ask.request, metrics }, ask.window),
       this.reports.table(ask.projectId, 'summary', { ...ask.request, metrics, limit: 0 }, ask.window),
     ]);
     const all = Number(whole.totals[0] ?? 0);
@@ -188,16 +167,23 @@ export class RealtimeService {
 
   /** The events of the period (first 30), the lines of the events picked (at most 5), and the picker's list (first 20 of the whole days). */
   private async events(ask: Ask, params: RealtimeWidgetParams): Promise<NonNullable<RealtimeResult['events']>> {
-    const metrics: Metric[] = ['events_count'];
+    const { report, metrics, limit } = sectionOf('events', params);
+    // The widget's metrics name the events whose lines are drawn; its table counts them all.
     const picked = params.metrics ?? [];
     const [table, graph, list] = await Promise.all([
-      this.table(ask, 'custom_vars', metrics, Math.min(limitOf(params, REALTIME_LIMITS.events), REALTIME_LIMITS.events)),
+      this.table(ask, report, metrics, limit),
       picked.length === 0
         ? Promise.resolve(null)
-        : this.reports.graph(ask.projectId, 'custom_vars', { ...ask.request, metrics, selected_lines: picked.map((name) => JSON.stringify([name])) }, ask.window),
-      this.reports.table(ask.projectId, 'custom_vars', { ...ask.request, metrics, limit: REALTIME_LIMITS.events_list }),
+        : this.reports.graph(ask.projectId, report, { ...ask.request, metrics, selected_lines: picked.map((name) => JSON.stringify([name])) }, ask.window),
+      this.reports.table(ask.projectId, report, { ...ask.request, metrics, limit: REALTIME_LIMITS.events_list }),
     ]);
     return { ...table, graph, events_list: list.data.map((r) => ({ value: String(r.extra.value ?? r.title), title: r.title })) };
+  }
+
+  /** A table section's rows: its report's, metrics and limit. */
+  private widgetTable(ask: Ask, s: 'active_pages' | 'utms', params: RealtimeWidgetParams): Promise<RealtimeTable> {
+    const { report, metrics, limit } = sectionOf(s, params);
+    return this.table(ask, report, metrics, limit);
   }
 
   /** A widget's table: the report's top rows by its first metric, with the metric filters on its metrics. */
@@ -211,8 +197,7 @@ export class RealtimeService {
    * A pie's slices: the first rows by one additive metric, and «Прочее» holding the rest (the
    * whole less the rows shown), so the slices add up to the whole.
    */
-  private async slices(ask: Ask, report: string, metrics: Metric[]): Promise<RealtimeTable> {
-    const shown = REALTIME_LIMITS.slices;
+  private async slices(ask: Ask, { report, metrics, limit: shown }: SectionRead): Promise<RealtimeTable> {
     const table = await this.table(ask, report, metrics, shown);
     const whole = Number(table.totals[0] ?? 0);
     const rest = whole - table.data.reduce((sum, r) => sum + Number(r.metrics[0] ?? 0), 0);
@@ -238,6 +223,37 @@ interface Ask {
   request: ReportRequestDto;
   window: ReportWindow;
   metricFilters: readonly MetricFilterRuleDto[];
+}
+
+/** What a section reads: its base report, the metrics asked of it, and its rows at most (a pie's slices; 0 for a graph alone). */
+interface SectionRead {
+  report: string;
+  metrics: Metric[];
+  limit: number;
+}
+
+/**
+ * The one mapping of a section and its parameters to what it asks of the engine: both the check
+ * before anything is read and the section's builder take it from here. Throws a
+ * ReportRequestError for a limit over the section's.
+ */
+function sectionOf(s: Exclude<RealtimeSection, 'current_user_count'>, params: RealtimeWidgetParams): SectionRead {
+  switch (s) {
+    case 'page_views':
+      return { report: 'summary', metrics: metricsOf(params, 'page_views'), limit: 0 };
+    case 'traffic_sources':
+      return { report: trafficGroupOf(params)?.report ?? 'traffic_sources', metrics: metricsOf(params, 'traffic_sources'), limit: limitOf(params, REALTIME_LIMITS.traffic_sources) };
+    case 'active_pages':
+      return { report: 'page_urls', metrics: metricsOf(params, 'active_pages'), limit: limitOf(params, REALTIME_LIMITS.table) };
+    case 'audience':
+      return { report: audienceTabOf(params).report, metrics: metricsOf(params, 'audience').slice(0, 1), limit: REALTIME_LIMITS.slices };
+    case 'platforms':
+      return { report: 'page_formats', metrics: metricsOf(params, 'platforms').slice(0, 1), limit: REALTIME_LIMITS.slices };
+    case 'events':
+      return { report: 'custom_vars', metrics: ['events_count'], limit: limitOf(params, REALTIME_LIMITS.events) };
+    case 'utms':
+      return { report: 'utms', metrics: metricsOf(params, 'utms'), limit: limitOf(params, REALTIME_LIMITS.table) };
+  }
 }
 
 /** The source group a traffic-sources widget shows the systems of, if its parameters name one. */
