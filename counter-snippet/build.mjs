@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 /** The variants. `counter` is the default; its file is the manifest's `file`. */
 const VARIANTS = [
   { name: 'counter', flags: { COMPILE_BLOCKS: false, COMPILE_READING: false }, budget: 1536 },
-  { name: 'counter-full', flags: { COMPILE_BLOCKS: true, COMPILE_READING: true }, budget: 2048 },
+  { name: 'counter-full', flags: { COMPILE_BLOCKS: true, COMPILE_READING: true }, budget: 2304 },
 ];
 const out = new URL('./dist/', import.meta.url);
 

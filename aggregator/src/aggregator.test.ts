@@ -83,6 +83,24 @@ describe('aggregator on chDB', () => {
     await expect(createAggregator(clickhouse).handle([hit(34, 'x', at)], [])).rejects.toThrow('a batch of 1 hits came with 0 bus offsets');
   });
 
+  it("stores an article page's material in its columns, the published time in UTC, and nothing on other pages", async () => {
+    const at = Date.now() - 7 * MINUTE;
+    const article = hit(19, 'reader-m1', at, 'https://news.ru/city');
+    article.hit = { ...article.hit, mt: 'Как устроен город', ma: 'Анна Петрова', mp: '2026-11-20T09:30:00+03:00' };
+    const odd = hit(19, 'reader-m1', at + MINUTE, 'https://news.ru/bridges');
+    odd.hit = { ...odd.hit, mt: 'Мосты', mp: 'вчера' };
+    await createAggregator(clickhouse).handle([article, odd, hit(19, 'reader-m1', at + 2 * MINUTE, 'https://news.ru/')]);
+    const stored = await rows<Record<string, unknown>>(
+      'SELECT url, media_title, author_name, toString(published_datetime) AS published FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
+      { p: 19 },
+    );
+    expect(stored).toEqual([
+      { url: 'https://news.ru/city', media_title: 'Как устроен город', author_name: 'Анна Петрова', published: '2026-11-20 06:30:00' },
+      { url: 'https://news.ru/bridges', media_title: 'Мосты', author_name: '', published: '1970-01-01 00:00:00' },
+      { url: 'https://news.ru/', media_title: '', author_name: '', published: '1970-01-01 00:00:00' },
+    ]);
+  });
+
   it('drops bots, counts them, and stores the rest enriched', async () => {
     const at = Date.now() - 8 * MINUTE;
     const aggregator = createAggregator(clickhouse);

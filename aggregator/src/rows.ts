@@ -1,4 +1,4 @@
-import { eventKeyOf, linkEventName, moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
+import { eventKeyOf, linkEventName, materialPublishedAt, moscowDate, type AcceptedHit, type EventRow, type Hit } from '@stat/schemas';
 import type { Enrichment } from './enrich/index.js';
 import type { VisitStep } from './sessions.js';
 import { sourceOf } from './source.js';
@@ -88,6 +88,9 @@ export function toEventRow(accepted: AcceptedHit, e: Enrichment, step: VisitStep
     duration_delta: step.durationDelta,
     referrer: hit.r,
     title: hit.ti,
+    media_title: hit.mt ?? '',
+    author_name: hit.ma ?? '',
+    published_datetime: materialPublishedAt(hit.mp),
     screen_width: hit.sw,
     screen_height: hit.sh,
     user_agent: accepted.ua,

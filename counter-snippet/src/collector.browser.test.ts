@@ -15,9 +15,9 @@ afterEach(async () => {
 });
 
 describe('the counter against the real collector', () => {
-  it('has every hit type it sends accepted (204)', async () => {
+  it('has every hit type it sends accepted (204), with the article page\'s material', async () => {
     const project = 600_000_000 + Math.floor(Math.random() * 1_000_000);
-    const answers: { t: string; status: number }[] = [];
+    const answers: { t: string; mt: string | undefined; status: number }[] = [];
     opened = await openFixture(browser(), 'all.html', {
       build: 'counter-full',
       project,
@@ -27,7 +27,8 @@ describe('the counter against the real collector', () => {
         page.context().on('requestfinished', (request) => {
           if (!request.url().startsWith(`${collectorUrl}/hit`)) return;
           void request.response().then((response) => {
-            answers.push({ t: (JSON.parse(request.postData() ?? '{}') as { t: string }).t, status: response?.status() ?? 0 });
+            const sent = JSON.parse(request.postData() ?? '{}') as { t: string; mt?: string };
+            answers.push({ t: sent.t, mt: sent.mt, status: response?.status() ?? 0 });
           });
         });
       },
@@ -50,6 +51,8 @@ describe('the counter against the real collector', () => {
     );
     expect([...types].sort()).toEqual([...HIT_TYPES].sort());
     expect(answers.filter((answer) => answer.status !== 204)).toEqual([]);
+    // Every hit of the article page carried its material, and the collector took it.
+    expect(answers.filter((answer) => answer.mt !== 'Всё сразу: материал с автором')).toEqual([]);
     expect(opened.problems).toEqual([]);
   });
 });

@@ -84,7 +84,7 @@ describe('block analytics', () => {
 describe('reading depth', () => {
   it('sends the deepest scroll and read-through percents of an article page when it is hidden, and again only when they grew', async () => {
     opened = await openFixture(browser(), 'article.html', { build: 'counter-full' });
-    const base = { p: 1, t: 'read', u: `${opened.site}/article.html`, v: await opened.visitor() };
+    const base = { p: 1, t: 'read', u: `${opened.site}/article.html`, v: await opened.visitor(), mt: 'Статья' };
     await hitsOf(opened.recorder, 1);
     // Window bottom at 1720 px of 3200: the page 54 % seen, the article (200 to 2200 px) 76 % read.
     await scrollPage(opened.page, 1000);
@@ -117,8 +117,8 @@ describe('reading depth', () => {
     const ends = await hitsOf(opened.recorder, 2, (hit) => hit.en === 'scroll');
     expect(sorted(ends)).toEqual(
       sorted([
-        { p: 1, t: 'event', u: `${opened.site}/article.html`, v, ec: 'base', en: 'scroll' },
-        { p: 1, t: 'event', u: `${opened.site}/article.html?next`, v, ec: 'base', en: 'scroll' },
+        { p: 1, t: 'event', u: `${opened.site}/article.html`, v, ec: 'base', en: 'scroll', mt: 'Статья' },
+        { p: 1, t: 'event', u: `${opened.site}/article.html?next`, v, ec: 'base', en: 'scroll', mt: 'Статья' },
       ]),
     );
     await stat(opened.page, 'event', 'barrier');
@@ -160,6 +160,54 @@ describe('reading depth', () => {
     await hitsOf(opened.recorder, 2, ofType('pageview'));
     const [read] = await hitsOf(opened.recorder, 1, ofType('read'));
     expect(read).toMatchObject({ u: `${opened.site}/article.html`, sp: 54, rp: 76 });
+  });
+});
+
+describe('the material of an article page', () => {
+  const material = { mt: 'Как устроен город', ma: 'Анна Петрова', mp: '2026-11-20T09:30:00+03:00' };
+
+  it('reads the title, author and published time from the meta tags and sends them on every hit of the page view', async () => {
+    opened = await openFixture(browser(), 'material.html', { build: 'counter-full' });
+    const base = { p: 1, u: `${opened.site}/material.html`, v: await opened.visitor(), ...material };
+    const [view] = await hitsOf(opened.recorder, 1, ofType('pageview'));
+    expect(view).toEqual({ ...base, t: 'pageview', r: '', ti: 'Как устроен город — Новости', sw: 1280, sh: 720 });
+    await stat(opened.page, 'event', 'like');
+    await setVisible(opened.page, false);
+    const [read] = await hitsOf(opened.recorder, 1, ofType('read'));
+    const [like] = await hitsOf(opened.recorder, 1, (hit) => hit.en === 'like');
+    // The window (720 px) shows 36 % of the 2000 px article and of the page just below it.
+    expect(read).toEqual({ ...base, t: 'read', sp: 36, rp: 36 });
+    expect(like).toEqual({ ...base, t: 'event', ec: 'cv', en: 'like' });
+  });
+
+  it('takes the article’s first h1, data-author and <time datetime> when the page has no meta tags', async () => {
+    opened = await openFixture(browser(), 'material-marked.html', { build: 'counter-full', attributes: { 'data-article': '.post' } });
+    const [view] = await hitsOf(opened.recorder, 1, ofType('pageview'));
+    expect(view).toMatchObject({ mt: 'Мосты над рекой', ma: 'Иван Смирнов', mp: '2026-11-19' });
+  });
+
+  it('falls back to the page title, and sends no author or time that the page does not give', async () => {
+    opened = await openFixture(browser(), 'article.html', { build: 'counter-full', attributes: { 'data-article': 'footer' } });
+    const [view] = await hitsOf(opened.recorder, 1, ofType('pageview'));
+    expect(view).toMatchObject({ t: 'pageview', mt: 'Статья' });
+    expect(Object.keys(view!).filter((key) => key.startsWith('m'))).toEqual(['mt']);
+  });
+
+  it('sends no material on a page without an article, nor on the SPA page view that leaves the article', async () => {
+    opened = await openFixture(browser(), 'plain.html', { build: 'counter-full' });
+    const [plain] = await hitsOf(opened.recorder, 1, ofType('pageview'));
+    expect(Object.keys(plain!).filter((key) => /^m[tap]$/.test(key))).toEqual([]);
+    await opened.close();
+    opened = await openFixture(browser(), 'material.html', { build: 'counter-full' });
+    await hitsOf(opened.recorder, 1, ofType('pageview'));
+    await opened.page.evaluate(() => {
+      document.querySelector('article')!.remove();
+      history.pushState({}, '', '/material.html?list');
+    });
+    const views = await hitsOf(opened.recorder, 2, ofType('pageview'));
+    expect(views[0]).toMatchObject(material);
+    expect(views[1]).toMatchObject({ u: `${opened.site}/material.html?list` });
+    expect(Object.keys(views[1]!).filter((key) => /^m[tap]$/.test(key))).toEqual([]);
   });
 });
 

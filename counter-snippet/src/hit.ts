@@ -1,3 +1,4 @@
+import { material } from './material.js';
 import { send, type Hit } from './send.js';
 
 let endpoint = '';
@@ -7,6 +8,8 @@ let userId = '';
 
 /** The address of the current page view: every hit belongs to it. Empty before the first. */
 export let page = '';
+/** The material of the current page view (full build), carried by every hit of it. */
+let about: Hit = {};
 
 export function configure(to: string, projectId: number, visitorId: string): void {
   endpoint = to;
@@ -14,8 +17,10 @@ export function configure(to: string, projectId: number, visitorId: string): voi
   visitor = visitorId;
 }
 
+/** Opens a page view at `url`; the full build reads the page's material now, for all its hits. */
 export function setPage(url: string): void {
   page = url;
+  if (COMPILE_READING) about = material();
 }
 
 /** Sets the site's user id carried by every later hit; empty clears it. */
@@ -27,6 +32,7 @@ export function setUserId(id: string): void {
 export function hit(t: string, fields: Hit): void {
   const h: Hit = { p: project, t, u: page, v: visitor };
   if (userId) h.uid = userId;
+  if (COMPILE_READING) for (const key in about) h[key] = about[key];
   for (const key in fields) h[key] = fields[key];
   send(endpoint, h);
 }

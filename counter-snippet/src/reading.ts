@@ -1,6 +1,6 @@
 import { hit } from './hit.js';
+import { article, setArticle } from './material.js';
 
-let selector = 'article';
 /** Deepest point of the page seen and of the article read in this page view, percents. */
 let scrolled = 0;
 let read = 0;
@@ -13,10 +13,10 @@ const percent = (share: number): number => Math.round(Math.min(1, Math.max(0, sh
 
 /** Measures the depths now; returns the article, or null on a page without one. */
 function measure(): Element | null {
-  const article = document.querySelector(selector);
-  if (article) {
+  const found = document.querySelector(article);
+  if (found) {
     const bottom = innerHeight;
-    const box = article.getBoundingClientRect();
+    const box = found.getBoundingClientRect();
     scrolled = Math.max(scrolled, percent((scrollY + bottom) / document.documentElement.scrollHeight));
     // Read through: the share of the article that has been above the bottom of the window.
     read = Math.max(read, percent((bottom - box.top) / box.height));
@@ -26,7 +26,7 @@ function measure(): Element | null {
       hit('event', { ec: 'base', en: 'scroll' });
     }
   }
-  return article;
+  return found;
 }
 
 /** Starts a page view's depths afresh. */
@@ -48,6 +48,6 @@ export function flushReading(): void {
 
 /** Reading depth: pages with an element matching `articleSelector` are article pages. */
 export function trackReading(articleSelector: string): void {
-  selector = articleSelector;
+  setArticle(articleSelector);
   addEventListener('scroll', measure, { passive: true });
 }

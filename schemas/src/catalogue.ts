@@ -18,6 +18,8 @@ export const METRICS = [
   'usability_views',
   'usability_clicks',
   'usability_ctr',
+  'read_throughs',
+  'read_through_share',
   'popularity',
   'position',
 ] as const;
@@ -62,6 +64,10 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
     about: 'Клики по размеченным блокам страниц.' },
   usability_ctr: { title: 'CTR блока', unit: 'percent', order: 'desc',
     about: 'Клики по блоку, делённые на его показы, в процентах.' },
+  read_throughs: { title: 'Дочитывания', unit: 'count', order: 'desc',
+    about: 'Просмотры статьи, в которых читатель дошёл до её конца (цель «Дочитывание статьи», один раз за просмотр).' },
+  read_through_share: { title: 'Доля дочитываний', unit: 'percent', order: 'desc',
+    about: 'Дочитывания, делённые на просмотры, в процентах.' },
   popularity: { title: 'Популярность', unit: 'count', order: 'desc',
     about: 'Посетители сайта за целые дни периода, который заканчивается не позже вчерашнего дня. Видна для самого сайта и сайтов с открытой статистикой.' },
   // The first place is the best: a position column sorts ascending first.

@@ -121,8 +121,12 @@ export const DIMENSIONS = {
   external_url: event('external_url'),
   title: event('title'),
   page_format: event('page_format'),
-  author_name: missing('the author of a material comes from the media reports, not built yet'),
-  media_title: missing('the title of a material comes from the media reports, not built yet'),
+  /** the author of an article page's material (the full counter's `ma`); empty elsewhere */
+  author_name: event('author_name'),
+  /** the title of an article page's material (the full counter's `mt`); empty elsewhere */
+  media_title: event('media_title'),
+  /** the published time of an article page's material, UTC; 1970-01-01 when unknown */
+  published_datetime: event('published_datetime'),
   // Auth type, experiments, custom. auth_top100 here: the visitor was logged in on the site
   // (the page set the site's user id).
   auth_top100: event('auth_top100'),
@@ -202,6 +206,9 @@ export const HIT_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
   'title',
   'external_url',
   'page_format',
+  'media_title',
+  'author_name',
+  'published_datetime',
   'event_type',
   'event_class',
   'event_name',

@@ -79,6 +79,11 @@ export interface EventRow extends EventEnrichment {
   duration_delta: number;
   referrer: string;
   title: string;
+  /** the article page's material (hit keys mt, ma, mp); empty on other pages */
+  media_title: string;
+  author_name: string;
+  /** UTC epoch seconds, 0 when unknown (as DateTime reads a number) */
+  published_datetime: number;
   screen_width: number;
   screen_height: number;
   user_agent: string;
@@ -144,6 +149,9 @@ export const EVENT_COLUMNS = [
   'duration_delta',
   'referrer',
   'title',
+  'media_title',
+  'author_name',
+  'published_datetime',
   'screen_width',
   'screen_height',
   'user_agent',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HIT_LIMITS, MAX_HIT_BYTES, PROJECT_ID_MAX, SCREEN_MAX, validateHit } from './hit.js';
+import { HIT_LIMITS, MAX_HIT_BYTES, PROJECT_ID_MAX, SCREEN_MAX, materialPublishedAt, validateHit } from './hit.js';
 
 const valid = { p: 7596044, t: 'pageview', u: 'https://example.ru/a?b=1', r: 'https://yandex.ru/', ti: 'Заголовок', sw: 1920, sh: 1080, v: 'abcDEF123_-' };
 /** The keys every hit has after validation, as a non-pageview hit from the counter leaves them. */
@@ -218,7 +218,9 @@ describe('validateHit: the user id', () => {
 describe('validateHit: size', () => {
   it('accepts a maximal hit of every type, each within the collector’s body cap', () => {
     const u = 'https://example.ru/' + 'a'.repeat(HIT_LIMITS.url - 19);
-    const common = { p: PROJECT_ID_MAX, u, v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId) };
+    // With the material of an article page, in Cyrillic (two bytes a character in UTF-8).
+    const material = { mt: 'Т'.repeat(HIT_LIMITS.materialTitle), ma: 'А'.repeat(HIT_LIMITS.materialAuthor), mp: '2'.repeat(HIT_LIMITS.materialPublished) };
+    const common = { p: PROJECT_ID_MAX, u, v: 'v'.repeat(64), uid: 'u'.repeat(HIT_LIMITS.userId), ...material };
     const ep = Object.fromEntries(
       Array.from({ length: HIT_LIMITS.params }, (_, i) => [`${i}`.padStart(HIT_LIMITS.paramKey, 'k'), 'x'.repeat(HIT_LIMITS.paramValue)]),
     );
@@ -235,5 +237,47 @@ describe('validateHit: size', () => {
       expect(validateHit(hit)).toMatchObject({ ok: true });
       expect(Buffer.byteLength(JSON.stringify(hit))).toBeLessThan(MAX_HIT_BYTES);
     }
+  });
+});
+
+describe('validateHit: the material of an article page', () => {
+  const material = { mt: 'Как устроен город', ma: 'Анна Петрова', mp: '2026-11-20T09:30:00+03:00' };
+
+  it('accepts a material on a page view and on the other hits of the page view', () => {
+    expect(validateHit({ ...valid, ...material })).toEqual({ ok: true, hit: { ...valid, ...material } });
+    expect(validateHit({ ...base, t: 'read', sp: 40, rp: 55, ...material })).toMatchObject({ ok: true, hit: material });
+    expect(validateHit({ ...base, t: 'event', ec: 'base', en: 'scroll', mt: material.mt })).toMatchObject({ ok: true, hit: { mt: material.mt } });
+  });
+
+  it('keeps a published time it cannot read as text: an odd date does not cost the page view', () => {
+    expect(validateHit({ ...valid, mp: 'вчера' })).toEqual({ ok: true, hit: { ...valid, mp: 'вчера' } });
+  });
+
+  it.each([
+    ['mt', '', 'mt: must not be empty'],
+    ['mt', 'т'.repeat(HIT_LIMITS.materialTitle + 1), 'mt: must be at most 256 characters'],
+    ['mt', 'Заголовок\nв две строки', 'mt: must not contain control characters'],
+    ['ma', 'а'.repeat(HIT_LIMITS.materialAuthor + 1), 'ma: must be at most 100 characters'],
+    ['mp', '2'.repeat(HIT_LIMITS.materialPublished + 1), 'mp: must be at most 40 characters'],
+  ])('refuses %s %j', (key, value, reason) => {
+    expect(validateHit({ ...valid, [key]: value })).toEqual({ ok: false, reason });
+  });
+});
+
+describe('materialPublishedAt', () => {
+  it.each([
+    ['2026-11-20T09:30:00+03:00', Date.UTC(2026, 10, 20, 6, 30) / 1000],
+    ['2026-11-20T06:30:00Z', Date.UTC(2026, 10, 20, 6, 30) / 1000],
+    ['2026-11-20T06:30:00.250z', Date.UTC(2026, 10, 20, 6, 30) / 1000],
+    ['2026-11-20T01:30-0500', Date.UTC(2026, 10, 20, 6, 30) / 1000],
+    // No offset: Moscow time, as the reports'.
+    ['2026-11-20 09:30', Date.UTC(2026, 10, 20, 6, 30) / 1000],
+    ['2026-11-20', Date.UTC(2026, 10, 19, 21, 0) / 1000],
+  ])('reads %s', (text, seconds) => {
+    expect(materialPublishedAt(text)).toBe(seconds);
+  });
+
+  it.each([undefined, '', 'вчера', '20.11.2026', '2026-02-30', '2026-11-20T24:00', '1969-12-31T00:00Z'])('gives 0 (unknown) for %j', (text) => {
+    expect(materialPublishedAt(text)).toBe(0);
   });
 });

@@ -42,6 +42,12 @@ export const HIT_LIMITS = {
   url: 2048,
   /** engaged time in one hit, milliseconds: one day */
   engagedMs: 86_400_000,
+  /** a material's title (article pages), characters */
+  materialTitle: 256,
+  /** a material's author, characters */
+  materialAuthor: 100,
+  /** a material's published time as the page writes it, characters */
+  materialPublished: 40,
 } as const;
 
 /** The keys that belong to some event types only: which are required and which are allowed. */
@@ -185,6 +191,15 @@ export const hitSchema = z
     sp: percent.optional(),
     /** deepest point of the article read, percent of its height */
     rp: percent.optional(),
+    /**
+     * The material of an article page (the full counter, on every hit of the page view): its
+     * title, author and published time as the page publishes them. Any hit type may carry them.
+     * The published time is kept as text here: a page's odd date must not cost its page view;
+     * the aggregator stores what ISO 8601 it can read (materialPublishedAt) and unknown otherwise.
+     */
+    mt: text(HIT_LIMITS.materialTitle).optional(),
+    ma: text(HIT_LIMITS.materialAuthor).optional(),
+    mp: text(HIT_LIMITS.materialPublished).optional(),
   })
   .superRefine((hit, ctx) => {
     const fields = TYPE_FIELDS[hit.t];
@@ -226,6 +241,33 @@ export const acceptedHitSchema = z.strictObject({
   ua: storable(4096),
   hit: hitSchema,
 });
+
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * A material's published time (`mp`) as epoch seconds, or 0 when it is no ISO 8601 date and
+ * time that exists (2024-05-01, 2024-05-01T09:30, 2024-05-01T09:30:00+03:00, …Z). A time
+ * without an offset is Moscow time, as the reports' (GMT+3); a date alone is its Moscow midnight.
+ */
+export function materialPublishedAt(text: string | undefined): number {
+  const m = text === undefined ? null : ISO_TIME.exec(text.trim());
+  if (!m) return 0;
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', zone] = m;
+  let offsetMin = 180;
+  if (zone !== undefined && zone.toUpperCase() !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    offsetMin = (zone[0] === '-' ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0'));
+  } else if (zone !== undefined) {
+    offsetMin = 0;
+  }
+  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec));
+  const back = new Date(local);
+  // Date.UTC rolls 2024-02-30 over to March: such a date does not exist.
+  if (back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return 0;
+  const seconds = Math.floor((local - offsetMin * 60_000) / 1000);
+  // The column is DateTime (UInt32 seconds): 1970 to 2106.
+  return seconds > 0 && seconds < 4_294_967_296 ? seconds : 0;
+}
 
 export type HitValidation = { ok: true; hit: Hit } | { ok: false; reason: string };
 

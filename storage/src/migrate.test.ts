@@ -66,6 +66,12 @@ describe('migrations on chDB', () => {
         { event_number: 1, referer_domain: 'rbc.ru', referer_path: '/economics/1', screen_size: '1920x1080' },
         { event_number: 2, referer_domain: 'rbc.ru', referer_path: '/economics/1', screen_size: '' },
       ]);
+      // 0025: the material columns, empty on the events stored before them.
+      const materials = await client.query({ query: 'SELECT media_title, author_name, toString(published_datetime) AS published FROM events WHERE project_id = 2 ORDER BY event_number', format: 'JSONEachRow' });
+      expect(await materials.json()).toEqual([
+        { media_title: '', author_name: '', published: '1970-01-01 00:00:00' },
+        { media_title: '', author_name: '', published: '1970-01-01 00:00:00' },
+      ]);
       const helpers = await client.query({ query: "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name LIKE 'visit_referrers%'", format: 'JSONEachRow' });
       expect(await helpers.json()).toEqual([{ n: 0 }]);
       // The old row's key is the one the aggregator gives a new row of the same UUID: a6b5c4d3e2f10123 as one number.

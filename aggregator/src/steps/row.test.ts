@@ -55,6 +55,9 @@ describe('toRowStep', () => {
       duration_delta: 0,
       referrer: '',
       title: 'Item',
+      media_title: '',
+      author_name: '',
+      published_datetime: 0,
       screen_width: 1920,
       screen_height: 1080,
       user_agent: CHROME,
@@ -63,6 +66,20 @@ describe('toRowStep', () => {
       bus_offset: 41,
     });
     expect(Object.fromEntries(Object.entries(row).filter(([key]) => key in enrichment))).toEqual({ ...(enrichment as Partial<Enrichment>), url: 'https://shop.ru/item' });
+  });
+
+  it("writes an article page's material: its title, author and published time in UTC", () => {
+    const material = { mt: 'Как устроен город', ma: 'Анна Петрова', mp: '2026-11-20T09:30:00+03:00' };
+    const enriched = createEnricher().enrichHit({ ...accepted, hit: { ...accepted.hit, ...material } });
+    if (enriched.kind !== 'ok') throw new Error('a browser is enriched');
+    const step = cutVisitStep(new VisitCutter())({ accepted: { ...accepted, hit: { ...accepted.hit, ...material } }, enrichment: enriched.enrichment });
+    if (!('ok' in step)) throw new Error('a visit step never drops');
+    const result = toRowStep(step.ok, undefined);
+    expect('ok' in result && [result.ok.media_title, result.ok.author_name, result.ok.published_datetime]).toEqual([
+      'Как устроен город',
+      'Анна Петрова',
+      Date.UTC(2026, 10, 20, 6, 30) / 1000,
+    ]);
   });
 
   it('writes a hit of the in-process bus at no place', () => {

@@ -31,6 +31,9 @@ const COLUMN_OF: Record<ListMetric, number> = { page_views: 0, visits: 1, visito
  */
 export const WITH_EVENTS_KNOWN = 4096;
 
+/** How long a project found without materials is not asked again: its first article shows within a minute. */
+export const MATERIALS_RECHECK_MS = 60_000;
+
 /** Today's traffic of projects against the same hours of the day before, from the hour rollup. */
 @Injectable()
 export class MetricsRepository {
@@ -82,6 +85,35 @@ export class MetricsRepository {
       const id = Number(row.project_id);
       this.withEventsKnown.add(id);
       found.add(id);
+    }
+    return found;
+  }
+
+  /** Projects seen with materials (never forgotten while in use) and when a project was last found without. */
+  private readonly withMaterialsKnown = new LruSet<number>(WITH_EVENTS_KNOWN);
+  private readonly withoutMaterialsAt = new Map<number, number>();
+
+  /**
+   * Whether the project has stored hits of an article page's material: its media reports have
+   * data (`media_totals` in its available_reports). Found once, it is kept; not found, the answer
+   * holds for MATERIALS_RECHECK_MS, so a project's page loads do not scan its events each time.
+   */
+  async withMaterials(id: number, nowMs = this.clock()): Promise<boolean> {
+    if (this.withMaterialsKnown.has(id)) return true;
+    const checked = this.withoutMaterialsAt.get(id);
+    if (checked !== undefined && nowMs - checked < MATERIALS_RECHECK_MS) return false;
+    const answer = await this.clickhouse.query({
+      query: "SELECT 1 AS found FROM events WHERE project_id = {id:UInt32} AND media_title != '' LIMIT 1",
+      query_params: { id },
+      format: 'JSONEachRow',
+    });
+    const found = (await answer.json<{ found: number }>()).length > 0;
+    if (found) {
+      this.withMaterialsKnown.add(id);
+      this.withoutMaterialsAt.delete(id);
+    } else {
+      if (this.withoutMaterialsAt.size >= WITH_EVENTS_KNOWN) this.withoutMaterialsAt.clear();
+      this.withoutMaterialsAt.set(id, nowMs);
     }
     return found;
   }

@@ -1,4 +1,4 @@
-import { REPORTS } from '@stat/schemas';
+import { MEDIA_TOTALS, REPORTS } from '@stat/schemas';
 import type { ProjectMetrics } from './metrics.js';
 import type { ProjectRow } from './projects.repository.js';
 
@@ -69,6 +69,8 @@ export function projectView(
   extra: {
     canEdit: boolean;
     counterIsSet: boolean;
+    /** the project has stored material hits: its media reports have data */
+    media: boolean;
     users: { email: string; access_level: number }[];
     categories: CategoryView[];
     metrics: ProjectMetrics | null;
@@ -88,7 +90,8 @@ export function projectView(
     categories: extra.categories,
     counter_settings: counterSettings(row),
     rating_blockers: { ununique: extra.ununique, blacklisted: false },
-    available_reports: [...REPORTS],
+    // The spec's key of the media reports (materials, authors): present when they have data.
+    available_reports: extra.media ? [...REPORTS, MEDIA_TOTALS] : [...REPORTS],
     deleted: row.deleted_at !== null,
     can_edit_project: extra.canEdit,
     can_be_in_rate: row.can_be_in_rate,

@@ -62,8 +62,9 @@ export class ProjectService {
 
   async view(rights: ProjectRights): Promise<ProjectView> {
     const row = await this.mustGet(rights.id);
-    const [withEvents, metrics, users, categories, ununique] = await Promise.all([
+    const [withEvents, media, metrics, users, categories, ununique] = await Promise.all([
       this.metrics.withEvents([row.id]),
+      this.metrics.withMaterials(row.id),
       this.metrics.todayAndYesterday([row.id]),
       rights.edit ? this.projects.users(row.id) : Promise.resolve([]),
       this.rating.categoriesOf(row),
@@ -72,6 +73,7 @@ export class ProjectService {
     return projectView(row, {
       canEdit: rights.edit,
       counterIsSet: withEvents.has(row.id),
+      media,
       users,
       categories,
       metrics: metrics.get(row.id) ?? null,

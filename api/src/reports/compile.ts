@@ -311,6 +311,9 @@ export function scaledCount(count: number, sample: number): number {
 const ratio = (num: string, den: string, factor: number, digits: number): string =>
   `round(if(${den} = 0, 0, ${factor === 1 ? '' : `${factor} * `}${num} / ${den}), ${digits})`;
 
+/** The counter's end-of-article event (the autogoal «Дочитывание статьи»), once a page view: a read-through. */
+const READ_THROUGHS = "countIf(event_type = 'event' AND event_class = 'base' AND event_name = 'scroll')";
+
 /** The SQL of each metric over each source, or undefined where that source cannot answer it. */
 function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
   const s = (sql: string): string => scaled(sql, plan, p);
@@ -423,6 +426,10 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       return s(clicks);
     case 'usability_ctr':
       return ratio(clicks, views, 100, 2);
+    case 'read_throughs':
+      return s(READ_THROUGHS);
+    case 'read_through_share':
+      return ratio(READ_THROUGHS, pageViews, 100, 2);
     case 'popularity':
     case 'position':
       // A site's place among other sites: the rating report's own (api/src/projects/rating-report.ts).

@@ -3,7 +3,7 @@ import type { Dimension } from '../dimensions.js';
 import type { DimensionFilterRule } from '../filters.js';
 
 /** The menu group a report belongs to (one file of definitions each). */
-export type ReportGroup = 'summary' | 'sources' | 'audience' | 'technology' | 'content' | 'events' | 'constructor';
+export type ReportGroup = 'summary' | 'sources' | 'audience' | 'technology' | 'content' | 'events' | 'media' | 'constructor';
 
 /**
  * A base report as data (ARCHITECTURE: "a report is data, the engine is code"): the api's one
@@ -36,6 +36,8 @@ export interface ReportDefinition {
   empty: 'table' | 'placeholder';
   /** whether the report takes filters (§3); the rating's rows are other sites, not the site's traffic */
   filterable: boolean;
+  /** the first column's header when it is not the drill-down's titles (the spec's «Название материала, URL») */
+  header?: string;
   /** set when the service does not collect what the report needs: the report answers no rows, with this reason */
   notCollected?: string;
 }

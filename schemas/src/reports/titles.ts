@@ -72,6 +72,9 @@ const TITLES: Readonly<Record<string, string>> = {
   native_mobile: 'Мобильное приложение',
   auth_top100: 'Авторизация на сайте',
   external_url: 'Внешняя ссылка',
+  media_title: 'Название материала',
+  author_name: 'Автор',
+  published_datetime: 'Дата публикации',
 };
 
 /** A dimension's title (its name when it has none); the URL tree's deeper levels by their number. */
@@ -87,4 +90,9 @@ const URL_TREE_HEADER = 'Раздел сайта / страница';
 export function drilldownHeader(drilldown: readonly string[]): string {
   const titles = drilldown.map((d) => (urlSectionLevel(d) === undefined ? dimensionTitle(d) : URL_TREE_HEADER));
   return titles.filter((t, i) => t !== URL_TREE_HEADER || titles[i - 1] !== URL_TREE_HEADER).join(' / ');
+}
+
+/** The first column's header of a report's table: its own (the media reports', as the spec names them), else its drill-down's. */
+export function reportHeader(report: { header?: string; drilldown: readonly string[] }): string {
+  return report.header ?? drilldownHeader(report.drilldown);
 }

@@ -133,6 +133,18 @@ const FIRST_ARTICLE = 1_900_000;
 
 export const SITE_NAME = 'Демо-медиа';
 
+/** The site's authors: each article is written by one of them. */
+export const AUTHORS: readonly string[] = [
+  'Анна Петрова', 'Игорь Соколов', 'Мария Волкова', 'Дмитрий Орлов', 'Елена Кузнецова', 'Сергей Лебедев', 'Ольга Морозова',
+];
+
+/** An article's material as its page publishes it (og:title, author, article:published_time): the counter's mt, ma, mp. */
+export interface Material {
+  mt: string;
+  ma: string;
+  mp: string;
+}
+
 /** A page of the site. */
 export interface Page {
   kind: 'home' | 'section' | 'article' | 'tag' | 'search' | 'subscribe' | 'about';
@@ -143,6 +155,8 @@ export interface Page {
   section: number;
   /** minutes an attentive reader needs for an article; 0 for other pages */
   readMinutes: number;
+  /** an article's material, which the full counter sends on every hit of its page view */
+  material?: Material;
 }
 
 /** A 32-bit mix of two integers (murmur3's finaliser): an article's facts from its day and number. */
@@ -179,13 +193,19 @@ function makeArticle(day: number, k: number): Page {
   const s = SECTIONS[section] as Section;
   const stem = s.stems[h % s.stems.length] as string;
   const title = stem.replace('{in}', CITIES_IN[(h >>> 8) % CITIES_IN.length] as string).replace('{n}', String(3 + ((h >>> 16) % 17)));
-  const date = new Date(day * DAY).toISOString().slice(0, 10).replace(/-/g, '');
+  const isoDate = new Date(day * DAY).toISOString().slice(0, 10);
+  const date = isoDate.replace(/-/g, '');
+  // Published the evening before its Moscow day (20:00 to 23:59), so that all its readers,
+  // from the first minute of its day, come after it.
+  const eve = new Date((day - 1) * DAY).toISOString().slice(0, 10);
+  const published = `${eve}T${20 + ((h >>> 20) % 4)}:${String((h >>> 12) % 60).padStart(2, '0')}:00+03:00`;
   return {
     kind: 'article',
     path: `/${date}/${s.slug}-${FIRST_ARTICLE + (day % 100_000) * ARTICLES_PER_DAY + k}.html`,
     title: `${title} — ${SITE_NAME}`,
     section,
     readMinutes: 1.5 + ((h >>> 4) % 8) * 0.5,
+    material: { mt: title, ma: AUTHORS[(h >>> 24) % AUTHORS.length] as string, mp: published },
   };
 }
 

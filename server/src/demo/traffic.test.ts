@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MOSCOW_OFFSET_MS, validateHit, type AcceptedHit } from '@stat/schemas';
+import { MOSCOW_OFFSET_MS, materialPublishedAt, validateHit, type AcceptedHit } from '@stat/schemas';
 import { generateTraffic, wireHit, type TrafficOptions, type TrafficStats } from './traffic.js';
 
 const DAY = 86_400_000;
@@ -132,6 +132,25 @@ describe('generateTraffic', () => {
       for (const type of ['engagement', 'read', 'show', 'click', 'event', 'outbound'] as const) expect(stats.byType[type]).toBeGreaterThan(0);
       const reads = hits.filter((h) => h.hit.t === 'read');
       expect(reads.every((h) => /\/\d{8}\/[a-z]+-\d+\.html(\?.*)?$/.test(h.hit.u))).toBe(true);
+    });
+
+    it("article pages carry their material on every hit (title, one of the site's authors, a published time before the reading), other pages none", () => {
+      const ARTICLE = /\/\d{8}\/[a-z]+-\d+\.html(\?.*)?$/;
+      const articleHits = hits.filter((h) => ARTICLE.test(h.hit.u));
+      expect(articleHits.length).toBeGreaterThan(0);
+      expect(articleHits.every((h) => h.hit.mt !== undefined && h.hit.ma !== undefined && h.hit.mp !== undefined)).toBe(true);
+      expect(hits.filter((h) => !ARTICLE.test(h.hit.u)).some((h) => h.hit.mt !== undefined || h.hit.ma !== undefined)).toBe(false);
+      const authors = new Set(articleHits.map((h) => h.hit.ma));
+      expect(authors.size).toBeGreaterThanOrEqual(5);
+      expect(authors.size).toBeLessThanOrEqual(8);
+      expect(new Set(articleHits.map((h) => h.hit.mt)).size).toBeGreaterThan(30);
+      // A material's title is the page's title without the site's name; its time is published before it is read.
+      const view = articleHits.find((h) => h.hit.t === 'pageview')!;
+      expect(view.hit.ti).toBe(`${view.hit.mt} — Демо-медиа`);
+      expect(articleHits.every((h) => materialPublishedAt(h.hit.mp) > 0 && materialPublishedAt(h.hit.mp) * 1000 <= h.at)).toBe(true);
+      expect(articleHits.every((h) => validateHit(h.hit).ok)).toBe(true);
+      // Some articles are read through: the autogoal's event, once a page view at most.
+      expect(articleHits.filter((h) => h.hit.t === 'event' && h.hit.en === 'scroll').length).toBeGreaterThan(0);
     });
 
     it('sources as designed: search first (Yandex ahead of Google), then direct, Dzen, social, messengers, ads', () => {

@@ -327,8 +327,9 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
       if (uid !== undefined) hit.uid = uid;
       out.push({ id: random.uuid(), at, ip, ua, hit });
     };
-    // Hits other than page views carry only their own fields, as the counter sends them.
-    const other = (u: string, t: HitType): Hit => ({ p: projectId, t, u, r: '', ti: '', sw: 0, sh: 0, v: visitor.id });
+    // Hits other than page views carry only their own fields, as the counter sends them, and an
+    // article page's material (every hit of its page view, as the full counter sends it).
+    const other = (u: string, t: HitType): Hit => ({ p: projectId, t, u, r: '', ti: '', sw: 0, sh: 0, v: visitor.id, ...page.material });
 
     stats.visits += 1;
     if (known) stats.returningVisits += 1;
@@ -348,7 +349,7 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
     /** the kind of the page before this one in the visit */
     let before: Page['kind'] | null = null;
     for (let depth = 0; ; depth++) {
-      push(t, { p: projectId, t: 'pageview', u: url, r: referrer, ti: page.title, sw, sh, v: visitor.id });
+      push(t, { p: projectId, t: 'pageview', u: url, r: referrer, ti: page.title, sw, sh, v: visitor.id, ...page.material });
       const dwell = dwellMs(random, page, kind);
       const leave = t + dwell;
       const last = depth + 1 >= MAX_PAGES || !random.chance(stay * Math.pow(0.97, depth));
@@ -411,6 +412,11 @@ export function* generateTraffic(options: TrafficOptions): Generator<AcceptedHit
           push(leave - 120, { ...other(url, 'engagement'), d: visible });
         }
         if (page.kind === 'article') push(leave - 110, { ...other(url, 'read'), sp, rp });
+      }
+      // Read through: the counter's autogoal «Дочитывание статьи», once a page view, sent when the
+      // article's end comes into view (not with the page's last hits, so it is never lost with them).
+      if (page.kind === 'article' && rp === 100) {
+        push(t + Math.round(dwell * 0.9), { ...other(url, 'event'), ec: 'base', en: 'scroll' });
       }
       if (next === null || leave >= untilMs) {
         visitor.lastAt = leave;

@@ -51,6 +51,8 @@ describe('report menu visibility (spec 000 §2.2, §6)', () => {
   it('needs media_totals for media reports', () => {
     expect(items(base)).not.toContain('new/media/materials_summary');
     expect(items({ ...base, availableReports: ['summary', 'media_totals'] })).toContain('new/media/materials_summary');
+    expect(items(base)).not.toContain('new/media/authors_summary');
+    expect(items({ ...base, availableReports: ['summary', 'media_totals'] })).toContain('new/media/authors_summary');
   });
   it('shows the rating report without an available_reports entry when its status allows', () => {
     expect(items(base)).not.toContain('new/report/rating');

@@ -171,6 +171,7 @@ export const REPORT_MENU: readonly ReportMenuGroup[] = [
       ...reportItem('summary'),
       { to: 'new/report/rating', label: 'Рейтинг', report: 'rating', carry: true },
       { to: 'new/media/materials_summary', label: 'Материалы', report: 'materials_summary', media: true, carry: true },
+      { to: 'new/media/authors_summary', label: 'Авторы', report: 'authors_summary', media: true, carry: true },
     ],
   },
   ...REPORT_GROUPS.map(({ group, title }) => ({

@@ -10,7 +10,7 @@ import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/repo
 import { ProjectContext, type ProjectContextValue } from '../app/project';
 import type { Project } from '../data/calls';
 import { render, settle, until, type Rendered } from '../testing/render';
-import { ReportRoute } from './ReportRoute';
+import { MediaReportRoute, ReportRoute } from './ReportRoute';
 
 /** How often a graph was drawn (the uPlot wrapper rendered): once per drawing of the report. */
 let graphDrawings = 0;
@@ -98,5 +98,50 @@ describe('ReportRoute', () => {
     await act(async () => giveProject());
     expect(document.querySelectorAll('[data-testid="report-row"]')).toHaveLength(1);
     expect(graphDrawings).toBe(drawn);
+  });
+});
+
+describe('MediaReportRoute', () => {
+  /** Opens a media page of a project whose answer lists `reports`. */
+  async function openMedia(path: string, reports: readonly string[]): Promise<void> {
+    const project = { ...demo, available_reports: reports } as Project;
+    view = await render(
+      <MemoryRouter initialEntries={[`/stat/projects/${PROJECT_ID}/${path}`]}>
+        <Routes>
+          <Route element={<ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}><Outlet /></ProjectContext.Provider>}>
+            <Route path="/stat/projects/:projectId/new/media/:reportName" element={<MediaReportRoute />} />
+            <Route path="/stat/projects/:projectId/new/media/:reportName/:mediaId" element={<MediaReportRoute />} />
+          </Route>
+        </Routes>
+      </MemoryRouter>,
+    );
+  }
+
+  it.each([
+    ['new/media/materials_summary?dateStart=7days&dateEnd=today&groupBy=day', 'Материалы', 'Название материала, URL'],
+    ['new/media/authors_summary?dateStart=7days&dateEnd=today&groupBy=day', 'Авторы', 'Автор'],
+  ])('%s: the report with its rows, its first column headed as the spec names it', async (path, title, header) => {
+    await openMedia(path, ['summary', 'materials_summary', 'authors_summary', 'media_totals']);
+    await until(() => expect(document.querySelectorAll('[data-testid="report-row"]')).toHaveLength(1));
+    expect(document.querySelector('h1')?.textContent).toContain(title);
+    expect(document.querySelector('thead')?.textContent).toContain(header);
+    expect(document.querySelector('[data-testid="placeholder"]')).toBeNull();
+  });
+
+  it('a project without material hits (no media_totals) is told how to connect them, and asks for no report', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
+      asked.push(new URL(String(input), 'http://localhost').pathname);
+      return fakeApi()(input, init);
+    }) as typeof fetch);
+    await openMedia('new/media/materials_summary', ['summary', 'materials_summary', 'authors_summary']);
+    await until(() => expect(document.querySelector('[data-testid="placeholder"]')?.textContent).toContain('Как подключить'));
+    await settle(50);
+    expect(asked.filter((p) => p.endsWith('/table') || p.endsWith('/graph'))).toEqual([]);
+  });
+
+  it('the top, a material and an author are still placeholders', async () => {
+    await openMedia('new/media/material/55', ['summary', 'media_totals']);
+    await until(() => expect(document.querySelector('[data-testid="placeholder"]')?.textContent).toContain('Этот медиа-отчёт скоро появится.'));
   });
 });

@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useContext, useEffect, useState } from 'react';
-import { CONSTRUCTOR_TEXTS } from '@stat/schemas/reports';
+import { CONSTRUCTOR_TEXTS, MEDIA_TOTALS } from '@stat/schemas/reports';
 import { useParams } from 'react-router-dom';
 import { counterPending, ProjectContext } from '../app/project';
 import { ErrorPage } from '../pages/ErrorPage';
@@ -7,7 +7,7 @@ import { Placeholder } from '../pages/Placeholder';
 import { CounterPending } from './framework/CounterPending';
 import { ReportPage } from './framework/ReportPage';
 import { ReportSkeleton } from './framework/ReportSkeleton';
-import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportViewModule, type LoadingView, type ViewModule } from './registry';
+import { openableReport, PLANNED_MEDIA_REPORTS, PLANNED_REPORTS, reportHint, reportViewModule, type LoadingView, type ReportDefinition, type ViewModule } from './registry';
 import type { ReportViewProps } from './view';
 
 const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorReport'));
@@ -15,7 +15,6 @@ const ConstructorReport = lazy(() => import('../pages/constructor/ConstructorRep
 /** `new/report/:reportName`: the report's view (the constructor its own page), a placeholder for planned ones, else 404. */
 export function ReportRoute() {
   const { projectId = '', reportName = '' } = useParams();
-  const context = useContext(ProjectContext);
   if (reportName === 'constructor') {
     return (
       <Suspense fallback={<ReportSkeleton title={CONSTRUCTOR_TEXTS.title} />}>
@@ -24,10 +23,17 @@ export function ReportRoute() {
     );
   }
   const report = openableReport(reportName);
-  if (!report) {
+  // The media reports open at new/media/ (MediaReportRoute), behind their project's media_totals.
+  if (!report || report.group === 'media') {
     if (PLANNED_REPORTS.has(reportName)) return <Placeholder title="Отчёт" text="Этот отчёт скоро появится." />;
     return <ErrorPage status={404} />;
   }
+  return <DefinedReport projectId={projectId} report={report} />;
+}
+
+/** A defined report's page: its view, or the install code while the site's counter has sent nothing. */
+function DefinedReport({ projectId, report }: { readonly projectId: string; readonly report: ReportDefinition }) {
+  const context = useContext(ProjectContext);
   const hint = reportHint(report.name);
   // A site whose counter has sent nothing yet: its install code until the first hit (not the
   // rating, whose rows are other sites).
@@ -78,9 +84,29 @@ function useLoadedView(loading: LoadingView): ViewModule | null {
   return came ? (loading.value ?? null) : null;
 }
 
-/** `new/media/:reportName[/:mediaId]`: media reports are all still to come. */
+/**
+ * `new/media/:reportName[/:mediaId]`: «Материалы» and «Авторы» are defined reports, shown as the
+ * dimension reports are, once the project has material hits (media_totals in its
+ * available_reports); the other media pages are still to come.
+ */
 export function MediaReportRoute() {
-  const { reportName = '' } = useParams();
+  const { projectId = '', reportName = '', mediaId } = useParams();
+  const context = useContext(ProjectContext);
+  const report = mediaId === undefined ? openableReport(reportName) : undefined;
+  if (report?.group === 'media') {
+    if (context && !context.project.available_reports.includes(MEDIA_TOTALS)) {
+      return (
+        <Placeholder title={report.title} text="Медиа-отчёты появятся, когда счётчик пришлёт первые просмотры статей.">
+          <p>
+            Как подключить: поставьте на страницы статей полную версию счётчика (counter-full.js). Статью он находит по
+            селектору из атрибута data-article (по умолчанию — элемент article), название — в og:title или первом
+            заголовке h1, автора — в meta name=&quot;author&quot; или атрибуте data-author статьи.
+          </p>
+        </Placeholder>
+      );
+    }
+    return <DefinedReport projectId={projectId} report={report} />;
+  }
   if (!PLANNED_MEDIA_REPORTS.has(reportName)) return <ErrorPage status={404} />;
-  return <Placeholder title="Медиа-отчёт" text="Медиа-отчёты скоро появятся." />;
+  return <Placeholder title="Медиа-отчёт" text="Этот медиа-отчёт скоро появится." />;
 }

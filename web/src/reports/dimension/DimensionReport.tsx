@@ -21,7 +21,7 @@ import { downloadReportCsv, fetchReportGraph, fetchReportTable, tableHasData, ty
 import { SamplePicker } from '../framework/SamplePicker';
 import { CategoryPicker, ChartTypePicker, GraphCountPicker, GroupPicker, PercentToggle, PeriodPicker, Toolbar, ToolbarEnd, type CategoryOption } from '../framework/Toolbar';
 import { metricColumns, type ReportViewProps } from '../view';
-import { drilldownHeader } from '@stat/schemas/reports';
+import { reportHeader } from '@stat/schemas/reports';
 import { GraphPanel } from './GraphPanel';
 import { MetricsPicker } from './MetricsPicker';
 import { ReportPlaceholder } from './ReportPlaceholder';
@@ -384,7 +384,7 @@ export function DimensionReportBody({
           {panels === 'graph' ? null : (
             <ReportCard flush>
               <TreeTable
-                titleHeader={drilldownHeader(report.drilldown)}
+                titleHeader={reportHeader(report)}
                 metrics={metrics}
                 items={items}
                 totals={totals}
