@@ -29,6 +29,8 @@ const source = (fields: Partial<VisitSource> = {}): VisitSource => ({
   openstat_campaign: '',
   openstat_ad: '',
   openstat_source: '',
+  referer_domain: '',
+  referer_path: '',
   ...fields,
 });
 const DIRECT = source();

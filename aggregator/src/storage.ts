@@ -69,6 +69,34 @@ export class EventStore {
     });
   }
 
+  /**
+   * Which of `offsets` of a partition are stored as events: found by the events themselves, not
+   * by ingest_offsets, which its materialized view fills after the events' part is written (a
+   * crash between the two leaves events stored above the recorded offset). Read by the primary
+   * key: the batch's projects and the days of its hits.
+   */
+  async storedAmong(place: { topic: string; partition: number }, offsets: readonly number[], scope: { projects: readonly number[]; times: readonly number[] }): Promise<Set<number>> {
+    if (offsets.length === 0 || scope.times.length === 0) return new Set();
+    const { times } = scope;
+    const result = await this.clickhouse.query({
+      query: `SELECT DISTINCT bus_offset FROM events
+              WHERE project_id IN {projects:Array(UInt32)} AND event_date BETWEEN {from:Date} AND {to:Date}
+                AND bus_topic = {topic:String} AND bus_partition = {partition:Int32} AND bus_offset IN {offsets:Array(Int64)}`,
+      query_params: {
+        projects: [...new Set(scope.projects)],
+        // A day either side: the stored day is the Moscow day of the hit's time.
+        from: moscowDate(Math.min(...times) - DAY_MS),
+        to: moscowDate(Math.max(...times) + DAY_MS),
+        topic: place.topic,
+        partition: place.partition,
+        offsets: [...offsets],
+      },
+      format: 'JSONEachRow',
+      abort_signal: this.signal(),
+    });
+    return new Set((await result.json<{ bus_offset: string | number }>()).map((row) => Number(row.bus_offset)));
+  }
+
   /** The highest bus offset stored for a partition, or -1 when none is. */
   async writtenOffset(topic: string, partition: number): Promise<number> {
     const result = await this.clickhouse.query({

@@ -82,9 +82,17 @@ export class KafkaPublisher implements HitPublisher {
     private readonly topic: string,
   ) {}
 
-  static async open(config: KafkaBusConfig): Promise<KafkaPublisher> {
+  /**
+   * @param retries how often a send is tried again before it rejects: few for a collector that
+   *   has its durable log to fall back on (a request waits for the answer), kafkajs's own otherwise
+   */
+  static async open(config: KafkaBusConfig, retries?: number): Promise<KafkaPublisher> {
     await ensureTopic(config);
-    const producer = connect(config).producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = connect(config).producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      ...(retries === undefined ? {} : { retry: { retries, initialRetryTime: 100, maxRetryTime: 1_000 } }),
+    });
     await producer.connect();
     return new KafkaPublisher(producer, config.topic);
   }
@@ -106,6 +114,51 @@ export class KafkaPublisher implements HitPublisher {
 /** The dead-letter topic of a hits topic: where the aggregator sets aside what it cannot store. */
 export function deadLetterTopic(topic: string): string {
   return `${topic}-dead`;
+}
+
+/**
+ * A publisher to Kafka that connects when first used, and again after a connection failed: a
+ * collector starts while Kafka is away, its hits going to the durable log meanwhile, and sends
+ * them on once Kafka is back.
+ */
+export class ReconnectingKafkaPublisher implements HitPublisher {
+  private opening: Promise<KafkaPublisher> | null = null;
+  private opened: KafkaPublisher | null = null;
+
+  /** @param retries as KafkaPublisher.open's */
+  constructor(
+    private readonly config: KafkaBusConfig,
+    private readonly retries?: number,
+  ) {}
+
+  /** Connects (the topic made when missing); rejects while Kafka cannot be reached. */
+  async connect(): Promise<void> {
+    await this.publisher();
+  }
+
+  async publish(hits: readonly AcceptedHit[]): Promise<void> {
+    if (hits.length === 0) return;
+    await (await this.publisher()).publish(hits);
+  }
+
+  /** Closes the connection if there is one; a connection still being tried is left to the process's exit. */
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = null;
+    this.opening = null;
+    await opened?.close();
+  }
+
+  private publisher(): Promise<KafkaPublisher> {
+    this.opening ??= KafkaPublisher.open(this.config, this.retries).then(
+      (publisher) => (this.opened = publisher),
+      (error: unknown) => {
+        this.opening = null;
+        throw error;
+      },
+    );
+    return this.opening;
+  }
 }
 
 /**

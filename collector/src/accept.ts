@@ -34,6 +34,9 @@ export function acceptQuery(query: string, facts: RequestFacts): Acceptance {
  * A key given twice is kept once, the last, as URLSearchParams would.
  */
 export function parseQuery(query: string): Record<string, string> | null {
+  // A query is ASCII: anything else (a raw byte such as \xff, read as a replacement character)
+  // was not percent-encoded.
+  if (/[^\x21-\x7e]/.test(query)) return null;
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const part of query.split('&')) {
     if (part === '') continue;

@@ -14,19 +14,32 @@ export interface Answer {
 /** A transparent 1×1 GIF, the answer to a pixel hit. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const CORS = ['Access-Control-Allow-Origin', '*'] as const;
+/** A refusal's reason is plain text, never to be read as markup: it may quote what was sent. */
+const PLAIN = [
+  ['Content-Type', 'text/plain; charset=utf-8'],
+  ['X-Content-Type-Options', 'nosniff'],
+] as const;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Why the collector refused a hit, the `reason` label of stat_hits_refused_total: a hit that is
  * not valid (not JSON, a field out of its limits, a query not percent-encoded UTF-8), a body not
- * UTF-8, a body over MAX_HIT_BYTES, two different Content-Length headers, a full buffer (503).
+ * UTF-8, a body over MAX_HIT_BYTES, two different Content-Length headers, a full buffer (503),
+ * a write that could not make the hit durable (503: the disk full, Kafka and the disk both refusing).
  */
-export const REFUSALS = ['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy'] as const;
+export const REFUSALS = ['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy', 'not_durable'] as const;
 export type Refusal = (typeof REFUSALS)[number];
 
 /**
+ * Where an answer goes: called once, at once for a refusal, or after the hit's group was
+ * written (the server then checks that the client is still there).
+ */
+export type Reply = (answer: Answer) => void;
+
+/**
  * What the collector answers to each request, whichever server read it: the hit is validated
- * and offered to the buffer here, so both servers acknowledge exactly the same hits.
+ * and offered to the buffer here, so both servers acknowledge exactly the same hits, and only
+ * once they are durable.
  */
 export class HitAnswers {
   constructor(
@@ -39,8 +52,8 @@ export class HitAnswers {
   }
 
   /** GET /hit: the pixel, its hit in the query string. */
-  pixel(query: string, facts: RequestFacts): Answer {
-    return this.offer(acceptQuery(query, facts), true);
+  pixel(query: string, facts: RequestFacts, reply: Reply): void {
+    this.offer(acceptQuery(query, facts), true, reply);
   }
 
   /**
@@ -49,26 +62,26 @@ export class HitAnswers {
    */
   beforeBody(contentLengths: readonly string[]): Answer | null {
     if (new Set(contentLengths.map((v) => v.trim())).size > 1) {
-      return this.refused('ambiguous_length', { status: '400 Bad Request', headers: [CORS, ['Connection', 'close']], body: 'Content-Length: given twice with different values' });
+      return this.refused('ambiguous_length', { status: '400 Bad Request', headers: [CORS, ...PLAIN, ['Connection', 'close']], body: 'Content-Length: given twice with different values' });
     }
     if (Number(contentLengths[0] || '0') > MAX_HIT_BYTES) return this.tooLarge();
     return null;
   }
 
   /** POST /hit: the beacon, its hit in the body (bytes as they came, refused unless UTF-8). */
-  beacon(bytes: Buffer, facts: RequestFacts): Answer {
-    if (bytes.byteLength > MAX_HIT_BYTES) return this.tooLarge();
+  beacon(bytes: Buffer, facts: RequestFacts, reply: Reply): void {
+    if (bytes.byteLength > MAX_HIT_BYTES) return reply(this.tooLarge());
     let body: string;
     try {
       body = utf8.decode(bytes);
     } catch {
-      return this.refused('not_utf8', { status: '400 Bad Request', headers: [CORS], body: 'body: not valid UTF-8' });
+      return reply(this.refused('not_utf8', { status: '400 Bad Request', headers: [CORS, ...PLAIN], body: 'body: not valid UTF-8' }));
     }
-    return this.offer(acceptBody(body, facts), false);
+    this.offer(acceptBody(body, facts), false, reply);
   }
 
   tooLarge(): Answer {
-    return this.refused('too_large', { status: '413 Payload Too Large', headers: [CORS], body: `body over ${MAX_HIT_BYTES} bytes` });
+    return this.refused('too_large', { status: '413 Payload Too Large', headers: [CORS, ...PLAIN], body: `body over ${MAX_HIT_BYTES} bytes` });
   }
 
   preflight(): Answer {
@@ -83,15 +96,19 @@ export class HitAnswers {
   }
 
   notFound(): Answer {
-    return { status: '404 Not Found', headers: [], body: 'not found' };
+    return { status: '404 Not Found', headers: [...PLAIN], body: 'not found' };
   }
 
-  private offer(acceptance: Acceptance, pixel: boolean): Answer {
-    if (!acceptance.ok) return this.refused('invalid', { status: '400 Bad Request', headers: [CORS], body: acceptance.reason });
-    if (!this.buffer.offer(acceptance.hit)) return this.refused('busy', { status: '503 Service Unavailable', headers: [CORS, ['Retry-After', '5']], body: 'busy' });
-    this.metrics.hitsAccepted.inc();
-    if (pixel) return { status: '200 OK', headers: [['Content-Type', 'image/gif'], ['Cache-Control', 'no-store']], body: PIXEL };
-    return { status: '204 No Content', headers: [CORS] };
+  /** Validates the hit and offers it to the next group; it is answered when the group's write settles. */
+  private offer(acceptance: Acceptance, pixel: boolean, reply: Reply): void {
+    if (!acceptance.ok) return reply(this.refused('invalid', { status: '400 Bad Request', headers: [CORS, ...PLAIN], body: acceptance.reason }));
+    const taken = this.buffer.offer(acceptance.hit, (durable) => {
+      if (!durable) return reply(this.refused('not_durable', { status: '503 Service Unavailable', headers: [CORS, ...PLAIN, ['Retry-After', '5']], body: 'not stored: try again' }));
+      this.metrics.hitsAccepted.inc();
+      if (pixel) reply({ status: '200 OK', headers: [['Content-Type', 'image/gif'], ['Cache-Control', 'no-store']], body: PIXEL });
+      else reply({ status: '204 No Content', headers: [CORS] });
+    });
+    if (!taken) reply(this.refused('busy', { status: '503 Service Unavailable', headers: [CORS, ...PLAIN, ['Retry-After', '5']], body: 'busy' }));
   }
 
   private refused(reason: Refusal, answer: Answer): Answer {

@@ -6,11 +6,13 @@ import { HitBuffer } from './buffer.js';
 import { startCollector, type RunningCollector } from './server.js';
 
 /**
- * A bus whose acknowledgements the test releases by hand, to watch the buffer hold hits
- * while the bus is slow or refusing.
+ * A bus whose acknowledgements the test releases by hand, to watch the collector hold its
+ * answers while the bus is slow or refusing.
  */
 class GatedBus implements HitPublisher {
   readonly received: AcceptedHit[] = [];
+  /** the size of each group handed over */
+  readonly groups: number[] = [];
   refusing = false;
   private gate: Promise<void> = Promise.resolve();
   private open: () => void = () => {};
@@ -22,6 +24,7 @@ class GatedBus implements HitPublisher {
     this.open();
   }
   async publish(hits: readonly AcceptedHit[]): Promise<void> {
+    this.groups.push(hits.length);
     await this.gate;
     if (this.refusing) throw new Error('bus down');
     this.received.push(...hits);
@@ -36,8 +39,13 @@ afterEach(() => {
   running = null;
 });
 
-async function start(bus: HitPublisher, capacity = 100): Promise<{ url: string; buffer: HitBuffer }> {
-  const buffer = new HitBuffer(bus, { capacity, maxBatch: 10, flushMs: 5, retryMs: 10 });
+/** Resolves once the check holds (polled; the answers here come from other requests' timing). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+async function start(bus: HitPublisher, capacity = 100, group: { maxBatch: number; flushMs: number } = { maxBatch: 10, flushMs: 5 }): Promise<{ url: string; buffer: HitBuffer }> {
+  const buffer = new HitBuffer(bus, { capacity, ...group });
   // Port 0: the system picks a free one (a random choice could meet another test's port).
   running = await startCollector({ host: '127.0.0.1', port: 0, trustProxy: false }, buffer);
   return { url: `http://127.0.0.1:${running.port}`, buffer };
@@ -48,26 +56,31 @@ describe('collector', () => {
     const bus = new GatedBus();
     bus.hold();
     const { url, buffer } = await start(bus, 5);
-    const beacon = (body: string | Uint8Array) => fetch(`${url}/hit`, { method: 'POST', body }).then((r) => r.status);
-    const statuses = [
-      ...(await Promise.all([1, 2, 3, 4].map((i) => beacon(JSON.stringify({ ...hit, v: `visitor-000${i}` }))))),
-      (await fetch(`${url}/hit?p=7&u=${encodeURIComponent(hit.u)}&v=${hit.v}`)).status,
-      await beacon(JSON.stringify(hit)), // the sixth valid hit: the buffer holds 5
+    const beacon = (body: string | Uint8Array<ArrayBuffer>) => fetch(`${url}/hit`, { method: 'POST', body }).then((r) => r.status);
+    // Five valid hits wait for their group's write: the buffer holds 5.
+    const waiting = [
+      ...[1, 2, 3, 4].map((i) => beacon(JSON.stringify({ ...hit, v: `visitor-000${i}` }))),
+      fetch(`${url}/hit?p=7&u=${encodeURIComponent(hit.u)}&v=${hit.v}`).then((r) => r.status),
+    ];
+    await until(() => buffer.size === 5);
+    const refusals = [
+      await beacon(JSON.stringify(hit)), // the sixth valid hit
       await beacon(JSON.stringify({ ...hit, p: -1 })),
       await beacon('{"p":'),
       await beacon(new Uint8Array([0x7b, 0xff, 0x7d])),
       await beacon('x'.repeat(MAX_HIT_BYTES + 1)),
     ];
-    expect(statuses).toEqual([204, 204, 204, 204, 200, 503, 400, 400, 400, 413]);
+    expect(refusals).toEqual([503, 400, 400, 400, 413]);
 
     const scrape = await fetch(`${url}/metrics`);
     expect(scrape.status).toBe(200);
     expect(scrape.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const samples = readSamples(await scrape.text());
-    expect(samples.get('stat_hits_accepted_total')).toBe(5);
+    // Not acknowledged yet: their write has not returned.
+    expect(samples.get('stat_hits_accepted_total')).toBe(0);
     expect(
-      Object.fromEntries(['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy'].map((r) => [r, samples.get(`stat_hits_refused_total{reason="${r}"}`)])),
-    ).toEqual({ invalid: 2, not_utf8: 1, too_large: 1, ambiguous_length: 0, busy: 1 });
+      Object.fromEntries(['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy', 'not_durable'].map((r) => [r, samples.get(`stat_hits_refused_total{reason="${r}"}`)])),
+    ).toEqual({ invalid: 2, not_utf8: 1, too_large: 1, ambiguous_length: 0, busy: 1, not_durable: 0 });
     expect(samples.get('stat_collector_buffer_hits')).toBe(5);
     expect(samples.has('process_resident_memory_bytes')).toBe(true);
     expect(samples.has('nodejs_eventloop_lag_seconds')).toBe(true);
@@ -77,10 +90,76 @@ describe('collector', () => {
     expect(full.status).toBe(503);
     expect(await full.json()).toEqual({ ready: false, reasons: ['collector buffer holds 5 of 5 hits'] });
     bus.release();
+    expect(await Promise.all(waiting)).toEqual([204, 204, 204, 204, 200]);
+    expect(readSamples(await (await fetch(`${url}/metrics`)).text()).get('stat_hits_accepted_total')).toBe(5);
     await buffer.drain();
     const ready = await fetch(`${url}/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ ready: true, reasons: [] });
+  });
+
+  it('answers a hit only once the bus holds it durably, not before', async () => {
+    const bus = new GatedBus();
+    bus.hold();
+    const { url } = await start(bus);
+    let status: number | null = null;
+    const answered = fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) }).then((r) => (status = r.status));
+    await until(() => bus.groups.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(status).toBe(null);
+    bus.release();
+    expect(await answered).toBe(204);
+    expect(bus.received).toHaveLength(1);
+  });
+
+  it('writes an idle collector’s hit at once, and gathers the hits that arrive within one flush window, while it is busy, into one group', async () => {
+    const bus = new GatedBus();
+    bus.hold();
+    const { url, buffer } = await start(bus, 100, { maxBatch: 100, flushMs: 300 });
+    const send = (i: number) => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, v: `visitor-${1000 + i}` }) }).then((r) => r.status);
+    const first = send(0);
+    await until(() => bus.groups.length === 1);
+    const rest = Array.from({ length: 19 }, (_, i) => send(i + 1));
+    await until(() => buffer.size === 20);
+    expect(bus.groups).toEqual([1]);
+    bus.release();
+    expect(await Promise.all([first, ...rest])).toEqual(new Array(20).fill(204));
+    expect(bus.groups).toEqual([1, 19]);
+  });
+
+  it('writes a full group at once, and a group that gathered for a flush window beside a write still running', async () => {
+    const bus = new GatedBus();
+    bus.hold();
+    const { url, buffer } = await start(bus, 100, { maxBatch: 5, flushMs: 20 });
+    const send = (i: number) => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, v: `visitor-${2000 + i}` }) }).then((r) => r.status);
+    const first = send(0);
+    await until(() => bus.groups.length === 1);
+    const full = Array.from({ length: 5 }, (_, i) => send(i + 1));
+    await until(() => bus.groups.length === 2);
+    expect(bus.groups).toEqual([1, 5]);
+    const late = send(6);
+    await until(() => bus.groups.length === 3);
+    expect(buffer.size).toBe(7);
+    bus.release();
+    expect(await Promise.all([first, ...full, late])).toEqual(new Array(7).fill(204));
+    expect(bus.groups).toEqual([1, 5, 1]);
+  });
+
+  it('costs nothing when a client goes away while its group is written', async () => {
+    const bus = new GatedBus();
+    bus.hold();
+    const { url, buffer } = await start(bus);
+    const gone = new AbortController();
+    const abandoned = fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit), signal: gone.signal }).catch((error: unknown) => error);
+    const kept = fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, v: 'visitor-0002' }) }).then((r) => r.status);
+    await until(() => buffer.size === 2);
+    gone.abort();
+    expect(await abandoned).toBeInstanceOf(Error);
+    bus.release();
+    expect(await kept).toBe(204);
+    await buffer.drain();
+    expect(bus.received).toHaveLength(2);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
   });
 
   it('answers a beacon 204 and hands the hit to the bus with server time and user agent', async () => {
@@ -129,32 +208,35 @@ describe('collector', () => {
     expect(response.status).toBe(413);
   });
 
-  it('answers 503 when its bounded buffer is full, instead of accepting a hit it may lose', async () => {
+  it('answers 503 when its bounded buffer is full, instead of taking a hit it may lose', async () => {
     const bus = new GatedBus();
     bus.hold();
     const { url, buffer } = await start(bus, 3);
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      statuses.push((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status);
-    }
-    expect(statuses).toEqual([204, 204, 204, 503, 503]);
+    const first = [1, 2, 3].map(() => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) }).then((r) => r.status));
+    await until(() => buffer.size === 3);
+    const refused: number[] = [];
+    for (let i = 0; i < 2; i++) refused.push((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status);
+    expect(refused).toEqual([503, 503]);
     bus.release();
-    await buffer.drain();
+    expect(await Promise.all(first)).toEqual([204, 204, 204]);
     expect(bus.received).toHaveLength(3);
   });
 
-  it('keeps hits the bus refused and delivers them once it is back', async () => {
+  it('answers 503, never 204, to every hit of a group the bus could not make durable, and holds none of them', async () => {
     const bus = new GatedBus();
     bus.refusing = true;
     const { url, buffer } = await start(bus);
-    for (let i = 0; i < 4; i++) await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(buffer.size).toBe(4);
+    const statuses = await Promise.all([1, 2, 3, 4].map(() => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })));
+    expect(statuses.map((r) => r.status)).toEqual([503, 503, 503, 503]);
+    expect(statuses[0]!.headers.get('retry-after')).toBe('5');
+    expect(buffer.size).toBe(0);
     expect(buffer.error).toBeInstanceOf(Error);
     bus.refusing = false;
-    await buffer.drain();
-    expect(bus.received).toHaveLength(4);
-    expect(new Set(bus.received.map((h) => h.id)).size).toBe(4);
+    expect((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status).toBe(204);
+    expect(bus.received).toHaveLength(1);
+    const samples = readSamples(await (await fetch(`${url}/metrics`)).text());
+    expect(samples.get('stat_hits_refused_total{reason="not_durable"}')).toBe(4);
+    expect(samples.get('stat_hits_accepted_total')).toBe(1);
   });
 
   it('answers 404 elsewhere and reports health', async () => {
@@ -163,20 +245,18 @@ describe('collector', () => {
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null });
   });
 
-  it('reports itself degraded, with the reason and the oldest hit’s age, while the bus refuses hits', async () => {
+  it('reports itself degraded, with the reason, while the bus refuses hits', async () => {
     const bus = new GatedBus();
     bus.refusing = true;
     const { url } = await start(bus);
-    expect((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status).toBe(204);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status).toBe(503);
     const health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
-    expect(health).toMatchObject({ status: 'degraded', reasons: ['the bus refuses hits: Error: bus down'], unstored: 1 });
-    expect(health.oldest_unstored_ms).toBeGreaterThanOrEqual(50);
+    expect(health).toEqual({ status: 'degraded', reasons: ['the bus refuses hits: Error: bus down'], unstored: 0, oldest_unstored_ms: null });
   });
 });
 
 describe('collector: no hit it acknowledges can fail to be stored', () => {
-  const post = (url: string, body: string | Uint8Array): Promise<Response> => fetch(`${url}/hit`, { method: 'POST', body });
+  const post = (url: string, body: string | Uint8Array<ArrayBuffer>): Promise<Response> => fetch(`${url}/hit`, { method: 'POST', body });
 
   it('refuses project id 2147483648, the first that Postgres’ integer cannot hold (it once stopped all storage)', async () => {
     const bus = new GatedBus();
@@ -234,6 +314,24 @@ describe('collector: no hit it acknowledges can fail to be stored', () => {
     expect([response.status, await response.text()]).toEqual([400, 'query: not valid percent-encoded UTF-8']);
   });
 
+  it('refuses a pixel whose query carries a raw byte that is not ASCII (\\xff)', async () => {
+    const bus = new GatedBus();
+    const { url } = await start(bus);
+    const request = Buffer.concat([Buffer.from('GET /hit?p=7&u=https%3A%2F%2Fa.ru%2F&v=abcdefgh&ti='), Buffer.from([0xff]), Buffer.from(' HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')]);
+    const answer = await rawRequest(url, request);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('query: not valid percent-encoded UTF-8');
+    expect(bus.received).toEqual([]);
+  });
+
+  it('answers a refusal as plain text that no browser sniffs as markup, though it quotes the input', async () => {
+    const { url } = await start(new GatedBus());
+    const response = await post(url, '{"p":7,"u":"<script>alert(1)</script>","v":"abcdefgh"}');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('refuses a request with two different Content-Length headers', async () => {
     const { url } = await start(new GatedBus());
     const body = JSON.stringify(hit);
@@ -248,7 +346,7 @@ describe('collector: no hit it acknowledges can fail to be stored', () => {
 
 describe('collector: the HTTP/1.0 door for proxies (nginx’s default proxy_http_version)', () => {
   async function startWithCompat(bus: HitPublisher): Promise<{ url: string; compatUrl: string; buffer: HitBuffer }> {
-    const buffer = new HitBuffer(bus, { capacity: 100, maxBatch: 10, flushMs: 5, retryMs: 10 });
+    const buffer = new HitBuffer(bus, { capacity: 100, maxBatch: 10, flushMs: 5 });
     running = await startCollector({ host: '127.0.0.1', port: 0, trustProxy: false, compatPort: 0 }, buffer);
     return { url: `http://127.0.0.1:${running.port}`, compatUrl: `http://127.0.0.1:${running.compatPort ?? 0}`, buffer };
   }
@@ -294,7 +392,7 @@ describe('collector: the HTTP/1.0 door for proxies (nginx’s default proxy_http
 });
 
 /** Sends bytes as they are over a socket and returns what came back before the server closed or 1 s passed. */
-function rawRequest(url: string, request: string): Promise<string> {
+function rawRequest(url: string, request: string | Buffer): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     let answer = '';

@@ -24,7 +24,7 @@ export function startCompatServer(
     const url = req.url ?? '/';
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
     const path = url.split('?')[0];
-    if (path === '/hit' && req.method === 'GET') return send(res, answers.pixel(query, facts(req)));
+    if (path === '/hit' && req.method === 'GET') return answers.pixel(query, facts(req), (answer) => send(res, answer));
     if (path === '/hit' && req.method === 'OPTIONS') return send(res, answers.preflight());
     if (path === '/health' && req.method === 'GET') return send(res, answers.healthReport());
     if ((path === '/live' || path === '/ready' || path === '/metrics') && req.method === 'GET') {
@@ -51,7 +51,7 @@ export function startCompatServer(
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size <= MAX_HIT_BYTES) send(res, answers.beacon(Buffer.concat(chunks), arrived));
+      if (size <= MAX_HIT_BYTES) answers.beacon(Buffer.concat(chunks), arrived, (answer) => send(res, answer));
     });
   });
   return new Promise((resolve, reject) => {
@@ -64,7 +64,8 @@ export function startCompatServer(
 }
 
 function send(res: ServerResponse, answer: Answer): void {
-  if (res.headersSent) return;
+  // Answered already (a body too large), or the client went away while its group was written.
+  if (res.headersSent || res.destroyed) return;
   const space = answer.status.indexOf(' ');
   res.statusCode = Number(answer.status.slice(0, space));
   res.statusMessage = answer.status.slice(space + 1);

@@ -2,7 +2,7 @@ import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, ty
 import { healthOf, MAX_HIT_BYTES, type HealthReport } from '@stat/schemas';
 import { createMetrics, opsAnswer, readinessFrom, type OpsEndpoints } from '@stat/telemetry';
 import type { RequestFacts } from './accept.js';
-import { HitAnswers, type Answer } from './answers.js';
+import { HitAnswers, type Answer, type Reply } from './answers.js';
 import { startCompatServer } from './compat.js';
 import type { HitBuffer } from './buffer.js';
 
@@ -27,7 +27,7 @@ export interface RunningCollector {
   port: number;
   /** The compat port it listens on, when one was asked for. */
   compatPort: number | null;
-  /** Stops listening; hits already accepted stay in the buffer for the caller to drain. */
+  /** Stops listening; hits already taken are answered once their group is written (the caller drains the buffer). */
   close(): void;
 }
 
@@ -61,7 +61,8 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
 
   const app = App()
     .get('/hit', (res, req) => {
-      send(res, answers.pixel(req.getQuery() ?? '', facts(res, req)));
+      const reply = later(res);
+      answers.pixel(req.getQuery() ?? '', facts(res, req), reply);
     })
     .post('/hit', (res, req) => {
       const arrived = facts(res, req);
@@ -70,7 +71,8 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
         send(res, refused);
         return;
       }
-      readBody(res, (body) => send(res, body === null ? answers.tooLarge() : answers.beacon(body, arrived)));
+      const reply = later(res);
+      readBody(res, (body) => (body === null ? reply(answers.tooLarge()) : answers.beacon(body, arrived, reply)));
     })
     .options('/hit', (res) => send(res, answers.preflight()))
     .get('/health', (res) => send(res, answers.healthReport()))
@@ -99,6 +101,24 @@ export async function startCollector(config: CollectorConfig, buffer: HitBuffer)
   };
 }
 
+/**
+ * A reply that may come after the handler returned (once the hit's group is durable): the abort
+ * is watched from the start, as uWebSockets.js requires, a client gone meanwhile costs nothing,
+ * and a late write is corked.
+ */
+function later(res: HttpResponse): Reply {
+  let aborted = false;
+  let answered = false;
+  res.onAborted(() => {
+    aborted = true;
+  });
+  return (answer) => {
+    if (aborted || answered) return;
+    answered = true;
+    res.cork(() => send(res, answer));
+  };
+}
+
 const STATUS_LINES: Readonly<Record<number, string>> = { 200: '200 OK', 503: '503 Service Unavailable' };
 
 function send(res: HttpResponse, answer: Answer): void {
@@ -118,27 +138,23 @@ function contentLengths(req: HttpRequest): string[] {
 }
 
 /**
- * Collects a request body up to MAX_HIT_BYTES; calls back with null when it is larger.
- * onAborted is registered first, as uWebSockets.js requires before any asynchronous step.
+ * Collects a request body up to MAX_HIT_BYTES; calls back with null when it is larger. The
+ * caller has registered onAborted (see later): an aborted request gets no more data.
  */
 function readBody(res: HttpResponse, done: (body: Buffer | null) => void): void {
-  let aborted = false;
   let size = 0;
   const chunks: Buffer[] = [];
-  res.onAborted(() => {
-    aborted = true;
-  });
   res.onData((chunk, isLast) => {
-    if (aborted || size < 0) return;
+    if (size < 0) return;
     size += chunk.byteLength;
     if (size > MAX_HIT_BYTES) {
       size = -1;
-      res.cork(() => done(null));
+      done(null);
       return;
     }
     // uWebSockets.js reuses the chunk's memory after this callback: copy it.
     chunks.push(Buffer.from(chunk.slice(0)));
-    if (isLast) res.cork(() => done(Buffer.concat(chunks)));
+    if (isLast) done(Buffer.concat(chunks));
   });
 }
 

@@ -1,11 +1,11 @@
 import type { AcceptedHit } from './hit.js';
 
 /**
- * The bus between the collector and the aggregator: Kafka in cluster mode, a queue in the
- * process in embedded mode. Only these two shapes cross it.
+ * The bus between the collector and the aggregator: Kafka in cluster mode, the collector's
+ * durable hit log read in the same process in embedded mode. Only these two shapes cross it.
  */
 export interface HitPublisher {
-  /** Resolves once the bus holds the hits durably (Kafka acknowledged, or queued in-process). */
+  /** Resolves once the bus holds the hits durably (Kafka acknowledged, or fsynced in the hit log). */
   publish(hits: readonly AcceptedHit[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -32,9 +32,10 @@ export type BatchPosition = BusPosition | readonly BusPosition[];
  * Handles one batch; resolving means the batch is stored (or each message of it dropped or set
  * aside as a dead letter), and only then does the bus move its offsets. Rejecting means "not
  * stored" because of an outage: the batch is delivered again. The messages are untrusted
- * (`unknown`): the in-process bus hands over the collector's objects, Kafka the text of each
- * message; the handler validates them (acceptedHitSchema). messages[i] sat at the i-th offset
- * of the position. The in-process bus gives no position (it has no replay).
+ * (`unknown`): the hit log hands over the collector's objects (or, replayed after a start, the
+ * text of each record), Kafka the text of each message; the handler validates them
+ * (acceptedHitSchema). messages[i] sat at the i-th offset of the position: a Kafka partition's,
+ * or the hit log's offsets under a topic named by the log's identity.
  */
 export type BatchHandler = (messages: readonly unknown[], position?: BatchPosition) => Promise<void>;
 

@@ -1,4 +1,11 @@
 /**
+ * What a dimension's values are, as its column stores them: text (the default), numbers (ids,
+ * sizes, counts), dates (`Date`) or instants (`DateTime`, UTC). A filter rule is checked by it
+ * (filters.ts, `filterRuleProblem`) before any query, and the report engine compares by it.
+ */
+export type DimensionType = 'string' | 'number' | 'date' | 'datetime';
+
+/**
  * Where each dimension of the catalogue (specification 001, §3 "Dimensions") is stored: the
  * column of `events` or `visits` that holds it, or why it is not collected. The report engine takes its column names from here
  * (an allow-list: no column name ever comes from a request).
@@ -8,6 +15,8 @@ export type DimensionStorage =
       /** the table and column (or ALIAS column) that holds the dimension's value, or an expression over its columns */
       table: 'events' | 'visits';
       column: string;
+      /** what its values are (storage/src/dimensions.test.ts checks it against the column's type) */
+      type: DimensionType;
       /**
        * the one stored column an expression is computed from (`column` is then that expression):
        * a rollup that keeps this column computes the dimension as the raw table does
@@ -20,8 +29,8 @@ export type DimensionStorage =
       reason: string;
     };
 
-const event = (column: string): DimensionStorage => ({ table: 'events', column });
-const visit = (column: string): DimensionStorage => ({ table: 'visits', column });
+const event = (column: string, type: DimensionType = 'string'): DimensionStorage => ({ table: 'events', column, type });
+const visit = (column: string, type: DimensionType = 'string'): DimensionStorage => ({ table: 'visits', column, type });
 /**
  * The URL tree of «Разделы сайта» (the `chapters` report): the section levels under the site's
  * root. A row of level k (1 to URL_SECTION_DEPTH) is a section, the page path's first k segments
@@ -42,7 +51,7 @@ function urlSectionSql(level: number): string {
   return `multiIf(${slashes} > ${level}, ${section}, ${slashes} = ${level}, ${PAGE_PATH}, '')`;
 }
 
-const urlSection = (level: number): DimensionStorage => ({ table: 'events', column: urlSectionSql(level), from: 'url_no_args' });
+const urlSection = (level: number): DimensionStorage => ({ table: 'events', column: urlSectionSql(level), from: 'url_no_args', type: 'string' });
 
 const missing = (reason: string): Extract<DimensionStorage, { table: null }> => ({ table: null, reason });
 
@@ -51,9 +60,9 @@ const APP = 'only a mobile app SDK reports it; the service has a web counter onl
 
 /** The catalogue's dimensions, grouped as the specification groups them. */
 export const DIMENSIONS = {
-  date: event('event_date'),
+  date: event('event_date', 'date'),
   /** the site: the rows of the rating report, every rated site of a category */
-  project_id: event('project_id'),
+  project_id: event('project_id', 'number'),
   // Events
   event_class: event('event_class'),
   event_name: event('event_name'),
@@ -65,17 +74,17 @@ export const DIMENSIONS = {
   category_1: missing(PANEL),
   topic: missing('the topic of a visitor comes from an interests panel; not collected'),
   media_theme: missing('the theme of a material comes from the media reports, not built yet'),
-  session_number: event('session_number'),
-  view_depth: visit('page_views'),
-  geo_country: event('geo_country'),
-  geo_area: event('geo_area'),
-  geo_city: event('geo_city'),
+  session_number: event('session_number', 'number'),
+  view_depth: visit('page_views', 'number'),
+  geo_country: event('geo_country', 'number'),
+  geo_area: event('geo_area', 'number'),
+  geo_city: event('geo_city', 'number'),
   // Technology
   counter_type_eventbase: missing(APP),
   app_version: missing(APP),
   screen_size: event('screen_size'),
-  screen_width: event('screen_width'),
-  screen_height: event('screen_height'),
+  screen_width: event('screen_width', 'number'),
+  screen_height: event('screen_height', 'number'),
   device_type: event('device_type'),
   device_brand: event('device_brand'),
   device_family: event('device_family'),
@@ -86,7 +95,7 @@ export const DIMENSIONS = {
   browser_family: event('browser_family'),
   browser_version_major: event('browser_version_major'),
   browser_version_minor: event('browser_version_minor'),
-  native_mobile: event('native_mobile'),
+  native_mobile: event('native_mobile', 'number'),
   // Sources
   utm_campaign: event('utm_campaign'),
   utm_content: event('utm_content'),
@@ -126,16 +135,16 @@ export const DIMENSIONS = {
   /** the title of an article page's material (the full counter's `mt`); empty elsewhere */
   media_title: event('media_title'),
   /** the published time of an article page's material, UTC; 1970-01-01 when unknown */
-  published_datetime: event('published_datetime'),
+  published_datetime: event('published_datetime', 'datetime'),
   // Auth type, experiments, custom. auth_top100 here: the visitor was logged in on the site
   // (the page set the site's user id).
-  auth_top100: event('auth_top100'),
+  auth_top100: event('auth_top100', 'number'),
   auth_rambler: missing("a login with the original's single sign-on; a self-hosted service has none"),
   split: missing('experiments (split tests) are not built yet'),
   user_cv_key: event('customer_params_key'),
   // Dimensions of base reports beyond the catalogue's list.
   /** a visit's duration (its end_ts less its start_ts), in the «Время на сайте» report's ranges */
-  visit_time: visit('end_ts'),
+  visit_time: visit('end_ts', 'number'),
   /** the site section of a page: its first path segment */
   url_chapter: event('url_chapter'),
   /** the URL tree's levels (URL_SECTION_DEPTH sections, then the pages below them): a section or a page */
@@ -153,6 +162,15 @@ export const DIMENSIONS = {
 } as const satisfies Record<string, DimensionStorage>;
 
 export type Dimension = keyof typeof DIMENSIONS;
+
+/**
+ * The type of a dimension's values; a dimension the service does not store (or does not know)
+ * is text. `visit_time` is a number: its rows are the lower bounds of the «Время на сайте» ranges.
+ */
+export function dimensionType(d: string): DimensionType {
+  const storage: DimensionStorage | undefined = Object.hasOwn(DIMENSIONS, d) ? DIMENSIONS[d as Dimension] : undefined;
+  return storage === undefined || storage.table === null ? 'string' : storage.type;
+}
 
 /** The URL tree's levels, from the top: `url_section_1` … (URL_SECTION_DEPTH + 1 of them). */
 export const URL_SECTION_DIMENSIONS = Array.from({ length: URL_SECTION_DEPTH + 1 }, (_, i) => `url_section_${i + 1}` as Dimension);

@@ -62,7 +62,8 @@ export interface ExportLinkRequest {
   date_start: string;
   date_end: string;
   limit: number;
-  fields: ExportField[];
+  /** the chosen fields: a list, or their names joined by commas (spec 002 §7: "fields joined by commas") */
+  fields: readonly ExportField[] | string;
 }
 
 /** The data address the api gives, and until when it works. */

@@ -101,10 +101,32 @@ export interface FunnelList {
   totals: number;
 }
 
-/** A step as a client sends it: its title and its goals' ids (numbered by their order). */
+/**
+ * A goal of a step as a client sends it: the goal's id, or the goal as a step read from the api
+ * holds it (`{goal_id, goal_title}`; the title is the goal's own and is ignored).
+ */
+export type FunnelStepGoalInput = number | { readonly goal_id: number; readonly goal_title?: string };
+
+/**
+ * A step as a client sends it: its title and its goals. Steps are numbered by their order in the
+ * body (§4: "renumbered on save"), so a `step_number`, as a step read from the api holds it, is
+ * taken and ignored.
+ */
 export interface FunnelStepInput {
-  step_title: string;
-  goals: number[];
+  readonly step_number?: number;
+  readonly step_title: string;
+  readonly goals: readonly FunnelStepGoalInput[];
+}
+
+/**
+ * The body of `POST /api/v1.0/{projectId}/funnel` and `PUT …/funnel/{id}` (§7 "body title,
+ * steps"): new steps, or a funnel as the api answered it, read and written back. `id` only on
+ * PUT, where it must be the path's.
+ */
+export interface FunnelInput {
+  readonly id?: number;
+  readonly title: string;
+  readonly steps: readonly FunnelStepInput[];
 }
 
 /** One step of the funnel report: its figures with visitors from the previous step only, and with the others too (§3 "Table row"). */

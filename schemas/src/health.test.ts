@@ -27,7 +27,7 @@ describe('healthOf: what /health says of the process', () => {
     const writer = () => ({ failing: 'connect ECONNREFUSED 127.0.0.1:8123', failingSince: NOW - 95_000, oldestUnstoredAt: NOW - 100_000 });
     expect(healthOf({ bus: { size: 60, capacity: 100, oldestAt: NOW - 99_000 }, writer }, NOW)).toEqual({
       status: 'degraded',
-      reasons: ['writes to storage failing for 95 s: connect ECONNREFUSED 127.0.0.1:8123', 'in-process bus holds 60 of 100 hits', 'the oldest unstored hit is 100 s old'],
+      reasons: ['writes to storage failing for 95 s: connect ECONNREFUSED 127.0.0.1:8123', 'hit log holds 60 of 100 hits', 'the oldest unstored hit is 100 s old'],
       unstored: 60,
       oldest_unstored_ms: 100_000,
     });
@@ -48,7 +48,7 @@ describe('readinessOf: what /ready says of the process', () => {
     expect(readinessOf(ok, [{ name: 'ClickHouse', error: null }, { name: 'Postgres', error: null }])).toEqual({ ready: true, reasons: [] });
   });
 
-  it('is ready with no servers to probe (a collector alone on the in-process bus)', () => {
+  it('is ready with no servers to probe (a collector alone on its hit log)', () => {
     expect(readinessOf(ok, [])).toEqual({ ready: true, reasons: [] });
   });
 
@@ -67,7 +67,7 @@ describe('readinessOf: what /ready says of the process', () => {
     const degraded = healthOf({ bus: { size: 70, capacity: 100, oldestAt: NOW - 13_000 }, writer }, NOW);
     expect(readinessOf(degraded, [{ name: 'ClickHouse', error: null }])).toEqual({
       ready: false,
-      reasons: ['writes to storage failing for 12 s: Code: 243. DB::Exception: Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', 'in-process bus holds 70 of 100 hits'],
+      reasons: ['writes to storage failing for 12 s: Code: 243. DB::Exception: Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', 'hit log holds 70 of 100 hits'],
     });
   });
 });

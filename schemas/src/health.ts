@@ -7,13 +7,13 @@ export interface HealthReport {
   status: 'ok' | 'degraded';
   /** why it is degraded, one line each; empty when ok */
   reasons: string[];
-  /** hits acknowledged in this process and not stored yet (collector buffer, in-process bus, the batch being written) */
+  /** hits taken by this process and not stored yet (collector buffer, hit log, the batch being written) */
   unstored: number;
   /** age in milliseconds of the oldest of them, or null when none waits */
   oldest_unstored_ms: number | null;
 }
 
-/** A queue of acknowledged hits in this process: the collector's buffer or the in-process bus. */
+/** A queue of acknowledged hits in this process: the collector's buffer, or the durable hit log (the in-process bus of embedded mode, the collector's log for Kafka in cluster mode). */
 export interface HeldHits {
   readonly size: number;
   readonly capacity: number;
@@ -53,7 +53,7 @@ export function healthOf(sources: HealthSources, now: number = Date.now()): Heal
   if (buffer?.error) reasons.push(`the bus refuses hits: ${String(buffer.error)}`);
   for (const [name, held] of [
     ['collector buffer', buffer],
-    ['in-process bus', bus],
+    ['hit log', bus],
   ] as const) {
     if (held && held.size >= held.capacity * BACKLOG_SHARE) reasons.push(`${name} holds ${held.size} of ${held.capacity} hits`);
   }

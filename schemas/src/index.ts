@@ -15,3 +15,7 @@ export * from './links.js';
 export * from './funnels.js';
 export * from './conversions.js';
 export * from './hints.js';
+export * from './accounts.js';
+export * from './projects.js';
+export * from './access.js';
+export * from './rating.js';

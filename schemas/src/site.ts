@@ -11,6 +11,53 @@ export const ACCOUNT_LIMITS = {
   userNameMax: 100,
 } as const;
 
+/** The password rule's texts (registration, a new password), shown by the api's errors and the web's forms alike. */
+export const PASSWORD_TEXTS = {
+  length: `Пароль должен быть от ${ACCOUNT_LIMITS.passwordMin} до ${ACCOUNT_LIMITS.passwordMax} символов`,
+  blank: 'Пароль не может состоять только из пробелов',
+} as const;
+
+/**
+ * What is wrong with a new password, or null: its length in characters, and something besides
+ * blanks (spaces, tabs, line breaks: eight spaces are no secret).
+ */
+export function passwordProblem(password: string): string | null {
+  if (password.length < ACCOUNT_LIMITS.passwordMin || password.length > ACCOUNT_LIMITS.passwordMax) return PASSWORD_TEXTS.length;
+  if (password.trim() === '') return PASSWORD_TEXTS.blank;
+  return null;
+}
+
+/** The longest site address a form takes, characters (spec 000 §9). */
+export const SITE_URL_MAX = 200;
+
+/** The site address's texts (spec 000 §5), shown by the api's errors and the web's forms alike. */
+export const SITE_URL_TEXTS = {
+  invalid: 'Введен неправильный URL',
+  tooLong: `URL не должен превышать ${SITE_URL_MAX} символов`,
+} as const;
+
+/**
+ * A site address as the create form accepts it: http or https, a host name with a domain zone
+ * (letters, or an internationalized xn-- zone), no IP address, no credentials. Null otherwise.
+ * The api checks what it is sent with it, and the web the same before sending.
+ */
+export function parseSiteUrl(raw: unknown): URL | null {
+  if (typeof raw !== 'string' || raw.length > SITE_URL_MAX || /\s/.test(raw.trim())) return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password) return null;
+  const labels = url.hostname.split('.');
+  const zone = labels[labels.length - 1] ?? '';
+  if (labels.length < 2 || labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) return null;
+  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(zone)) return null;
+  return url;
+}
+
 /** The counter's status texts (spec 000 §2.6): the counter page and a report of a site that has sent nothing yet. */
 export const COUNTER_STATUS = { set: 'Счётчик корректно установлен', unset: 'Счётчик не установлен' } as const;
 
@@ -29,12 +76,6 @@ export interface CounterCheck {
     readonly url: string;
   } | null;
 }
-
-/**
- * The rating statuses in which a site stands in the rating (specification 000, §4): listed in the
- * catalogue and in the rating report of its categories, and shown with its position.
- */
-export const RATING_LISTED_STATUSES = ['included', 'editing', 'need_change'] as const;
 
 /** The product's name: the logo's text, and the end of a page title outside a project. */
 export const PRODUCT_NAME = 'Статистика';

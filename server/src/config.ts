@@ -43,6 +43,9 @@ const envSchema = z.object({
   COLLECTOR_BUFFER: positive.default(200_000),
   COLLECTOR_BATCH: positive.default(2_000),
   COLLECTOR_FLUSH_MS: positive.default(50),
+  HITLOG_SEGMENT_BYTES: positive.min(4096).default(16 * 1024 * 1024),
+  HITLOG_MAX_BYTES: positive.default(1024 * 1024 * 1024),
+  STOP_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   TRUST_PROXY: bool.default(false),
   DEMO_SEED: bool.default(true),
   DEMO_DAYS: positive.max(400).default(35),
@@ -88,6 +91,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const roles = new Set(config.ROLES);
   if (config.KAFKA_BROKERS.length === 0 && roles.has('collector') !== roles.has('aggregator')) {
     throw new Error('bad configuration:\n  KAFKA_BROKERS: required when the collector and the aggregator run in different processes');
+  }
+  if (config.HITLOG_MAX_BYTES < 2 * config.HITLOG_SEGMENT_BYTES) {
+    // The active segment is never removed: a limit it alone can reach would refuse hits for good.
+    throw new Error(`bad configuration:\n  HITLOG_MAX_BYTES: at least twice HITLOG_SEGMENT_BYTES (${2 * config.HITLOG_SEGMENT_BYTES})`);
   }
   return {
     ...config,

@@ -6,7 +6,7 @@ import { freePort } from './testing/service.js';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-// Needs: the embedded service of the global setup (chDB, in-process bus) and Debian's chromium.
+// Needs: the embedded service of the global setup (chDB, the hit log as its bus) and Debian's chromium.
 const apiUrl = inject('apiUrl');
 const collectorUrl = inject('collectorUrl');
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   apiPort = await freePort();
   const collectorPort = await freePort();
   store = await startStore();
-  collector = await startService({ ...kafka, ROLES: 'collector', COLLECTOR_PORT: String(collectorPort) });
+  collector = await startService({ ...kafka, ROLES: 'collector', COLLECTOR_PORT: String(collectorPort), DATA_DIR: join(dataDir, 'collector') });
   collectorUrl = `http://127.0.0.1:${collectorPort}`;
 });
 
@@ -41,7 +41,10 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Sends hits `from`..`to`-1 with a few requests in flight; every one must be answered 204. */
+/**
+ * Sends hits `from`..`to`-1, many requests in flight (as many visitors' browsers would: each hit
+ * waits for its group's write, a flush window under load); every one must be answered 204.
+ */
 async function send(projectId: number, from: number, to: number): Promise<void> {
   let next = from;
   const worker = async (): Promise<void> => {
@@ -55,7 +58,7 @@ async function send(projectId: number, from: number, to: number): Promise<void> 
       if (response.status !== 204) throw new Error(`hit ${i} answered ${response.status}`);
     }
   };
-  await Promise.all(Array.from({ length: 32 }, worker));
+  await Promise.all(Array.from({ length: 256 }, worker));
 }
 
 describe('nothing lost, nothing counted twice', () => {

@@ -6,7 +6,7 @@ import { VISITOR_USER_AGENT } from './testing/browser.js';
 import { freePort, startService, type ServiceProcess } from './testing/service.js';
 import { smallDisk, type SmallDisk } from './testing/small-disk.js';
 
-// Needs: its own embedded service (a child process: chDB, PGlite, the in-process bus, no demo)
+// Needs: its own embedded service (a child process: chDB, PGlite, the hit log as its bus, no demo)
 // whose ClickHouse data directory is a small tmpfs the readiness test fills (see
 // storage-outage.e2e.test.ts); mounting needs root (CI is). Its stdout is the logger's JSON lines.
 
@@ -41,7 +41,7 @@ async function scrape(base: string): Promise<Map<string, number>> {
   return readSamples(await answer.text());
 }
 
-function beacon(body: string | Uint8Array, userAgent = VISITOR_USER_AGENT): Promise<number> {
+function beacon(body: string | Uint8Array<ArrayBuffer>, userAgent = VISITOR_USER_AGENT): Promise<number> {
   return fetch(`${collector}/hit`, { method: 'POST', headers: { 'user-agent': userAgent }, body }).then((r) => r.status);
 }
 

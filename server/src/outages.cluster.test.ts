@@ -39,6 +39,7 @@ beforeAll(async () => {
   const port = await freePort();
   collector = await startService({
     ROLES: 'collector',
+    DATA_DIR: join(dataDir, 'collector'),
     COLLECTOR_PORT: String(port),
     KAFKA_BROKERS: brokers,
     KAFKA_TOPIC: bus.topic,
@@ -125,5 +126,40 @@ describe('outages', () => {
     const total = before + during;
     expect(await eventually(() => stored(projectId), (s) => s.events >= total, 150_000)).toEqual({ events: total, distinct: total });
     expect(await eventually(readiness, (r) => r.status === 200, 60_000)).toEqual({ status: 200, body: { ready: true, reasons: [] } });
+  }, 360_000);
+
+  it('a collector started while Kafka is away answers 204 from its hit log, and Kafka has every hit once it is back', async () => {
+    const projectId = 820_000_000 + Math.floor(Math.random() * 1_000_000);
+    execFileSync('bash', [kafkaScript, 'stop'], { stdio: 'inherit' });
+    let late: ServiceProcess | null = null;
+    try {
+      const port = await freePort();
+      late = await startService({
+        ROLES: 'collector',
+        DATA_DIR: join(dataDir, 'late-collector'),
+        COLLECTOR_PORT: String(port),
+        KAFKA_BROKERS: brokers,
+        KAFKA_TOPIC: bus.topic,
+        KAFKA_PARTITIONS: String(bus.partitions),
+      });
+      expect(late.output()).toContain('Kafka cannot be reached');
+      const statuses: number[] = [];
+      for (let i = 0; i < 100; i++) {
+        const response = await fetch(`http://127.0.0.1:${port}/hit`, {
+          method: 'POST',
+          headers: { 'user-agent': VISITOR_USER_AGENT },
+          body: JSON.stringify({ p: projectId, u: `https://news.ru/late${i % 10}`, v: `late-reader-${i % 20}` }),
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual(new Array(100).fill(204));
+    } finally {
+      execFileSync('bash', [kafkaScript, 'start'], { stdio: 'inherit' });
+    }
+    try {
+      expect(await eventually(() => stored(projectId), (s) => s.events >= 100, 150_000)).toEqual({ events: 100, distinct: 100 });
+    } finally {
+      await late?.stop();
+    }
   }, 360_000);
 });

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { validateAcceptedHit, type AcceptedHit } from '@stat/schemas';
 
 /**
- * Acknowledged hits that a stop could not store (ClickHouse or Kafka down), kept on disk in
- * DATA_DIR/spool until the next start hands them to the bus again. One file per stop, JSON
- * lines; written to a temporary name and renamed, so a file is whole or absent.
+ * Acknowledged hits that a stop of an older version could not store (ClickHouse or Kafka down),
+ * kept on disk in DATA_DIR/spool: the first start of this version moves them into the hit log
+ * (embedded) or to Kafka (cluster). This version never writes there: every hit it acknowledges is
+ * in the hit log or in Kafka already. One file per stop, JSON lines; written to a temporary name
+ * and renamed, so a file is whole or absent (write() stays for the tests of that move).
  */
 export class Spool {
   private readonly dir: string;

@@ -33,6 +33,23 @@ describe('the dimension catalogue in storage', () => {
     for (const d of Object.values(DIMENSIONS)) if (d.table === null) expect(d.reason.length).toBeGreaterThan(10);
   });
 
+  it('types every dimension stored in a column as its column is (a filter rule is checked by it)', async () => {
+    const columns = await rows<{ table: string; name: string; type: string }>(
+      "SELECT table, name, type FROM system.columns WHERE database = currentDatabase() AND table IN ('events', 'visits')",
+    );
+    const typeOf = new Map(columns.map((c) => [`${c.table}.${c.name}`, c.type]));
+    // What each catalogue type is in ClickHouse; a dimension computed by the engine (the URL tree,
+    // the visits' aggregates of pages and time, a map's keys and values) has no column of its own.
+    const kinds: Record<string, RegExp> = { string: /String/, number: /^(UInt|Int)\d+$/, date: /^Date$/, datetime: /^DateTime\('UTC'\)$/ };
+    const computed = new Set(['view_depth', 'visit_time', 'entry_page', 'exit_page', 'customer_params_key', 'user_cv_key', 'customer_params_value']);
+    const misfits = Object.entries(DIMENSIONS).flatMap(([name, d]) => {
+      if (d.table === null || 'from' in d || computed.has(name)) return [];
+      const type = typeOf.get(`${d.table}.${d.column}`) ?? '';
+      return kinds[d.type]!.test(type) ? [] : [`${name}: ${d.type}, column ${type}`];
+    });
+    expect(misfits).toEqual([]);
+  });
+
   it("computes the catalogue's derived dimensions from what an event holds", async () => {
     await clickhouse.insert({
       table: 'events',

@@ -238,6 +238,14 @@ describe('retrying', () => {
     expect(calls).toEqual([1, 2]);
   });
 
+  it('retries without a bound when attempts is Infinity, until the predicate refuses', async () => {
+    const refused = errno('ECONNREFUSED');
+    const { fn, calls } = failing(...new Array<Error>(20).fill(refused), new Error('the last'));
+    const clock = fakeSleep();
+    await expect(retrying(fn, { ...base, attempts: Infinity, retryOn: (error) => error === refused, sleep: clock.sleep })).rejects.toThrow('the last');
+    expect(calls).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+  });
+
   it('refuses a non-positive number of attempts', async () => {
     const { fn, calls } = failing();
     await expect(retrying(fn, { ...base, attempts: 0 })).rejects.toThrow(RangeError);

@@ -171,7 +171,10 @@ export function isDataRefusal(error: unknown): boolean {
 
 /** Options of {@link retrying}. */
 export interface RetryOptions {
-  /** Total number of calls, the first included; at least 1. */
+  /**
+   * Total number of calls, the first included; at least 1. Infinity for a caller that stops
+   * through `retryOn` or `signal` instead (the aggregator, which waits out any outage).
+   */
   attempts: number;
   /** Wait after the first failure, in milliseconds. */
   initialDelayMs: number;
@@ -220,7 +223,7 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
  * @param fn receives the 1-based attempt number
  */
 export async function retrying<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
-  if (!Number.isInteger(options.attempts) || options.attempts < 1) {
+  if (!(Number.isInteger(options.attempts) || options.attempts === Infinity) || options.attempts < 1) {
     throw new RangeError(`attempts must be a positive integer, got ${options.attempts}`);
   }
   const retryOn = options.retryOn ?? isTransientError;

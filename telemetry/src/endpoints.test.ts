@@ -38,7 +38,7 @@ describe('readinessFrom: /ready from the health and the probes', () => {
 
 describe('opsAnswer: GET /live, /ready and /metrics', () => {
   const metrics = createMetrics();
-  const degraded: HealthReport = { status: 'degraded', reasons: ['in-process bus holds 60 of 100 hits'], unstored: 60, oldest_unstored_ms: 900 };
+  const degraded: HealthReport = { status: 'degraded', reasons: ['hit log holds 60 of 100 hits'], unstored: 60, oldest_unstored_ms: 900 };
 
   it('answers /live 200 whatever the health', async () => {
     expect(await opsAnswer('/live', { metrics, ready: readinessFrom(() => degraded, []) })).toEqual({ status: 200, contentType: 'application/json', body: '{"status":"ok"}' });
@@ -46,7 +46,7 @@ describe('opsAnswer: GET /live, /ready and /metrics', () => {
 
   it('answers /ready 503 with the reasons while not ready', async () => {
     const answer = await opsAnswer('/ready', { metrics, ready: readinessFrom(() => degraded, []) });
-    expect(answer).toEqual({ status: 503, contentType: 'application/json', body: JSON.stringify({ ready: false, reasons: ['in-process bus holds 60 of 100 hits'] }) });
+    expect(answer).toEqual({ status: 503, contentType: 'application/json', body: JSON.stringify({ ready: false, reasons: ['hit log holds 60 of 100 hits'] }) });
   });
 
   it('answers /metrics in the Prometheus text format, and nothing for another path', async () => {

@@ -8,10 +8,16 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export interface GaugeSources {
   /** hits held by the collector's buffer */
   collectorBuffer: () => number;
-  /** hits queued on the in-process bus */
+  /** hits in the durable hit log not yet stored (embedded mode) */
   busBacklog: () => number;
   /** server time (epoch ms) of the newest hit this process's aggregator stored, or null before the first */
   newestStoredAt: () => number | null;
+  /** bytes of the collector's durable hit log on disk (DATA_DIR/hitlog) */
+  hitLogBytes: () => number;
+  /** segment files of that log */
+  hitLogSegments: () => number;
+  /** server time (epoch ms) of the oldest hit in that log not yet stored (embedded) or on Kafka (cluster), or null when none */
+  hitLogOldestAt: () => number | null;
   /** Kafka: messages not yet committed by the consumer group, by partition (sampled, see KafkaWatch) */
   consumerLag: () => Promise<ReadonlyMap<number, number>>;
 }
@@ -19,8 +25,11 @@ export interface GaugeSources {
 /** The gauge each source feeds. */
 const GAUGES: { readonly [K in keyof GaugeSources]: { name: string; help: string } } = {
   collectorBuffer: { name: 'stat_collector_buffer_hits', help: 'Hits the collector accepted and holds, not yet handed to the bus.' },
-  busBacklog: { name: 'stat_bus_backlog_hits', help: 'Hits queued on the in-process bus, not yet taken by the aggregator (embedded mode).' },
+  busBacklog: { name: 'stat_bus_backlog_hits', help: 'Hits in the durable hit log not yet stored by the aggregator (embedded mode).' },
   newestStoredAt: { name: 'stat_freshness_seconds', help: 'Age of the newest hit stored by this process\u2019s aggregator (its server time), seconds; NaN before the first.' },
+  hitLogBytes: { name: 'stat_hitlog_bytes', help: 'Bytes of the collector\u2019s durable hit log on disk (acknowledged hits not yet released).' },
+  hitLogSegments: { name: 'stat_hitlog_segments', help: 'Segment files of the collector\u2019s durable hit log.' },
+  hitLogOldestAt: { name: 'stat_hitlog_oldest_unstored_seconds', help: 'Age of the oldest acknowledged hit in the durable log not yet stored (embedded) or on Kafka (cluster), seconds; 0 when none.' },
   consumerLag: { name: 'stat_consumer_lag', help: 'Messages of the hits topic not yet committed by the aggregators\u2019 consumer group, by partition (cluster mode).' },
 };
 
@@ -36,6 +45,8 @@ export interface Metrics {
   readonly hitsRefused: Counter<'reason'>;
   readonly batchSize: Histogram;
   readonly storageWriteSeconds: Histogram;
+  /** One fdatasync of a group of hits in the durable log. */
+  readonly hitLogSyncSeconds: Histogram;
   readonly eventsStored: Counter;
   readonly eventsDeadLettered: Counter<'reason'>;
   readonly eventsDropped: Counter<'reason'>;
@@ -93,6 +104,17 @@ export function createMetrics(): Metrics {
           },
         });
         return;
+      case 'hitLogOldestAt':
+        new Gauge({
+          name,
+          help,
+          registers,
+          collect() {
+            const at = sources.hitLogOldestAt!();
+            this.set(at === null ? 0 : Math.max(0, (Date.now() - at) / 1000));
+          },
+        });
+        return;
       default: {
         new Gauge({
           name,
@@ -121,6 +143,12 @@ export function createMetrics(): Metrics {
       name: 'stat_storage_write_seconds',
       help: 'Duration of one insert of event rows into ClickHouse, seconds (failed ones included).',
       buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    hitLogSyncSeconds: new Histogram({
+      name: 'stat_hitlog_fsync_seconds',
+      help: 'Duration of one fdatasync of a group of hits in the collector\u2019s durable log, seconds.',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     }),
     eventsStored: new Counter({ name: 'stat_events_stored_total', help: 'Event rows the aggregator stored.', registers }),

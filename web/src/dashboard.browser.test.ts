@@ -30,14 +30,20 @@ async function sendHit(hit: Record<string, unknown>): Promise<void> {
 }
 
 /** The realtime call as the api answers it now (the page's numbers are checked against it). */
-async function realtime(sections: string[]): Promise<Record<string, any>> {
+/** A section of the realtime answer, as far as these tests read it. */
+interface RealtimeSection {
+  value?: number;
+  data?: unknown;
+}
+
+async function realtime(sections: string[]): Promise<Record<string, RealtimeSection>> {
   const response = await fetch(`${base}/top100/api/report/v1.0/eventbase/${PROJECT}/realtime`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ date_start: 'today', date_end: 'today', group: 'minute', period: 30, sections }),
   });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { result: Record<string, any> }).result;
+  return ((await response.json()) as { result: Record<string, RealtimeSection> }).result;
 }
 
 /** Waits until the api counts what was sent (stored within a second: benchmarks/RESULTS.md). */
@@ -66,7 +72,7 @@ describe('the live dashboard in a browser', () => {
     const visitor = `dash${RUN}`;
     await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}?utm_source=dash${RUN}&utm_medium=social`, r: 'https://vk.com/', v: visitor, ti: 'Живая страница' });
     await sendHit({ t: 'event', u: `https://demo.stat.example/live/${RUN}`, v: visitor, ec: 'cv', en: `dash_event_${RUN}` });
-    await until(async () => ((await realtime(['utms'])).utms.data as { title: string }[]).some((r) => r.title === `dash${RUN}`));
+    await until(async () => ((await realtime(['utms'])).utms!.data as { title: string }[]).some((r) => r.title === `dash${RUN}`));
     page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('request', (r) => {
@@ -117,7 +123,7 @@ describe('the live dashboard in a browser', () => {
       `/stat/projects/${PROJECT}/new/report/page_urls?dateStart=today&dateEnd=today&groupBy=five_minute`,
     );
     const api = await realtime(['current_user_count']);
-    expect(Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'))).toBe(api.current_user_count.value);
+    expect(Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'))).toBe(api.current_user_count!.value);
     await page.screenshot({ path: join(SHOTS, 'dashboard.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
@@ -147,7 +153,7 @@ describe('the live dashboard in a browser', () => {
     const users = Number(await page.locator('[data-testid=current-users]').getAttribute('data-value'));
     const views = Number(await page.locator('[data-testid=page-views-total]').getAttribute('data-value'));
     await sendHit({ t: 'pageview', u: `https://demo.stat.example/live/${RUN}/second`, v: `dash2${RUN}`, ti: 'Вторая' });
-    await until(async () => (await realtime(['current_user_count'])).current_user_count.value === users + 1);
+    await until(async () => (await realtime(['current_user_count'])).current_user_count!.value === users + 1);
     const asked = realtimeRequests.length;
     expect(await page.locator('[data-testid=auto-update-progress]').getAttribute('data-state')).toBe('running');
     await page.clock.fastForward(31_000);

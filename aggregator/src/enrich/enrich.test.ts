@@ -112,6 +112,9 @@ describe('enrichHit', () => {
       geoName: () => undefined,
       load: () => Promise.reject(new Error('unused')),
       stats: () => null,
+      dictionary: () => {
+        throw new Error('unused');
+      },
     };
     const result = createEnricher({ geo }).enrichHit(accepted({}));
     expect(result.kind === 'ok' && [result.enrichment.geo_country, result.enrichment.geo_area, result.enrichment.geo_city]).toEqual([1, 2, 3]);

@@ -1,3 +1,6 @@
+/// <reference path="./ua-parser-js.d.ts" />
+// ua-parser-js 1.x ships no types: its declaration is beside this file, referenced so that every
+// program compiling this file sees it (tsconfig.tests.json includes only the tests and what they import).
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
 import type { DeviceType } from '@stat/schemas';

@@ -2,7 +2,8 @@
  * What a step of the aggregator's pipeline decides about one hit: go on with the value, drop the
  * hit for a reason that is counted (and, but for unknown projects, recorded in dropped_hits), or
  * set the message aside as a dead letter (dead_hits) because it cannot be stored. Bad data is a
- * value here; a step never throws for it. Outages are the orchestrator's (aggregator.ts).
+ * value here; a step never throws for it. Outages are the pipeline's (batch/pipeline.ts), which
+ * batch/tries.ts retries.
  */
 export type StepResult<T> = { ok: T } | { drop: DropReason } | { deadLetter: string };
 

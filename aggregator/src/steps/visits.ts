@@ -50,9 +50,9 @@ export function isInternal(hit: EnrichedHit): boolean {
 
 /**
  * Cuts the hit's visit. Stateful: the cutter must already hold the batch's visitors' open visits
- * (restored by the orchestrator), and hits must come in server-time order per visitor. A new
- * visit takes its source from its first hit; a page view from another source starts one (see
- * startsNewVisit); an engagement report's engaged time may end a bounce.
+ * (restored by batch/visit-recall.ts), and hits must come in server-time order per visitor. A
+ * new visit takes its source from its first hit; a page view from another source starts one
+ * (see startsNewVisit); an engagement report's engaged time may end a bounce.
  */
 export function cutVisitStep(cutter: VisitCutter): Step<EnrichedHit, VisitedHit> {
   return (hit) => {

@@ -1,9 +1,11 @@
 import { BadRequestException, HttpException, HttpStatus, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import type { AccessRequests, AccessUsers, OwnershipCheck, UserExists } from '@stat/schemas/access';
 import type { Db, Sql } from '../db/db.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProjectRights } from '../auth/project-access.js';
 import { RateLimiter, TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
+import { assertSameAsPath } from '../http/path-ids.js';
 import { decodePage } from '../net/page.js';
 import { FetchRefused, PAGE_LIMITS, type PageFetcher } from '../net/safe-fetch.js';
 import { DB, FETCHER } from '../tokens.js';
@@ -22,15 +24,6 @@ export const UNREACHABLE = 'Адрес недоступен';
 /** Users one user may add to projects in 24 hours (specification 000, §9). */
 export const GRANTS_PER_DAY = 20;
 
-export interface AccessUserView {
-  email: string;
-  access_level: number;
-  can_edit_project: boolean;
-  is_owner: boolean;
-  is_current_user: boolean;
-  user: { email: string };
-}
-
 @Injectable()
 export class AccessService {
   constructor(
@@ -39,7 +32,7 @@ export class AccessService {
     @Inject(FETCHER) private readonly fetcher: PageFetcher,
   ) {}
 
-  async users(projectId: number, caller: Principal, sql: Sql = this.db): Promise<{ users: AccessUserView[] }> {
+  async users(projectId: number, caller: Principal, sql: Sql = this.db): Promise<AccessUsers> {
     const rows = await sql.query<{ user_id: number; email: string; access_level: number; is_owner: boolean }>(
       `SELECT u.id AS user_id, u.email, 0 AS access_level, true AS is_owner FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.id = $1
        UNION ALL
@@ -64,7 +57,7 @@ export class AccessService {
    * caller's own entries cannot change; every e-mail must have an account; at most 20 users
    * added by one user in 24 hours.
    */
-  async replace(rights: ProjectRights, caller: Principal, wanted: AccessUserDto[]): Promise<{ users: AccessUserView[] }> {
+  async replace(rights: ProjectRights, caller: Principal, wanted: AccessUserDto[]): Promise<AccessUsers> {
     const emails = wanted.map((u) => normalizeEmail(u.email));
     if (new Set(emails).size !== emails.length) throw new BadRequestException(ALREADY_ADDED);
     return this.db.transaction(async (tx) => {
@@ -117,7 +110,7 @@ export class AccessService {
     });
   }
 
-  async exists(caller: Principal, email: string): Promise<{ exists: boolean }> {
+  async exists(caller: Principal, email: string): Promise<UserExists> {
     await this.limiter.consume(`exists:${caller.id}`, 60, 60_000, TOO_MANY_REQUESTS);
     const [row] = await this.db.query('SELECT 1 FROM users WHERE email = $1', [normalizeEmail(email)]);
     return { exists: row !== undefined };
@@ -134,7 +127,7 @@ export class AccessService {
   }
 
   /** Pending requests on the projects the caller may edit (one project, or all). */
-  async requests(caller: Principal, projectId: number | null) {
+  async requests(caller: Principal, projectId: number | null): Promise<AccessRequests> {
     const rows = await this.db.query<{ id: number; project_id: number; email: string; created_at: Date; title: string }>(
       `SELECT r.id, r.project_id, u.email, r.created_at, p.title
        FROM access_requests r
@@ -161,6 +154,9 @@ export class AccessService {
   }
 
   async decide(rights: ProjectRights, caller: Principal, requestId: number, body: AccessDecisionDto): Promise<Record<string, never>> {
+    assertSameAsPath('project_id', body.project_id, rights.id);
+    assertSameAsPath('access_request_id', body.access_request_id, requestId);
+    assertSameAsPath('accessRequestId', body.accessRequestId, requestId);
     await this.db.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [rights.id]);
       const [request] = await tx.query<{ user_id: number }>(
@@ -193,7 +189,7 @@ export class AccessService {
    * Proves the caller controls the site: the first call gives a meta tag to put on the page;
    * a later call that finds it there grants the caller edit access.
    */
-  async verifyOwnership(rights: ProjectRights, caller: Principal): Promise<{ verified: boolean; meta_tag: string }> {
+  async verifyOwnership(rights: ProjectRights, caller: Principal): Promise<OwnershipCheck> {
     await this.limiter.consume(`verify:${caller.id}`, 10, 60_000, TOO_MANY_REQUESTS);
     const [existing] = await this.db.query<{ token: string }>('SELECT token FROM ownership_tokens WHERE project_id = $1 AND user_id = $2', [
       rights.id,

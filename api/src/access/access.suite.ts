@@ -130,6 +130,42 @@ export function accessSuite(env: () => TestApi): void {
       expect((await owner.client.post(`/api/v1.0/project/${owner.projectId}/access_request/${foreign}`, { action_request: 'access' })).status).toBe(404);
     });
 
+    it('a decision may carry the project’s and the request’s ids in its body (spec 000 §7), as the list gives them', async () => {
+      const owner = await userWithProject(env());
+      const asker = await newUser(env());
+      await asker.client.post(`/api/v1.0/project/${owner.projectId}/access_request`);
+      const [request] = (await owner.client.get(`/api/v1.0/user/current/access_requests_list/${owner.projectId}`)).json.result.data;
+      const { access_request_id, accessRequestId, project_id } = request;
+      const accept = await owner.client.post(`/api/v1.0/project/${owner.projectId}/access_request/${access_request_id}`, {
+        project_id,
+        access_request_id,
+        accessRequestId,
+        action_request: 'access',
+        access_level: 0,
+        can_edit_project: true,
+      });
+      expect(accept.json).toEqual({ responseStatus: 200, result: {} });
+      expect((await asker.client.get(`/api/v1.0/project/${owner.projectId}`)).json.result.can_edit_project).toBe(true);
+    });
+
+    it('a decision whose body names another project or request than its path is 400, and nothing is decided', async () => {
+      const owner = await userWithProject(env());
+      const asker = await newUser(env());
+      await asker.client.post(`/api/v1.0/project/${owner.projectId}/access_request`);
+      const [request] = (await owner.client.get(`/api/v1.0/user/current/access_requests_list/${owner.projectId}`)).json.result.data;
+      const path = `/api/v1.0/project/${owner.projectId}/access_request/${request.access_request_id}`;
+      const answers = [];
+      for (const ids of [{ project_id: owner.projectId + 1 }, { access_request_id: request.access_request_id + 1 }, { accessRequestId: request.access_request_id + 1 }]) {
+        answers.push((await owner.client.post(path, { ...ids, action_request: 'decline' })).json);
+      }
+      expect(answers).toEqual([
+        { responseStatus: 400, errors: { message: `project_id in the body (${owner.projectId + 1}) is not the one in the path (${owner.projectId})` } },
+        { responseStatus: 400, errors: { message: `access_request_id in the body (${request.access_request_id + 1}) is not the one in the path (${request.access_request_id})` } },
+        { responseStatus: 400, errors: { message: `accessRequestId in the body (${request.access_request_id + 1}) is not the one in the path (${request.access_request_id})` } },
+      ]);
+      expect((await owner.client.get(`/api/v1.0/user/current/access_requests_list/${owner.projectId}`)).json.result.data).toEqual([request]);
+    });
+
     it('verify_ownership gives a meta tag, and grants edit once the site shows it', async () => {
       const owner = await userWithProject(env());
       const claimant = await newUser(env());

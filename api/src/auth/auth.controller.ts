@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Post, Put, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CurrentUser } from '@stat/schemas/accounts';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { SETTINGS, type ApiSettings } from '../tokens.js';
-import { userView, type UserView } from '../users/user-view.js';
+import { userView } from '../users/user-view.js';
 import { User } from './access.guard.js';
 import { ChangePasswordDto, HintsDto, LoginDto, ProfileDto, RegisterDto } from './auth.dto.js';
 import { AuthService } from './auth.service.js';
@@ -32,7 +33,7 @@ export class AuthController {
     @Body(validated(RegisterDto)) body: RegisterDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<UserView>> {
+  ): Promise<Envelope<CurrentUser>> {
     const { user, tokens } = await this.auth.register(body, request.ip);
     this.setCookies(reply, tokens);
     return ok(userView(user));
@@ -46,7 +47,7 @@ export class AuthController {
     @Body(validated(LoginDto)) body: LoginDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<UserView>> {
+  ): Promise<Envelope<CurrentUser>> {
     const { user, tokens } = await this.auth.login(body, request.ip);
     this.setCookies(reply, tokens);
     return ok(userView(user));
@@ -74,14 +75,14 @@ export class AuthController {
   /** The profile's name. */
   @Put('api/v1.0/user/current')
   @LoggedIn()
-  async rename(@User() user: Principal, @Body(validated(ProfileDto)) body: ProfileDto): Promise<Envelope<UserView>> {
+  async rename(@User() user: Principal, @Body(validated(ProfileDto)) body: ProfileDto): Promise<Envelope<CurrentUser>> {
     return ok(userView(await this.auth.rename(user, body.user_name)));
   }
 
   /** The report hints the user hid (spec 001 §2 "Hints"), kept for every browser the user logs in with. */
   @Put('api/v1.0/user/current/hints')
   @LoggedIn()
-  async setHints(@User() user: Principal, @Body(validated(HintsDto)) body: HintsDto): Promise<Envelope<UserView>> {
+  async setHints(@User() user: Principal, @Body(validated(HintsDto)) body: HintsDto): Promise<Envelope<CurrentUser>> {
     return ok(userView(await this.auth.setHints(user, body)));
   }
 
@@ -93,7 +94,7 @@ export class AuthController {
     @User() user: Principal,
     @Body(validated(ChangePasswordDto)) body: ChangePasswordDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<UserView>> {
+  ): Promise<Envelope<CurrentUser>> {
     const changed = await this.auth.changePassword(user, body.current_password, body.new_password);
     this.setCookies(reply, changed.tokens);
     return ok(userView(changed.user));

@@ -1,19 +1,29 @@
-import { ACCOUNT_LIMITS } from '@stat/schemas/site';
+import { ACCOUNT_LIMITS, PASSWORD_TEXTS, passwordProblem } from '@stat/schemas/site';
+import type { LoginBody, PasswordChangeBody, ProfileBody, RegisterBody } from '@stat/schemas/accounts';
 import { HINT_REPORT_NAME, HINT_REPORTS_MAX, META_TIP_VIEWS, META_TIPS, type HintState, type MetaTip } from '@stat/schemas/hints';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 
-const { passwordMin, passwordMax, userNameMax } = ACCOUNT_LIMITS;
-const PASSWORD_LENGTH = `Пароль должен быть от ${passwordMin} до ${passwordMax} символов`;
+const { passwordMax, userNameMax } = ACCOUNT_LIMITS;
+
+/** A new password (registration, a change): the shared rule's one text (schemas, `passwordProblem`). */
+const IsNewPassword = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isNewPassword',
+    validator: {
+      validate: (value) => typeof value === 'string' && passwordProblem(value) === null,
+      defaultMessage: (args) => (typeof args?.value === 'string' ? passwordProblem(args.value) : null) ?? PASSWORD_TEXTS.length,
+    },
+  });
 
 export const EMAIL_INVALID = 'Введен неправильный email';
 
-export class RegisterDto {
+export class RegisterDto implements RegisterBody {
   @IsEmail({}, { message: EMAIL_INVALID })
   @MaxLength(254, { message: EMAIL_INVALID })
   email!: string;
 
+  @IsNewPassword()
   @IsString()
-  @Length(passwordMin, passwordMax, { message: PASSWORD_LENGTH })
   password!: string;
 
   @IsOptional()
@@ -22,7 +32,7 @@ export class RegisterDto {
   user_name?: string;
 }
 
-export class LoginDto {
+export class LoginDto implements LoginBody {
   @IsString()
   @MaxLength(254)
   email!: string;
@@ -33,20 +43,20 @@ export class LoginDto {
 }
 
 /** `PUT /user/current`: the profile's name (empty clears it). */
-export class ProfileDto {
+export class ProfileDto implements ProfileBody {
   @IsString()
   @MaxLength(userNameMax, { message: `Имя — не более ${userNameMax} символов` })
   user_name!: string;
 }
 
 /** `POST /user/current/password`: the current password proves it is the user; the new one as at registration. */
-export class ChangePasswordDto {
+export class ChangePasswordDto implements PasswordChangeBody {
   @IsString()
   @MaxLength(passwordMax)
   current_password!: string;
 
+  @IsNewPassword()
   @IsString()
-  @Length(passwordMin, passwordMax, { message: PASSWORD_LENGTH })
   new_password!: string;
 }
 

@@ -9,6 +9,7 @@ import type { SessionService } from './sessions.js';
 // Needs: nothing. The registration limits, without hashing a hundred passwords through HTTP.
 const settings = (registrationOpen: boolean): ApiSettings => ({
   prefix: 'top100', publicUrl: '', collectorPublicUrl: '', cookieSecure: false, sessionTtlS: 900, refreshTtlS: 86_400, registrationOpen, ratingSchedule: false, reportRequestsPerMinute: 600, goalCreationsPerMinute: 10,
+  reportQuerySettings: { max_memory_usage: 0, max_rows_to_read: 0 }, reportSampleMinEvents: 0,
 });
 const users = { create: async () => { throw new Error('must not be reached'); } } as unknown as UsersRepository;
 const sessions = {} as SessionService;

@@ -3,7 +3,8 @@ import { hintStateOf, storedHints, type HintState } from '@stat/schemas/hints';
 import { normalizeEmail, UsersRepository } from '../users/users.repository.js';
 import { SETTINGS, type ApiSettings } from '../tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { ROLE, type Principal } from './principal.js';
+import { ROLE } from '@stat/schemas/accounts';
+import type { Principal } from './principal.js';
 import {
   AUTH_ATTEMPTS_PER_ADDRESS,
   LOGIN_FAILURES_PER_EMAIL,

@@ -83,6 +83,22 @@ export function authSuite(env: () => TestApi): void {
       expect(await count('users')).toBe(before);
     });
 
+    it('refuses a password of eight spaces at registration with 400, and stores no account', async () => {
+      const email = uniqueEmail('blank');
+      const answer = await client().post('/api/v1.0/auth/register', { email, password: '        ' });
+      expect([answer.status, answer.json]).toEqual([400, { responseStatus: 400, errors: { message: 'Пароль не может состоять только из пробелов' } }]);
+      expect(await count('users WHERE email = $1', [email])).toBe(0);
+    });
+
+    it('refuses a new password of blanks only (tabs, line breaks, spaces) with 400; the old one still logs in', async () => {
+      const email = uniqueEmail('blank-change');
+      const here = client();
+      await here.register(email, 'old password 1');
+      const answer = await here.post('/api/v1.0/user/current/password', { current_password: 'old password 1', new_password: '\t\t\n  \r\n  ' });
+      expect([answer.status, answer.json]).toEqual([400, { responseStatus: 400, errors: { message: 'Пароль не может состоять только из пробелов' } }]);
+      expect((await client().login(email, 'old password 1')).status).toBe(200);
+    });
+
     it('logs in with the right password only', async () => {
       const email = uniqueEmail('login');
       await client().register(email);

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { Permission } from './principal.js';
+import type { Permission } from '@stat/schemas/accounts';
 
 /**
  * Who may call a route. Every route declares one; the access guard refuses a route without

@@ -1,17 +1,4 @@
-/** Role ids of the specification. */
-export const ROLE = { ADMIN: 1, SUPPORT: 2, ANALYST: 3, MANAGER: 4, COUNTER_OWNER: 5, COUNTER_READONLY: 6, USER: 7 } as const;
-
-/** Permissions a role grants; migrations/postgres/0001_accounts.sql assigns them. */
-export const PERMISSIONS = [
-  'read_all_projects',
-  'edit_all_projects',
-  'edit_demo_project',
-  'moderate_rating',
-  'manage_users',
-  'create_projects',
-  'can_read_dev_reports',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+import type { Permission } from '@stat/schemas/accounts';
 
 /** The logged-in user of a request. */
 export interface Principal {

@@ -1,16 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { CaptchaChallenge } from '@stat/schemas/projects';
 import type { Kv } from '../kv/kv.js';
 import { LIMIT_KV } from '../tokens.js';
 
 /** Leading zero bits demanded: about 65,000 hashes, a second or less in a browser. */
 export const POW_DIFFICULTY = 16;
 const CHALLENGE_TTL_MS = 10 * 60_000;
-
-export interface Challenge {
-  challenge: string;
-  difficulty: number;
-}
 
 /**
  * A self-hosted captcha: a proof of work. The client finds a nonce such that
@@ -21,7 +17,7 @@ export interface Challenge {
 export class ProofOfWork {
   constructor(@Inject(LIMIT_KV) private readonly kv: Kv) {}
 
-  async issue(): Promise<Challenge> {
+  async issue(): Promise<CaptchaChallenge> {
     const challenge = randomBytes(16).toString('hex');
     await this.kv.set(`pow:${challenge}`, String(POW_DIFFICULTY), CHALLENGE_TTL_MS);
     return { challenge, difficulty: POW_DIFFICULTY };

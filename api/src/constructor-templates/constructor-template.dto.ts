@@ -31,7 +31,8 @@ import {
   type Group,
 } from '@stat/schemas';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
-import { Trimmed } from '../http/dto-helpers.js';
+import { IsRowId } from '../http/id.pipe.js';
+import { Given, Trimmed } from '../http/dto-helpers.js';
 
 /**
  * What is wrong with a template's title (already trimmed), or null (§5: required, 3 to 255
@@ -142,23 +143,32 @@ export class CreateConstructorTemplateDto {
   days_in_range!: number;
 }
 
-/** PUT /api/v1.0/constructor_template/{id}: any of title, body and days_in_range (a rename sends the title alone). */
+/**
+ * PUT /api/v1.0/constructor_template/{id}: any of title, body and days_in_range (a rename sends
+ * the title alone). A field sent as null is checked, and refused, as any other value: null is no
+ * title, no query and no number of days.
+ */
 export class UpdateConstructorTemplateDto {
-  @IsOptional()
+  /** §3 "Save payload … and id when editing": the path's id again (ignored), another one is refused */
+  @IsRowId()
+  @Given()
+  id?: number;
+
   @IsTitle()
   @Trimmed()
+  @Given()
   title?: string;
 
-  @IsOptional()
   @ValidateNested()
   @Type(() => ConstructorTemplateBodyDto)
   @IsObject()
+  @Given()
   body?: ConstructorTemplateBodyDto;
 
-  @IsOptional()
   @IsInt()
   @Min(0)
   @Max(100_000)
+  @Given()
   days_in_range?: number;
 }
 

@@ -8,6 +8,7 @@ import {
   type ConstructorTemplateList,
 } from '@stat/schemas';
 import type { Principal } from '../auth/principal.js';
+import { assertSameAsPath } from '../http/path-ids.js';
 import type { ConstructorTemplateBodyDto, ConstructorTemplateListQueryDto, CreateConstructorTemplateDto, UpdateConstructorTemplateDto } from './constructor-template.dto.js';
 import { ConstructorTemplatesRepository, type ConstructorTemplateRow } from './constructor-templates.repository.js';
 
@@ -38,6 +39,7 @@ export class ConstructorTemplatesService {
   }
 
   async update(user: Principal, id: number, dto: UpdateConstructorTemplateDto): Promise<ConstructorTemplate> {
+    assertSameAsPath('id', dto.id, id);
     if (dto.title === undefined && dto.body === undefined && dto.days_in_range === undefined) throw new BadRequestException(NOTHING_TO_CHANGE);
     const changed = await this.templates.update(user.id, id, {
       ...(dto.title === undefined ? {} : { title: dto.title }),

@@ -107,6 +107,45 @@ describe('constructor templates', () => {
     expect(listed.dropped).toEqual(['gender', 'rambler_id']);
   });
 
+  it('refuses a body, a title or days sent as null on save over, with 400, and keeps the template', async () => {
+    const created = await alice.client.post('/api/v1.0/constructor_template', { title: 'Не трогать', body: BODY, days_in_range: 7 });
+    const id = created.json.result.id as number;
+    const answers = [];
+    for (const change of [{ body: null }, { title: null }, { days_in_range: null }]) answers.push((await alice.client.put(`/api/v1.0/constructor_template/${id}`, change)).json);
+    expect(answers).toEqual([
+      { responseStatus: 400, errors: { message: 'body must be an object; nested property body must be either object or array' } },
+      { responseStatus: 400, errors: { message: 'Поле не заполнено' } },
+      { responseStatus: 400, errors: { message: 'days_in_range must not be greater than 100000; days_in_range must not be less than 0; days_in_range must be an integer number' } },
+    ]);
+    expect((await alice.client.get(`/api/v1.0/constructor_template/${id}`)).json.result).toEqual(created.json.result);
+  });
+
+  it('takes the template’s own id in the body of a save over (§3 "Save payload": "and id when editing")', async () => {
+    const created = await alice.client.post('/api/v1.0/constructor_template', { title: 'С id', body: BODY, days_in_range: 7 });
+    const id = created.json.result.id as number;
+    const saved = await alice.client.put(`/api/v1.0/constructor_template/${id}`, { id, title: 'С id, изменён', body: BODY, days_in_range: 14 });
+    expect(saved.json).toEqual({ responseStatus: 200, result: { ...created.json.result, title: 'С id, изменён', days_in_range: 14, update_date: expect.any(String) } });
+  });
+
+  it('refuses an id in the body that is not the path’s, with 400, and keeps the template', async () => {
+    const created = await alice.client.post('/api/v1.0/constructor_template', { title: 'Чужой id', body: BODY, days_in_range: 7 });
+    const id = created.json.result.id as number;
+    const answer = await alice.client.put(`/api/v1.0/constructor_template/${id}`, { id: id + 1, title: 'Не тот' });
+    expect(answer.json).toEqual({ responseStatus: 400, errors: { message: `id in the body (${id + 1}) is not the one in the path (${id})` } });
+    expect((await alice.client.get(`/api/v1.0/constructor_template/${id}`)).json.result).toEqual(created.json.result);
+  });
+
+  it('refuses to save a filter on the published time compared with a word, naming the dimension and the value; stores nothing', async () => {
+    const before = (await alice.client.get('/api/v1.0/user/constructor_templates')).json.result.totals;
+    const body = { ...BODY, dimension_filters: [{ key: 'published_datetime', op: '=', value: 'завтра' }] };
+    const answer = await alice.client.post('/api/v1.0/constructor_template', { title: 'Завтрашние', body, days_in_range: 1 });
+    expect(answer.json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'body.dimension_filters.0.value of published_datetime must be a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15: "завтра" is not one' },
+    });
+    expect((await alice.client.get('/api/v1.0/user/constructor_templates')).json.result.totals).toBe(before);
+  });
+
   it.each([
     [{ title: 'ab', body: BODY, days_in_range: 1 }, 'Минимальная длина названия: 3 символа'],
     [{ title: '   ', body: BODY, days_in_range: 1 }, 'Поле не заполнено'],

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { CONSTRUCTOR_LIMITS, CONSTRUCTOR_VIEW_TYPES, type ConstructorRequest, type ConstructorViewType } from '@stat/schemas';
-import { ReportRequestDto } from '../reports/report-request.dto.js';
+import { CsvTitle, ReportRequestDto } from '../reports/report-request.dto.js';
 
 /**
  * The body of `POST /api/report/v1.0/eventbase/{projectId}/constructor` (specification 001, §7):
@@ -17,4 +17,10 @@ export class ConstructorRequestDto extends ReportRequestDto implements Construct
   @IsOptional()
   @IsIn(CONSTRUCTOR_LIMITS, { message: `limit must be one of ${CONSTRUCTOR_LIMITS.join(', ')}` })
   declare limit?: number;
+}
+
+/** The body of the constructor's CSV call: the table's, and the file's title (a saved template's, say). */
+export class ConstructorCsvRequestDto extends ConstructorRequestDto {
+  @CsvTitle()
+  title?: string;
 }

@@ -229,6 +229,14 @@ describe('the constructor refuses what it cannot answer, with a message', () => 
     expect(answer.json.errors.message).toContain(message);
   });
 
+  it('a published time compared with a word: 400 naming the dimension and the value, never a 500', async () => {
+    const answer = await ask({ metrics: ['visits'], dimensions: ['traffic_type'], dimension_filters: [{ key: 'published_datetime', op: '=', value: 'завтра' }] });
+    expect([answer.status, answer.json]).toEqual([
+      400,
+      { responseStatus: 400, errors: { message: 'dimension_filters.0.value of published_datetime must be a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15: "завтра" is not one' } },
+    ]);
+  });
+
   it('answers another user nothing of the project', async () => {
     const stranger = await newUser(api);
     const answer = await ask({ metrics: ['visits'], dimensions: ['traffic_type'] }, stranger.client);

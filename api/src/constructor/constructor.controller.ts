@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Body, Controller, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -10,8 +9,9 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { validated } from '../common/validated.js';
 import { answer, ApiReportLimit, envelope } from '../openapi/answers.js';
-import { ConstructorRequestDto } from './constructor-request.dto.js';
+import { ConstructorCsvRequestDto, ConstructorRequestDto } from './constructor-request.dto.js';
 import { ConstructorService } from './constructor.service.js';
+import { streamedFile } from '../http/streamed-file.js';
 
 // The report routes' access: anonymous callers read the demo project only; unknown projects are 404.
 @Controller('api/report/v1.0/eventbase/:projectId/constructor')
@@ -39,11 +39,13 @@ export class ConstructorController {
   async csv(
     @Param('projectId', ProjectIdPipe) projectId: number,
     @User() _user: Principal,
-    @Body(validated(ConstructorRequestDto)) body: ConstructorRequestDto,
+    @Body(validated(ConstructorCsvRequestDto)) body: ConstructorCsvRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
     const { disposition, lines } = await this.constructorReports.csv(projectId, body);
+    // The headers of the file only once it has begun: a call failing before is answered as an error.
+    const file = await streamedFile(lines, 'text/csv; charset=utf-8');
     void reply.header('content-disposition', disposition);
-    return new StreamableFile(Readable.from(lines), { type: 'text/csv; charset=utf-8' });
+    return file;
   }
 }

@@ -11,7 +11,7 @@ import {
 } from '@stat/schemas';
 import { isVisitTableDimension } from '../reports/compile.js';
 import { ReportService } from '../reports/report.service.js';
-import type { ConstructorRequestDto } from './constructor-request.dto.js';
+import type { ConstructorCsvRequestDto, ConstructorRequestDto } from './constructor-request.dto.js';
 
 /**
  * The constructor's queries (specification 001, §4 "Constructor"): each one is a report
@@ -35,7 +35,7 @@ export class ConstructorService {
   }
 
   /** The whole table as CSV, as the report calls give it. */
-  async csv(projectId: number, body: ConstructorRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+  async csv(projectId: number, body: ConstructorCsvRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
     const dimensions = dimensionsOf(body);
     return this.reports.csvOf(projectId, constructorDefinition(dimensions), { ...body, dimensions });
   }

@@ -1,5 +1,5 @@
-import { DIMENSIONS, type AttributionModel, type ConversionMetric, type ConversionTableDimension, type ConversionWidgetDimension, type GoalBody } from '@stat/schemas';
-import { Params, ReportQueryError, sampleSql, type Sql } from '../reports/compile.js';
+import { DIMENSIONS, type AttributionModel, type ConversionMetric, type ConversionTableDimension, type ConversionWidgetDimension, type DimensionFilterRule, type GoalBody } from '@stat/schemas';
+import { Params, ReportQueryError, sampleSql, visitEventRows, whereSql, type Sql } from '../reports/compile.js';
 import { goalCondition } from '../goals/goal-sql.js';
 
 /** What a conversion query reads: a project's Moscow days [dateStart, dateEnd], of a share of its visitors. */
@@ -37,18 +37,20 @@ function periodWhere(q: ConversionPeriod, p: Params): string {
 
 /**
  * A side of a conversion per day and in total: the metric over the events that reach the goal,
- * or, without a goal (an empty denominator, §3), all the period's visits. Rows: one per day with
- * `day` and `value`, and one with `day` = '' holding the period's total (distinct counts do not
- * add up over days).
+ * or, without a goal (an empty denominator, §3), all the period's visits; of the visits that the
+ * report filters keep, as a report of visits keeps them (spec 002 §7 "body filters";
+ * {@link visitEventRows}). Rows: one per day with `day` and `value`, and one with `day` = ''
+ * holding the period's total (distinct counts do not add up over days).
  */
-export function compileConversionSide(q: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null): Sql {
+export function compileConversionSide(q: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null, filters: readonly DimensionFilterRule[] = []): Sql {
   const p = new Params();
-  const where = periodWhere(q, p);
+  const rows = visitEventRows(q, filters, p);
+  const where = whereSql(rows);
   const count = goal === null ? COUNT.visits : COUNT[metric];
   const condition = goal === null ? '1' : goalCondition(goal, p);
-  const query = `SELECT toString(event_date) AS day, toString(${count}) AS value FROM ${events(q)} WHERE ${where} AND ${condition} GROUP BY event_date
+  const query = `SELECT toString(event_date) AS day, toString(${count}) AS value FROM ${rows.from} WHERE ${where} AND ${condition} GROUP BY event_date
     UNION ALL
-    SELECT '' AS day, toString(${count}) AS value FROM ${events(q)} WHERE ${where} AND ${condition}`;
+    SELECT '' AS day, toString(${count}) AS value FROM ${rows.from} WHERE ${where} AND ${condition}`;
   return { query, params: p.values, table: 'events' };
 }
 

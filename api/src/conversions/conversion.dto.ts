@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import {
   ATTRIBUTION_MODELS,
   ATTRIBUTION_WINDOWS,
@@ -22,8 +22,9 @@ import {
   type ConversionTableMetric,
   type ConversionWidgetDimension,
 } from '@stat/schemas';
-import { IsRowId } from '../http/id.pipe.js';
+import { ID_MAX, IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
+import { DimensionFilterRuleDto, DimensionFilterRules } from '../reports/filter.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
 import { Given, QueryId, Trimmed } from '../http/dto-helpers.js';
 
@@ -40,14 +41,30 @@ export class ConversionListQueryDto {
   @IsOptional() @queryBoolean() @IsBoolean() show_common?: boolean;
 }
 
-/** The fields of a conversion that a create or an update may send. */
-class ConversionFieldsDto {
-  @Length(CONVERSION_TITLE_MIN, CONVERSION_TITLE_MAX, { message: `title: ${CONVERSION_TEXTS.titleTooShort}, не больше ${CONVERSION_TITLE_MAX}` })
-  @IsString()
-  @Trimmed()
-  @Given()
-  title?: string;
+/**
+ * What is wrong with a conversion's title (trimmed), or null (§5: required, 3 to 255
+ * characters, counted in code points as the table's CHECK counts them with char_length).
+ */
+export function conversionTitleProblem(title: unknown): string | null {
+  if (typeof title !== 'string' || title === '') return `title: ${CONVERSION_TEXTS.titleRequired}`;
+  const length = [...title].length;
+  return length < CONVERSION_TITLE_MIN || length > CONVERSION_TITLE_MAX ? `title: ${CONVERSION_TEXTS.titleTooShort}, не больше ${CONVERSION_TITLE_MAX}` : null;
+}
 
+/** One text per title: «Поле не заполнено» or the length's. */
+const IsConversionTitle = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isConversionTitle',
+    validator: { validate: (value) => conversionTitleProblem(value) === null, defaultMessage: (args) => conversionTitleProblem(args?.value) ?? '' },
+  });
+
+/**
+ * The fields of a conversion that a create or an update may leave out. (The title and the
+ * numerator are each class's own: a create needs them, and a check made conditional here, by
+ * `Given`, would be conditional in a subclass too: class-validator skips every check of a field
+ * whose condition fails.)
+ */
+class ConversionFieldsDto {
   @MaxLength(CONVERSION_DESCRIPTION_MAX, { message: `description: ${CONVERSION_TEXTS.descriptionTooLong}` })
   @IsString()
   @Trimmed()
@@ -55,7 +72,6 @@ class ConversionFieldsDto {
   description?: string;
 
   @IsIn(CONVERSION_METRICS) @Given() metric?: ConversionMetric;
-  @IsRowId() @Given() numerator_goal_id?: number;
   /** null: all visits */
   @IsRowId() @ValidateIf((_, v) => v !== undefined && v !== null) denominator_goal_id?: number | null;
   @IsIn(CONVERSION_ACCESS) @Given() access?: ConversionAccess;
@@ -65,18 +81,31 @@ class ConversionFieldsDto {
   @IsBoolean() @Given() is_favorite?: boolean;
 }
 
-/** POST /api/v1.0/conversion */
+/** POST /api/v1.0/conversion: a title and a numerator are required (§5). */
 export class CreateConversionDto extends ConversionFieldsDto {
   @IsRowId() project_id!: number;
-  @Length(CONVERSION_TITLE_MIN, CONVERSION_TITLE_MAX, { message: `title: ${CONVERSION_TEXTS.titleTooShort}, не больше ${CONVERSION_TITLE_MAX}` })
-  @IsString()
+
+  @IsConversionTitle()
   @Trimmed()
-  declare title: string;
-  @IsRowId({ message: `numerator_goal_id: ${CONVERSION_TEXTS.numeratorRequired}` }) declare numerator_goal_id: number;
+  title!: string;
+
+  /** one text, not one per failing bound of a row id */
+  @ValidateBy(
+    { name: 'isNumeratorGoal', validator: { validate: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= ID_MAX } },
+    { message: `numerator_goal_id: ${CONVERSION_TEXTS.numeratorRequired}` },
+  )
+  numerator_goal_id!: number;
 }
 
-/** PUT /api/v1.0/conversion/{id} */
-export class UpdateConversionDto extends ConversionFieldsDto {}
+/** PUT /api/v1.0/conversion/{id}: any of the fields; one sent as null is checked (and refused) as any value. */
+export class UpdateConversionDto extends ConversionFieldsDto {
+  @IsConversionTitle()
+  @Trimmed()
+  @Given()
+  title?: string;
+
+  @IsRowId() @Given() numerator_goal_id?: number;
+}
 
 /** POST …/eventbase/{projectId}/conversions: the figures of the project's conversions over a period. */
 export class ConversionsReportDto {
@@ -84,6 +113,11 @@ export class ConversionsReportDto {
   @IsReportDate() @IsNotBefore('date_start') date_end!: string;
   /** which conversions (missing: every one the caller sees, up to CONVERSIONS_A_CALL) */
   @IsOptional() @IsRowId({ each: true }) @ArrayMaxSize(CONVERSIONS_A_CALL) @IsArray() conversion_ids?: number[];
+  /**
+   * spec 002 §7 "body filters": the report calls' dimension filter rules, applied as a report of
+   * visits applies them: both sides count only the visits that the rules keep
+   */
+  @IsOptional() @DimensionFilterRules() filters?: DimensionFilterRuleDto[];
   /** share of visitors to read, (0, 1], as the reports take it; 1 by default (spec 002 §9); the answer says the sample used */
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })

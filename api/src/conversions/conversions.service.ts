@@ -28,6 +28,7 @@ import {
   type ConversionWidgetCategory,
   type ConversionWidgetDimension,
   type ConversionWidgetResult,
+  type DimensionFilterRule,
   type GoalBody,
 } from '@stat/schemas';
 import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
@@ -210,8 +211,8 @@ export class ConversionsService {
     const conversions = await Promise.all(
       rows.map(async (row): Promise<ConversionFigures> => {
         const [numerator, denominator] = await Promise.all([
-          this.side(period, row.metric, await this.bodyOf(Number(row.numerator_goal_id))),
-          this.side(period, row.metric, row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id))),
+          this.side(period, row.metric, await this.bodyOf(Number(row.numerator_goal_id)), body.filters),
+          this.side(period, row.metric, row.denominator_goal_id === null ? null : await this.bodyOf(Number(row.denominator_goal_id)), body.filters),
         ]);
         // The value from the counts as read: scaling both sides by one factor would only add rounding.
         return { id: Number(row.id), numerator: scaledSide(numerator, period.sample), denominator: scaledSide(denominator, period.sample), conversion: conversionValue(numerator.totals, denominator.totals) };
@@ -387,9 +388,9 @@ export class ConversionsService {
     return { projectId, ...period, sample: await this.sampling.sampleOf(projectId, period, periodSample(body.sample, period, today)) };
   }
 
-  /** A side by day and in total, as read from the period's sample (unscaled: see {@link scaledSide}). */
-  private async side(period: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null): Promise<Side> {
-    const rows = await this.engine.rows(compileConversionSide(period, metric, goal), 'conversion');
+  /** A side by day and in total, as read from the period's sample (unscaled: see {@link scaledSide}), of the visits the filters keep. */
+  private async side(period: ConversionPeriod, metric: ConversionMetric, goal: GoalBody | null, filters: readonly DimensionFilterRule[] = []): Promise<Side> {
+    const rows = await this.engine.rows(compileConversionSide(period, metric, goal, filters), 'conversion');
     const data = rows.filter((r) => r.day !== '').map((r) => ({ date: String(r.day), value: Number(r.value) })).sort((a, b) => a.date.localeCompare(b.date));
     return { data, totals: Number(rows.find((r) => r.day === '')?.value ?? 0) };
   }

@@ -118,6 +118,54 @@ describe('conversions', () => {
     expect((await table({ attribution_window: 10 })).status).toBe(400);
   });
 
+  it('takes the report filters in the body of the report (spec 002 §7 "body filters"): a source keeps its visits on both sides', async () => {
+    const owner = await userWithProject(api);
+    await addVisits(owner.projectId);
+    const conversion = await buyConversion(owner);
+    // Of D's direct and link visits (3, 6, 7), 3 and 6 bought.
+    const report = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversions`, {
+      date_start: D,
+      date_end: D,
+      filters: [{ key: 'traffic_type', op: 'include', value: ['direct', 'link'] }],
+    });
+    expect(report.json).toEqual({
+      responseStatus: 200,
+      result: {
+        conversions: [{ id: conversion, numerator: { data: [{ date: D, value: 2 }], totals: 2 }, denominator: { data: [{ date: D, value: 3 }], totals: 3 }, conversion: (100 * 2) / 3 }],
+        sample: 1,
+      },
+    });
+  });
+
+  it('applies a filter on events as the reports of visits do: it keeps the visits having such an event, whole', async () => {
+    const owner = await userWithProject(api);
+    await addVisits(owner.projectId);
+    const conversion = await buyConversion(owner);
+    // D's visits with a purchase, 3, 5 and 6, all of them counted in the denominator (all visits) too.
+    const report = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversions`, {
+      date_start: D,
+      date_end: D,
+      filters: [{ key: 'event_name', op: '=', value: 'buy', extra: { eventClass: 'cv' } }],
+    });
+    expect(report.json).toEqual({
+      responseStatus: 200,
+      result: { conversions: [{ id: conversion, numerator: { data: [{ date: D, value: 3 }], totals: 3 }, denominator: { data: [{ date: D, value: 3 }], totals: 3 }, conversion: 100 }], sample: 1 },
+    });
+  });
+
+  it('refuses a filter rule the report calls refuse, with their message', async () => {
+    const owner = await userWithProject(api);
+    const report = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversions`, {
+      date_start: D,
+      date_end: D,
+      filters: [{ key: 'published_datetime', op: '=', value: 'завтра' }],
+    });
+    expect(report.json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'filters.0.value of published_datetime must be a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15: "завтра" is not one' },
+    });
+  });
+
   it('sorts and pages the table in ClickHouse, by any of its dimensions, and gives it as CSV', async () => {
     const owner = await userWithProject(api);
     await addVisits(owner.projectId);
@@ -290,5 +338,35 @@ describe('conversions', () => {
     expect((await owner.client.post('/api/v1.0/conversion', { project_id: owner.projectId, title: 'Чужая цель', numerator_goal_id: foreignGoal.id })).status).toBe(400);
     expect((await owner.client.delete(`/api/v1.0/conversion/${mine.id}`)).status).toBe(200);
     expect((await owner.client.get(`/api/v1.0/conversion/${mine.id}`)).status).toBe(404);
+  });
+
+  describe('a conversion without a title or a numerator, or with a title too short for the table, is a 400 and nothing is stored', () => {
+    let owner: Awaited<ReturnType<typeof userWithProject>>;
+    let goalId: number;
+    const conversions = async (): Promise<unknown[]> => api.db.query('SELECT * FROM conversions WHERE project_id = $1 ORDER BY id', [owner.projectId]);
+    beforeAll(async () => {
+      owner = await userWithProject(api);
+      const goal = await owner.client.post('/api/v1.0/goal', { project_id: owner.projectId, title: 'Покупка', body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy' }] } });
+      goalId = Number(goal.json.result.id);
+    });
+    it.each([
+      ['no title', {}, 'title: Поле не заполнено'],
+      ['a title null', { title: null }, 'title: Поле не заполнено'],
+      ['a title of two characters that are four UTF-16 units', { title: '😀😀' }, 'title: Минимум 3 символа, не больше 255'],
+      ['no numerator', { title: 'Покупки', numerator_goal_id: undefined }, 'numerator_goal_id: Выберите цель'],
+    ])('%s', async (_name, input, message) => {
+      const before = await conversions();
+      const answer = await owner.client.post('/api/v1.0/conversion', { project_id: owner.projectId, numerator_goal_id: goalId, ...input });
+      expect(answer.json).toEqual({ responseStatus: 400, errors: { message } });
+      expect(await conversions()).toEqual(before);
+    });
+
+    it('a title sent as null to a change is a 400, and the conversion keeps its title', async () => {
+      const created = await owner.client.post('/api/v1.0/conversion', { project_id: owner.projectId, title: 'Покупки', numerator_goal_id: goalId });
+      const before = await conversions();
+      const answer = await owner.client.put(`/api/v1.0/conversion/${created.json.result.id}`, { title: null });
+      expect(answer.json).toEqual({ responseStatus: 400, errors: { message: 'title: Поле не заполнено' } });
+      expect(await conversions()).toEqual(before);
+    });
   });
 });

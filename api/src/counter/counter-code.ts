@@ -1,3 +1,5 @@
+import { DEFAULT_COUNTER_SETTINGS } from '@stat/schemas/projects';
+
 /** What the counter code carries besides the project (specification 000, §2.6). */
 export interface CodeOptions {
   trackHashes: boolean;
@@ -45,7 +47,7 @@ export function counterCode(urls: CodeUrls, projectId: number, options: CodeOpti
 
 /** The widget: an 88×31 SVG badge in the site's colour with today's page views. */
 export function widgetSvg(color: string, views: number): string {
-  const fill = /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#313EFB';
+  const fill = /^#[0-9a-fA-F]{6}$/.test(color) ? color : DEFAULT_COUNTER_SETTINGS.color;
   const text = views.toLocaleString('ru-RU').replace(/\u00a0/g, ' ');
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="88" height="31" viewBox="0 0 88 31" role="img" aria-label="Просмотры сегодня: ${text}">` +

@@ -70,6 +70,21 @@ describe('the data export', () => {
     ]);
   });
 
+  it('takes the fields joined by commas, as spec 002 §7 gives them, for the same file as their list', async () => {
+    const analyst = await userWithProject(api, ANALYST);
+    const day = moscowNoon(1);
+    await addEvents(analyst.projectId, [
+      { ts: new Date(day).toISOString().replace('T', ' ').replace('Z', ''), event_date: dateOf(day), event_key: String(day), event_type: 'event', url: 'https://site.ru/a', session_id: 5, event_class: 'form', event_name: 'send' },
+    ]);
+    const link = async (fields: unknown) => analyst.client.post(`/api/v1.0/${analyst.projectId}/export/link`, { date_start: dateOf(day), date_end: dateOf(day), limit: 1, fields });
+    const file = async (url: string) => (await fetch(`${api.url}${new URL(url).pathname}`)).text();
+    const joined = await link('session_id, event_name,');
+    expect(joined.json).toEqual({ responseStatus: 200, result: { url: expect.stringMatching(/\/export\/[\w-]{32}\.csv$/), expires_at: expect.any(String) } });
+    const listed = await link(['session_id', 'event_name']);
+    const text = 'date_time;event_type;url;session_id;event_name\r\n' + `${moscowTime(day)};event;https://site.ru/a;5;send\r\n`;
+    expect([await file(joined.json.result.url), await file(listed.json.result.url)]).toEqual([text, text]);
+  });
+
   it('refuses users who are neither staff nor analysts, and bad requests, with a message', async () => {
     const owner = await userWithProject(api);
     const refused = await owner.client.post(`/api/v1.0/${owner.projectId}/export/link`, { date_start: 'today', date_end: 'today', limit: 1, fields: [] });
@@ -86,6 +101,7 @@ describe('the data export', () => {
     expect(await bad({ limit: '1e3' })).toEqual([400, true]);
     expect(await bad({ fields: ['version'] })).toEqual([400, true]); // not collected here
     expect(await bad({ fields: ['url', 'url'] })).toEqual([400, true]);
+    expect(await bad({ fields: 'session_id,version' })).toEqual([400, true]); // joined by commas, checked the same
     expect(await bad({ date_start: 'tomorrow' })).toEqual([400, true]);
     expect(await bad({ date_start: '2026-11-10', date_end: '2026-11-01' })).toEqual([400, true]);
   });

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -12,6 +11,7 @@ import { validated } from '../common/validated.js';
 import { ExportLinkDto } from './export.dto.js';
 import { ExportService } from './export.service.js';
 import { ApiStoreNotReady } from '../openapi/answers.js';
+import { streamedFile } from '../http/streamed-file.js';
 
 /** «Выгрузка данных» (spec 002 §2): a data address for staff, and the file it streams. */
 @Controller('api/v1.0')
@@ -47,8 +47,10 @@ export class ExportController {
   async file(@Param('file') file: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
     // The address ends in .csv so that a browser or a spreadsheet takes it for what it is.
     const { disposition, lines } = await this.exports.file(file.endsWith('.csv') ? file.slice(0, -4) : '');
+    // The headers of the file only once it has begun: a call failing before is answered as an error.
+    const csv = await streamedFile(lines, 'text/csv; charset=utf-8');
     void reply.header('content-disposition', disposition);
     void reply.header('cache-control', 'no-store');
-    return new StreamableFile(Readable.from(lines), { type: 'text/csv; charset=utf-8' });
+    return csv;
   }
 }

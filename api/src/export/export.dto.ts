@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, Max, Min } from 'class-validator';
 import { EXPORT_FIELD_INFO, EXPORT_FIELDS, EXPORT_MAX_LIMIT, type ExportField, type ExportLinkRequest } from '@stat/schemas/export';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
@@ -21,9 +22,11 @@ export class ExportLinkDto implements ExportLinkRequest {
   @Max(EXPORT_MAX_LIMIT)
   limit!: number;
 
+  /** a list, or the names joined by commas as spec 002 §7 sends them (`event_class,session_id`; blanks around a name and empty names dropped) */
   @IsIn(COLLECTED, { each: true, message: `fields: each must be one of ${COLLECTED.join(', ')}` })
   @ArrayUnique()
   @ArrayMaxSize(EXPORT_FIELDS.length)
-  @IsArray()
+  @IsArray({ message: 'fields must be a list of field names, or the names joined by commas' })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter((name) => name !== '') : value))
   fields!: ExportField[];
 }

@@ -96,10 +96,10 @@ export class ExportService {
       limit: asked.limit,
       counterType: project.counter_settings.counter_type ?? 0,
     };
-    const clickhouse = this.clickhouse;
+    // The query is under way before the file begins: one that fails is the call's error, not a file of a header alone.
+    const result = await this.clickhouse.query({ query, query_params: params, format: 'JSONCompactEachRow' });
     async function* lines(): AsyncGenerator<string> {
       yield BOM + csvLine(columns);
-      const result = await clickhouse.query({ query, query_params: params, format: 'JSONCompactEachRow' });
       for await (const rows of result.stream<unknown[]>()) {
         for (const row of rows) yield csvLine((row.json() as (string | number)[]).map((v) => (typeof v === 'number' ? String(v) : v)));
       }

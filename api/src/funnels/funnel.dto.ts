@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested } from 'class-validator';
 import {
   FILTER_LIMITS,
@@ -11,6 +11,7 @@ import {
   FUNNELS_PAGE,
   GOAL_CONDITION_KEYS,
   GOAL_TEXTS,
+  type FunnelInput,
   type FunnelMetric,
   type FunnelStepInput,
 } from '@stat/schemas';
@@ -24,23 +25,49 @@ import { Trimmed } from '../http/dto-helpers.js';
 // A field's checks run from the decorator nearest to it upwards; the pipe stops at a field's
 // first failure, so the most basic check is written last.
 
-/** A step (§3 "Step"): its title and the goals any of which reaches it; numbered by its place. */
+/**
+ * A step's goals as ids: a goal sent as a step read from the api holds it, `{goal_id,
+ * goal_title}` (nothing else in it, the title a string), becomes its id; the title is the goal's
+ * own, not the step's to change. Anything else is left for the checks to refuse.
+ */
+const StepGoalIds = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((goal: unknown) => readGoalId(goal) ?? goal) : value));
+
+function readGoalId(goal: unknown): unknown {
+  if (typeof goal !== 'object' || goal === null || Array.isArray(goal)) return undefined;
+  const { goal_id, goal_title, ...rest } = goal as Record<string, unknown>;
+  const fits = Object.keys(rest).length === 0 && goal_id !== undefined && (goal_title === undefined || typeof goal_title === 'string');
+  return fits ? goal_id : undefined;
+}
+
+/**
+ * A step (§3 "Step"): its title and the goals any of which reaches it; numbered by its place
+ * (§4: "renumbered on save"), so the `step_number` of a step read back is taken and ignored.
+ */
 export class FunnelStepDto implements FunnelStepInput {
+  @Max(FUNNEL_STEPS_MAX)
+  @Min(1)
+  @IsInt()
+  @IsOptional()
+  step_number?: number;
+
   @MaxLength(FUNNEL_TITLE_MAX, { message: FUNNEL_TEXTS.titleTooLong })
   @MinLength(1, { message: FUNNEL_TEXTS.required })
   @IsString({ message: FUNNEL_TEXTS.required })
   @Trimmed()
   step_title!: string;
 
-  @IsRowId({ each: true })
+  /** goal ids, or `{goal_id, goal_title}` as the funnel's GET gives them (made ids on reading) */
+  @IsRowId({ each: true, message: 'goals: each must be a goal id, or {goal_id, goal_title} as the funnel gives it' })
   @ArrayMaxSize(FUNNEL_STEP_GOALS_MAX)
   @ArrayMinSize(1, { message: FUNNEL_TEXTS.stepNeedsGoal })
   @IsArray({ message: FUNNEL_TEXTS.stepNeedsGoal })
+  @StepGoalIds()
   goals!: number[];
 }
 
-/** POST /api/v1.0/{projectId}/funnel and PUT …/funnel/{id}: the whole funnel. */
-export class FunnelDto {
+/** POST /api/v1.0/{projectId}/funnel (and PUT …/funnel/{id}): the whole funnel. */
+export class FunnelDto implements FunnelInput {
   @MaxLength(FUNNEL_TITLE_MAX, { message: FUNNEL_TEXTS.titleTooLong })
   @MinLength(1, { message: FUNNEL_TEXTS.required })
   @IsString({ message: FUNNEL_TEXTS.required })
@@ -54,6 +81,13 @@ export class FunnelDto {
   @ArrayMinSize(FUNNEL_STEPS_MIN, { message: FUNNEL_TEXTS.tooFewSteps })
   @IsArray({ message: FUNNEL_TEXTS.tooFewSteps })
   steps!: FunnelStepDto[];
+}
+
+/** PUT …/funnel/{id}: the whole funnel, as POST's, or as GET answered it (its `id` the path's). */
+export class UpdateFunnelDto extends FunnelDto implements FunnelInput {
+  @IsRowId()
+  @IsOptional()
+  id?: number;
 }
 
 /** GET /api/v1.0/{projectId}/funnels. */

@@ -11,7 +11,7 @@ import { validated } from '../common/validated.js';
 import { joinedTexts, validatedFields } from '../http/field-errors.js';
 import { IdPipe } from '../http/id.pipe.js';
 import { ApiReportLimit } from '../openapi/answers.js';
-import { FunnelDto, FunnelListQueryDto, FunnelReportDto } from './funnel.dto.js';
+import { FunnelDto, FunnelListQueryDto, FunnelReportDto, UpdateFunnelDto } from './funnel.dto.js';
 import { FunnelsService } from './funnels.service.js';
 
 /** A field's first failing check is its one text. */
@@ -45,7 +45,7 @@ export class FunnelsController {
     @Project() project: ProjectRights,
     @User() user: Principal,
     @Param('id', new IdPipe('id')) id: number,
-    @Body(validatedFields(FunnelDto, joinedTexts, ONE_TEXT_A_FIELD)) body: FunnelDto,
+    @Body(validatedFields(UpdateFunnelDto, joinedTexts, ONE_TEXT_A_FIELD)) body: UpdateFunnelDto,
   ): Promise<Envelope<Funnel>> {
     return ok(await this.funnels.update(project, user, id, body));
   }

@@ -5,12 +5,13 @@ import type { Principal } from '../auth/principal.js';
 import type { ProjectRights } from '../auth/project-access.js';
 import type { Db, Sql } from '../db/db.js';
 import { goalsWritable } from '../goals/goals.service.js';
+import { assertSameAsPath } from '../http/path-ids.js';
 import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine } from '../reports/engine.js';
 import { datesOf, periodSample } from '../reports/plan.js';
 import { Sampling } from '../reports/sampling.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
-import type { FunnelDto, FunnelListQueryDto, FunnelReportDto } from './funnel.dto.js';
+import type { FunnelDto, FunnelListQueryDto, FunnelReportDto, UpdateFunnelDto } from './funnel.dto.js';
 import { compileFunnel, funnelFigures, scaledCounts } from './funnel-sql.js';
 import { FunnelsRepository } from './funnels.repository.js';
 
@@ -47,7 +48,8 @@ export class FunnelsService {
     return this.get(project, id);
   }
 
-  async update(project: ProjectRights, user: Principal, id: number, dto: FunnelDto): Promise<Funnel> {
+  async update(project: ProjectRights, user: Principal, id: number, dto: UpdateFunnelDto): Promise<Funnel> {
+    assertSameAsPath('id', dto.id, id);
     await this.assertChangeable(project, user, id);
     await this.db.transaction(async (tx) => {
       const ids = await this.checkedGoals(project, user, dto, tx);

@@ -1,7 +1,7 @@
 import { eventKeyOf, moscowDate, type Funnel, type GoalBody } from '@stat/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
-import { ROLE } from '../auth/principal.js';
+import { ROLE } from '@stat/schemas/accounts';
 import type { ApiClient } from '../testing/client.js';
 import { newUser, snapshot, userWithProject } from '../testing/fixtures.js';
 import { startTestApi, type TestApi } from '../testing/harness.js';
@@ -89,6 +89,52 @@ describe('funnels: create, list, change, delete', () => {
     expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json).toEqual({ responseStatus: 404, errors: { message: 'Воронка не найдена' } });
   });
 
+  it('takes a funnel read and written back unchanged (GET → PUT, the steps as GET gives them) and changes nothing', async () => {
+    const owner = await userWithProject(api);
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
+    const funnel = await create(owner, { title: 'Туда и обратно', steps: [{ step_title: 'Первый', goals: [a, b] }, { step_title: 'Второй', goals: [c] }] });
+    // The funnel as stored, but the time of its last save: its title, author, steps and their goals.
+    const stored = async () => [
+      await api.db.query('SELECT id, project_id, author_id, title FROM funnels WHERE id = $1', [funnel.id]),
+      await api.db.query('SELECT * FROM funnel_steps WHERE funnel_id = $1 ORDER BY step_number', [funnel.id]),
+    ];
+    const read = await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`);
+    const before = await stored();
+    const written = await owner.client.put(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`, read.json.result);
+    expect(written.json).toEqual(read.json);
+    expect(await stored()).toEqual(before);
+    expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json).toEqual(read.json);
+  });
+
+  it('a step sent as read ignores its step_number and its goals’ titles: numbered by order, titled by the goals', async () => {
+    const owner = await userWithProject(api);
+    const [a, b] = await Promise.all(['a', 'b'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
+    const funnel = await create(owner, {
+      title: 'Как прочитана',
+      steps: [
+        { step_number: 2, step_title: 'Второй стал первым', goals: [{ goal_id: b, goal_title: 'Не то название' }] },
+        { step_number: 1, step_title: 'Первый стал вторым', goals: [{ goal_id: a }, b] },
+      ],
+    });
+    expect(funnel).toEqual({
+      id: expect.any(Number),
+      title: 'Как прочитана',
+      steps: [
+        { step_number: 1, step_title: 'Второй стал первым', goals: [{ goal_id: b, goal_title: 'Страница b' }] },
+        { step_number: 2, step_title: 'Первый стал вторым', goals: [{ goal_id: a, goal_title: 'Страница a' }, { goal_id: b, goal_title: 'Страница b' }] },
+      ],
+    });
+  });
+
+  it('a PUT whose body names another funnel’s id than its path is 400, and the funnel stays', async () => {
+    const owner = await userWithProject(api);
+    const ids = await Promise.all(['a', 'b'].map((p) => goal(owner.client, owner.projectId, `Страница ${p}`, page(`/${p}`))));
+    const funnel = await create(owner, { title: 'Своя', steps: ids.map((id, i) => ({ step_title: `Шаг ${i + 1}`, goals: [id] })) });
+    const answer = await owner.client.put(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`, { ...funnel, id: funnel.id + 1, title: 'Чужая' });
+    expect(answer.json).toEqual({ responseStatus: 400, errors: { message: `id in the body (${funnel.id + 1}) is not the one in the path (${funnel.id})` } });
+    expect((await owner.client.get(`/api/v1.0/${owner.projectId}/funnel/${funnel.id}`)).json.result).toEqual(funnel);
+  });
+
   it('a viewer sees the funnel and may not change or delete another’s; an editor may', async () => {
     const owner = await userWithProject(api);
     const viewer = await newUser(api);
@@ -119,6 +165,8 @@ describe('funnels: what is refused', () => {
     ['no title', () => ({ title: '  ', steps: steps(2) }), fieldError('title', 'Заполните поле')],
     ['a step without a title', () => ({ title: 'Воронка', steps: [{ step_title: '', goals: [ids[0]] }, ...steps(2).slice(1)] }), fieldError('steps.0.step_title', 'Заполните поле')],
     ['a step without goals', () => ({ title: 'Воронка', steps: [{ step_title: 'Пустой', goals: [] }, ...steps(2).slice(1)] }), fieldError('steps.0.goals', 'Добавьте хотя бы 1 условие')],
+    ['a goal sent as an object with more than its id and title', () => ({ title: 'Воронка', steps: [{ step_title: 'Лишнее', goals: [{ goal_id: ids[0], access: 'own' }] }, ...steps(2).slice(1)] }),
+      fieldError('steps.0.goals', 'goals: each must be a goal id, or {goal_id, goal_title} as the funnel gives it')],
     ['a goal that is not the project’s', () => ({ title: 'Воронка', steps: [{ step_title: 'Чужой', goals: [2_000_000_000] }, ...steps(2).slice(1)] }),
       { responseStatus: 400, errors: { message: 'Целевое событие не найдено: 2000000000' } }],
   ];
@@ -169,6 +217,24 @@ describe('the demo project', () => {
       ['Поиск по сайту', 0],
       ['Подписка на рассылку', 0],
     ]);
+  });
+});
+
+describe('the funnel report refuses a filter rule its dimension cannot take', () => {
+  it('a published time compared with a word, on the demo project, anonymously: 400 naming it, never a 500', async () => {
+    const { ApiClient } = await import('../testing/client.js');
+    const anyone = new ApiClient(api.url);
+    const { funnels } = (await anyone.get(`/api/v1.0/${DEMO_PROJECT_ID}/funnels`)).json.result as { funnels: Funnel[] };
+    const answer = await anyone.post(`/api/report/v1.0/eventbase/${DEMO_PROJECT_ID}/funnel`, {
+      funnel_id: funnels[0]!.id,
+      date_start: 'today',
+      date_end: 'today',
+      dimension_filters: [{ key: 'published_datetime', op: '=', value: 'завтра' }],
+    });
+    expect(answer.json).toEqual({
+      responseStatus: 400,
+      errors: { message: 'dimension_filters.0.value of published_datetime must be a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15: "завтра" is not one' },
+    });
   });
 });
 

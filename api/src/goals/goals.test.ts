@@ -1,7 +1,7 @@
 import { AUTOGOAL_TEMPLATES, eventKeyOf, type Goal, type GoalBody } from '@stat/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
-import { ROLE } from '../auth/principal.js';
+import { ROLE } from '@stat/schemas/accounts';
 import type { ApiClient } from '../testing/client.js';
 import { newUser, snapshot, userWithProject } from '../testing/fixtures.js';
 import { startTestApi, type TestApi } from '../testing/harness.js';
@@ -237,7 +237,24 @@ describe('autogoals', () => {
   });
 });
 
+const DATETIME_RULE = 'a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15';
+
 describe('goals: what is refused', () => {
+  it('a view-only user’s public goal on the published time compared with a word: 400, nothing stored, the goals still answer', async () => {
+    const { owner, viewer, projectId } = await team();
+    const before = await list(owner.client, projectId);
+    const answer = await viewer.client.post('/api/v1.0/goal', {
+      project_id: projectId,
+      title: 'Завтрашние статьи',
+      access: 'common',
+      body: { dimension_filters: [{ key: 'published_datetime', op: '=', value: 'завтра' }] },
+    });
+    expect(answer.json).toEqual(fieldError('body.dimension_filters.0.value', `value of published_datetime must be ${DATETIME_RULE}: "завтра" is not one`));
+    expect(await list(owner.client, projectId)).toEqual(before);
+    expect(await list(viewer.client, projectId)).toEqual(before);
+  });
+
+
   const CASES: [string, Record<string, unknown>, unknown][] = [
     ['a title of two characters', { title: ' ab ' }, fieldError('title', 'Минимум 3 символа')],
     ['a title of spaces', { title: '   ' }, fieldError('title', 'Поле не заполнено')],
@@ -251,6 +268,10 @@ describe('goals: what is refused', () => {
       fieldError('body.dimension_filters.0.key', 'key must be a dimension of the catalogue that the service collects')],
     ['an SQL fragment as operator', { body: { dimension_filters: [{ key: 'url', op: "= '' OR 1=1 --", value: 'x' }] } },
       fieldError('body.dimension_filters.0.op', 'op must be one of the following values: >, >=, <, <=, =, !=, include, exclude, like, multilike, multilikeand, nlike, nmultilike, range')],
+    ['a pattern on the published time', { body: { dimension_filters: [{ key: 'published_datetime', op: 'like', value: '*' }] } },
+      fieldError('body.dimension_filters.0.op', 'op like does not apply to published_datetime, a date and time: use =, !=, >, >=, <, <=, range, include, exclude')],
+    ['a list of published times holding a word', { body: { dimension_filters: [{ key: 'published_datetime', op: 'include', value: ['2026-11-01', 'завтра'] }] } },
+      fieldError('body.dimension_filters.0.value', `value of published_datetime must be ${DATETIME_RULE}: "завтра" is not one`)],
     ['an unknown access', { access: 'everyone' }, fieldError('access', 'access must be one of the following values: own, common')],
     ['an owner given by the caller', { owner_id: 1 }, fieldError('owner_id', 'property owner_id should not exist')],
     ['a description of 501 characters', { description: 'я'.repeat(501) }, fieldError('description', 'Превышен лимит символов')],

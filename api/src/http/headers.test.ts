@@ -6,6 +6,17 @@ import { clientFromNewAddress, userWithProject } from '../testing/fixtures.js';
 import { startTestApi, type TestApi } from '../testing/harness.js';
 import { TOO_MANY_REPORTS, WEB_APP_CSP } from './security.js';
 
+/**
+ * The page's document, as the scripts this test runs inside Chromium use it: the Node tests are
+ * typed without the DOM, which would change `fetch`'s types for every test.
+ */
+declare const document: {
+  addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
+  addEventListener(type: 'DOMContentLoaded', listener: () => void): void;
+  createElement(tag: 'style'): { textContent: string };
+  head: { appendChild(node: unknown): void };
+};
+
 // Needs: the build (web/dist) and Debian's chromium. An api of its own, with a report limit
 // of 5 calls a minute per address so that the limit is reached in a test.
 const REPORTS_PER_MINUTE = 5;

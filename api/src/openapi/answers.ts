@@ -15,7 +15,9 @@ import {
   type HealthReport,
   type ReadinessReport,
   type RealtimeResult,
+  type RatingMeta,
   type RealtimeTable,
+  type TableMeta,
   type TableResult,
   type TableRow,
 } from '@stat/schemas';
@@ -51,7 +53,11 @@ const tableRow = described<TableRow>(
     level: int,
     can_be_expanded: { type: 'boolean' },
     title: text,
-    extra: { type: 'object', properties: { title: text, value: { oneOf: [text, { type: 'number' }] } }, required: ['title'] },
+    extra: {
+      type: 'object',
+      properties: { title: text, value: { oneOf: [text, { type: 'number' }] }, public_stats: { type: 'boolean', description: 'a rating row: its site shows its statistics to everyone' } },
+      required: ['title'],
+    },
     ts: { ...int, description: 'rows of time buckets: the bucket’s start, epoch seconds' },
     metrics: metricValues,
   },
@@ -71,19 +77,35 @@ const tableResult = described<TableResult>(
     all_metrics: metricNames,
     totals: metricValues,
     sort: { type: 'object', properties: { name: text, order: { type: 'string', enum: ['asc', 'desc'] } }, required: ['name', 'order'] },
-    meta: {
-      type: 'object',
-      properties: {
-        total: { ...int, description: 'rows of the level' },
-        offset: int,
-        sample: { type: 'number', description: 'the share of visitors read (1: all)' },
-        whole: wholeReason,
-        not_collected: { ...text, description: 'the report needs data this service does not collect' },
-      },
-      required: ['total', 'offset', 'sample'],
-    },
+    meta: ref('TableMeta'),
   },
   ['data', 'metrics', 'all_metrics', 'totals', 'sort', 'meta'],
+);
+
+const ratingMeta = described<RatingMeta>(
+  {
+    category_id: int,
+    categories: { type: 'array', items: int, description: 'the categories the site is rated in' },
+    position: { ...int, description: 'the site’s own position in the category over the period (0: not placed)' },
+    date_start: text,
+    date_end: text,
+  },
+  ['category_id', 'categories', 'position', 'date_start', 'date_end'],
+);
+
+const tableMeta = described<TableMeta>(
+  {
+    total: { ...int, description: 'rows of the level' },
+    offset: int,
+    sample: { type: 'number', description: 'the share of visitors read (1: all)' },
+    whole: wholeReason,
+    not_collected: { ...text, description: 'the report needs data this service does not collect' },
+    rating: ratingMeta,
+    leader: { ...nullable({ allOf: [ref('TableRow')] }), description: 'rating: the category’s first site (null: the category has none)' },
+    pinned: { ...nullable({ allOf: [ref('TableRow')] }), description: 'rating: the site’s own row, whatever the page and the sort (null: not placed)' },
+    common_total: { ...int, description: 'rating: the sites the category rates in all' },
+  },
+  ['total', 'offset', 'sample'],
 );
 
 const graphPoint = described<GraphPoint>({ ts: int, date: text, metrics: metricValues }, ['ts', 'date', 'metrics']);
@@ -244,6 +266,7 @@ realtimeResult.description = `The sections asked for (all by default): ${REALTIM
 export const ANSWER_SCHEMAS: Record<string, SchemaObject> = {
   TableRow: tableRow,
   TableResult: tableResult,
+  TableMeta: tableMeta,
   GraphPoint: graphPoint,
   GraphLine: graphLine,
   GraphResult: graphResult,

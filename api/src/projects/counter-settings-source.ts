@@ -1,5 +1,6 @@
 import type { Sql } from '../db/db.js';
-import { counterSettings, type CounterSettings } from './project-view.js';
+import type { CounterSettings } from '@stat/schemas/projects';
+import { counterSettings } from './project-view.js';
 
 /** A project's site address and counter settings, as the aggregator applies them to hits. */
 export interface StoredCounterSettings extends CounterSettings {

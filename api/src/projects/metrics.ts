@@ -1,22 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LIST_METRICS, type DayMetric, type ListMetric, type ProjectMetrics } from '@stat/schemas/projects';
 import type { ClickHouseClient } from '@stat/storage';
 import { CLICKHOUSE, CLOCK, type Clock } from '../tokens.js';
 import { compileProjectSpans, metricAlias } from '../reports/compile.js';
 import { ReportEngine } from '../reports/engine.js';
 import { LruSet } from '../common/lru-set.js';
-
-/** The five columns of the sites list. */
-export const LIST_METRICS = ['page_views', 'visits', 'visitors', 'events', 'depth'] as const;
-export type ListMetric = (typeof LIST_METRICS)[number];
-
-export interface MetricChange {
-  today: number;
-  yesterday: number;
-  /** signed percent with one decimal; null when yesterday is 0 */
-  change: number | null;
-}
-
-export type ProjectMetrics = Record<ListMetric, MetricChange>;
 
 const MOSCOW_OFFSET_S = 3 * 3600;
 const DAY_S = 86_400;
@@ -141,6 +129,6 @@ export class MetricsRepository {
   }
 }
 
-function change(today: number, yesterday: number): MetricChange {
+function change(today: number, yesterday: number): DayMetric {
   return { today, yesterday, change: yesterday > 0 ? Math.round(((today - yesterday) / yesterday) * 1000) / 10 : null };
 }

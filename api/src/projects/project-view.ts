@@ -1,67 +1,9 @@
-import { MEDIA_TOTALS, REPORTS } from '@stat/schemas';
-import type { ProjectMetrics } from './metrics.js';
+import { DEFAULT_COUNTER_SETTINGS, MEDIA_TOTALS, REPORTS, type CounterSettings, type Project, type ProjectCategory, type ProjectMetrics } from '@stat/schemas';
 import type { ProjectRow } from './projects.repository.js';
 
-/** counter_settings of a project that never saved any (specification 000, §3 form defaults). */
-export const DEFAULT_COUNTER_SETTINGS = {
-  color: '#313EFB',
-  counter_type: 0,
-  merge_subdomains: false,
-  merge_www: true,
-  track_hashes: false,
-  track_user_id: false,
-  use_block_analytics: false,
-  block_analytics_attribute: 'your-attribute',
-  use_whitelist: false,
-  whitelisted_urls: [] as string[],
-  blacklisted_urls: [] as string[],
-};
-
-export type CounterSettings = typeof DEFAULT_COUNTER_SETTINGS & { title: string };
-
+/** A project's counter settings: what it saved over the defaults, and its title. */
 export function counterSettings(row: Pick<ProjectRow, 'counter_settings' | 'title'>): CounterSettings {
   return { ...DEFAULT_COUNTER_SETTINGS, ...(row.counter_settings as Partial<CounterSettings>), title: row.title };
-}
-
-export interface CategoryView {
-  id: number;
-  title: string;
-  parent_title: string | null;
-  theme_id: number;
-  name: string;
-  position: number | null;
-  positions: { popularity: number | null };
-}
-
-export interface ProjectView {
-  id: number;
-  title: string;
-  url: string;
-  cleanedUrl: string;
-  favicon: string | null;
-  keywords: string;
-  tags: string[];
-  types: number[];
-  regions: number[];
-  categories: CategoryView[];
-  counter_settings: CounterSettings;
-  rating_blockers: { ununique: boolean; blacklisted: boolean };
-  available_reports: string[];
-  deleted: boolean;
-  can_edit_project: boolean;
-  can_be_in_rate: boolean;
-  counter_is_set: boolean;
-  in_rating: boolean;
-  public_stats: boolean;
-  status: string;
-  users: { access_level: number; user: { email: string } }[];
-  permissions: { can_edit_project: boolean };
-  created: string;
-  views: number;
-  views_change: number | null;
-  visitors: number;
-  visitors_change: number | null;
-  metrics: ProjectMetrics | null;
 }
 
 export function projectView(
@@ -72,11 +14,11 @@ export function projectView(
     /** the project has stored material hits: its media reports have data */
     media: boolean;
     users: { email: string; access_level: number }[];
-    categories: CategoryView[];
+    categories: ProjectCategory[];
     metrics: ProjectMetrics | null;
     ununique: boolean;
   },
-): ProjectView {
+): Project {
   return {
     id: row.id,
     title: row.title,

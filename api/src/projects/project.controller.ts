@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import type { Project as ProjectShape } from '@stat/schemas/projects';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { validatedFields } from '../http/field-errors.js';
@@ -19,7 +20,6 @@ import {
 import { ProjectService } from './project.service.js';
 import { ApiStoreNotReady } from '../openapi/answers.js';
 import { TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
-import type { ProjectView as ProjectViewShape } from './project-view.js';
 
 // The path parameter is named projectId on every route, so the one guard finds it.
 @Controller('api/v1.0/project')
@@ -55,14 +55,14 @@ export class ProjectController {
   @Get(':projectId')
   @ApiStoreNotReady()
   @ProjectView('projectId', { deleted: true })
-  async get(@Project() project: ProjectRights): Promise<Envelope<ProjectViewShape>> {
+  async get(@Project() project: ProjectRights): Promise<Envelope<ProjectShape>> {
     return ok(await this.projects.view(project));
   }
 
   @Put(':projectId')
   @ApiStoreNotReady()
   @ProjectEdit()
-  async update(@Project() project: ProjectRights, @Body(validated(UpdateProjectDto)) body: UpdateProjectDto): Promise<Envelope<ProjectViewShape>> {
+  async update(@Project() project: ProjectRights, @Body(validated(UpdateProjectDto)) body: UpdateProjectDto): Promise<Envelope<ProjectShape>> {
     return ok(await this.projects.update(project, body));
   }
 

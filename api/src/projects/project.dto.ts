@@ -20,7 +20,8 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { IsRowId } from '../http/id.pipe.js';
-import { parseSiteUrl, URL_INVALID, URL_TOO_LONG } from './url.js';
+import type { CounterCodeOptions, CounterSettings, CreateProjectBody, ProjectUpdate } from '@stat/schemas/projects';
+import { parseSiteUrl, SITE_URL_MAX, SITE_URL_TEXTS } from '@stat/schemas/site';
 
 export const REQUIRED_ON_CREATE = 'Поле не заполнено';
 export const REQUIRED = 'Обязательное поле';
@@ -29,7 +30,7 @@ export const TOO_LONG = 'Превышен лимит символов';
 export const MUST_AGREE = 'Вы должны принять условия';
 
 export function IsSiteUrl(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isSiteUrl', validator: { validate: (value) => parseSiteUrl(value) !== null } }, { message: URL_INVALID, ...options });
+  return ValidateBy({ name: 'isSiteUrl', validator: { validate: (value) => parseSiteUrl(value) !== null } }, { message: SITE_URL_TEXTS.invalid, ...options });
 }
 
 /** "true"/"false" of a query string to a boolean; anything else is left for the validator to refuse. */
@@ -37,10 +38,10 @@ export const queryBoolean = () => Transform(({ value }) => (value === 'true' || 
 /** Digits of a query string to a number. */
 export const queryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
 
-export class CreateProjectDto {
+export class CreateProjectDto implements CreateProjectBody {
   @IsString({ message: REQUIRED_ON_CREATE })
   @IsNotEmpty({ message: REQUIRED_ON_CREATE })
-  @MaxLength(200, { message: URL_TOO_LONG })
+  @MaxLength(SITE_URL_MAX, { message: SITE_URL_TEXTS.tooLong })
   @IsSiteUrl()
   url!: string;
 
@@ -59,7 +60,7 @@ export class CreateProjectDto {
   captcha_response?: string;
 }
 
-export class CounterSettingsDto {
+export class CounterSettingsDto implements Partial<CounterSettings> {
   @IsOptional() @Matches(/^#[0-9a-fA-F]{6}$/, { message: 'color must be #RRGGBB' }) color?: string;
   @IsOptional() @IsIn([0, 1]) counter_type?: number;
   @IsOptional() @IsBoolean() merge_subdomains?: boolean;
@@ -77,14 +78,14 @@ export class CounterSettingsDto {
   @ArrayMaxSize(100)
   @IsString({ each: true })
   @IsNotEmpty({ each: true, message: REQUIRED })
-  @MaxLength(200, { each: true, message: URL_TOO_LONG })
-  @Matches(/^\S+$/, { each: true, message: URL_INVALID })
+  @MaxLength(SITE_URL_MAX, { each: true, message: SITE_URL_TEXTS.tooLong })
+  @Matches(/^\S+$/, { each: true, message: SITE_URL_TEXTS.invalid })
   blacklisted_urls?: string[];
   @IsOptional() @IsString() @MaxLength(255, { message: TOO_LONG }) title?: string;
 }
 
 /** PUT /project/{id}: counter settings, or the rating form; every field optional. */
-export class UpdateProjectDto {
+export class UpdateProjectDto implements ProjectUpdate {
   @IsOptional()
   @IsString({ message: REQUIRED })
   @IsNotEmpty({ message: REQUIRED })
@@ -120,16 +121,16 @@ export class UserProjectsQueryDto {
 }
 
 export class SameUrlQueryDto {
-  @IsString() @MaxLength(200, { message: URL_TOO_LONG }) @IsSiteUrl() url!: string;
+  @IsString() @MaxLength(SITE_URL_MAX, { message: SITE_URL_TEXTS.tooLong }) @IsSiteUrl() url!: string;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
 }
 
 export class MetadataQueryDto {
-  @IsString() @MaxLength(200, { message: URL_TOO_LONG }) @IsSiteUrl() url!: string;
+  @IsString() @MaxLength(SITE_URL_MAX, { message: SITE_URL_TEXTS.tooLong }) @IsSiteUrl() url!: string;
 }
 
-export class CounterCodeQueryDto {
+export class CounterCodeQueryDto implements CounterCodeOptions {
   @IsOptional() @queryBoolean() @IsBoolean() track_hashes?: boolean;
   @IsOptional() @queryBoolean() @IsBoolean() track_user_id?: boolean;
   @IsOptional() @queryBoolean() @IsBoolean() use_block_analytics?: boolean;

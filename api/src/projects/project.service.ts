@@ -1,20 +1,32 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import type { CounterCheck } from '@stat/schemas/site';
+import {
+  DEFAULT_COUNTER_SETTINGS,
+  type CaptchaNeed,
+  type CounterCode,
+  type CreatedProject,
+  type LinkedProjects,
+  type Project,
+  type ProjectList,
+  type ProjectListRow,
+  type SameUrlProjects,
+  type SiteMetadata,
+} from '@stat/schemas/projects';
+import { parseSiteUrl, SITE_URL_TEXTS, type CounterCheck } from '@stat/schemas/site';
 import { decide, DEMO_PROJECT_ID, type ProjectRights } from '../auth/project-access.js';
 import { can, type Principal } from '../auth/principal.js';
 import { RateLimiter, TOO_MANY_REQUESTS } from '../auth/rate-limit.js';
-import { ProofOfWork, type Challenge } from '../captcha/pow.js';
+import { ProofOfWork } from '../captcha/pow.js';
 import { counterCode, widgetSvg } from '../counter/counter-code.js';
 import { decodePage, pageTitle } from '../net/page.js';
 import { FetchRefused, PAGE_LIMITS, type PageFetcher } from '../net/safe-fetch.js';
 import { FETCHER, SETTINGS, type ApiSettings } from '../tokens.js';
 import { Favicons } from './favicons.js';
-import { MetricsRepository, type ProjectMetrics } from './metrics.js';
+import { MetricsRepository } from './metrics.js';
 import type { CounterCodeQueryDto, CounterSettingsDto, CreateProjectDto, ProjectListQueryDto, UpdateProjectDto } from './project.dto.js';
-import { counterSettings, DEFAULT_COUNTER_SETTINGS, projectView, type ProjectView } from './project-view.js';
+import { counterSettings, projectView } from './project-view.js';
 import { ProjectsRepository, type ProjectRow } from './projects.repository.js';
 import { RatingService } from './rating.service.js';
-import { cleanUrl, normalizeSiteUrl, parseSiteUrl, URL_INVALID } from './url.js';
+import { cleanUrl, normalizeSiteUrl } from './url.js';
 
 export const NOT_VALID_CAPTCHA = 'Not valid captcha';
 export const UNREACHABLE = 'Адрес недоступен';
@@ -25,27 +37,6 @@ export const CAPTCHA_AFTER = 3;
 export const LIST_PAGE = 10;
 export const SAME_URL_PAGE = 15;
 export const SWITCHER_LIMIT = 100;
-
-export interface ListRow {
-  id: number;
-  title: string;
-  url: string;
-  favicon: string | null;
-  status: string;
-  counter_is_set: boolean;
-  can_edit_project: boolean;
-  in_rating: boolean;
-  /** whether the site may join the rating (specification 000, §6); the list offers «Участвовать» only then */
-  can_be_in_rate: boolean;
-  deleted: boolean;
-  has_access_requests: boolean;
-  metrics: ProjectMetrics | null;
-  views: number;
-  views_change: number | null;
-  visitors: number;
-  visitors_change: number | null;
-  categories: { id: number; title: string; position: number | null }[];
-}
 
 @Injectable()
 export class ProjectService {
@@ -60,7 +51,7 @@ export class ProjectService {
     @Inject(SETTINGS) private readonly settings: ApiSettings,
   ) {}
 
-  async view(rights: ProjectRights): Promise<ProjectView> {
+  async view(rights: ProjectRights): Promise<Project> {
     const row = await this.mustGet(rights.id);
     const [withEvents, media, metrics, users, categories, ununique] = await Promise.all([
       this.metrics.withEvents([row.id]),
@@ -87,14 +78,14 @@ export class ProjectService {
     return { seen: last !== null, last_hit: last };
   }
 
-  async captcha(user: Principal): Promise<{ need_captcha: boolean; captcha?: Challenge }> {
+  async captcha(user: Principal): Promise<CaptchaNeed> {
     if ((await this.projects.createdSince(user.id, 24)) < CAPTCHA_AFTER) return { need_captcha: false };
     return { need_captcha: true, captcha: await this.pow.issue() };
   }
 
-  async create(user: Principal, body: CreateProjectDto): Promise<{ project_id: number; can_be_in_rate: boolean }> {
+  async create(user: Principal, body: CreateProjectDto): Promise<CreatedProject> {
     const url = parseSiteUrl(body.url);
-    if (!url) throw new BadRequestException(URL_INVALID);
+    if (!url) throw new BadRequestException(SITE_URL_TEXTS.invalid);
     if ((await this.projects.createdSince(user.id, 24)) >= CAPTCHA_AFTER && !(await this.pow.verify(body.captcha_response))) {
       throw new BadRequestException(NOT_VALID_CAPTCHA);
     }
@@ -110,7 +101,7 @@ export class ProjectService {
     return { project_id: id, can_be_in_rate: true };
   }
 
-  async update(rights: ProjectRights, body: UpdateProjectDto): Promise<ProjectView> {
+  async update(rights: ProjectRights, body: UpdateProjectDto): Promise<Project> {
     const row = await this.mustGet(rights.id);
     const ratingForm = body.in_rating !== undefined || body.categories !== undefined || body.regions !== undefined || body.types !== undefined || body.keywords !== undefined || body.public_stats !== undefined;
     if (ratingForm) {
@@ -134,7 +125,7 @@ export class ProjectService {
     await this.projects.setDeleted(rights.id, false);
   }
 
-  async list(user: Principal, query: ProjectListQueryDto): Promise<{ data: ListRow[]; meta: { total_rows: number; deleted_rows: number; limit: number; offset: number } }> {
+  async list(user: Principal, query: ProjectListQueryDto): Promise<ProjectList> {
     const limit = query.limit ?? LIST_PAGE;
     const offset = query.offset ?? 0;
     const search = query.search?.trim() || null;
@@ -149,7 +140,7 @@ export class ProjectService {
     });
     const ids = rows.map((r) => r.id);
     const [metrics, withEvents] = await Promise.all([this.metrics.todayAndYesterday(ids), this.metrics.withEvents(ids)]);
-    const data: ListRow[] = [];
+    const data: ProjectListRow[] = [];
     for (const row of rows) {
       const rights = decide(user, { id: row.id, deleted: row.deleted_at !== null, ownerId: row.owner_id, accessLevel: row.access_level, widget: false });
       const m = metrics.get(row.id) ?? null;
@@ -176,7 +167,7 @@ export class ProjectService {
     return { data, meta: { total_rows: active, deleted_rows: deleted, limit, offset } };
   }
 
-  async linked(user: Principal, query: { search?: string; limit?: number; offset?: number }): Promise<{ data: { id: number; title: string; url: string; favicon: string | null; can_edit_project: boolean }[]; total: number }> {
+  async linked(user: Principal, query: { search?: string; limit?: number; offset?: number }): Promise<LinkedProjects> {
     const { rows, total } = await this.projects.linked(user.id, query.search?.trim() || null, query.limit ?? SWITCHER_LIMIT, query.offset ?? 0);
     return {
       data: rows.map((r) => ({
@@ -190,9 +181,9 @@ export class ProjectService {
     };
   }
 
-  async sameUrl(query: { url: string; limit?: number; offset?: number }) {
+  async sameUrl(query: { url: string; limit?: number; offset?: number }): Promise<SameUrlProjects> {
     const url = parseSiteUrl(query.url);
-    if (!url) throw new BadRequestException(URL_INVALID);
+    if (!url) throw new BadRequestException(SITE_URL_TEXTS.invalid);
     const limit = query.limit ?? SAME_URL_PAGE;
     const offset = query.offset ?? 0;
     const { rows, total } = await this.projects.sameUrl(cleanUrl(url), limit, offset);
@@ -214,7 +205,7 @@ export class ProjectService {
     };
   }
 
-  async metadata(user: Principal, address: string): Promise<{ title: string }> {
+  async metadata(user: Principal, address: string): Promise<SiteMetadata> {
     await this.limiter.consume(`metadata:${user.id}`, 30, 60_000, TOO_MANY_REQUESTS);
     try {
       const page = await this.fetcher.get(address, PAGE_LIMITS);
@@ -226,7 +217,7 @@ export class ProjectService {
     }
   }
 
-  async code(rights: ProjectRights, query: CounterCodeQueryDto): Promise<{ code: string }> {
+  async code(rights: ProjectRights, query: CounterCodeQueryDto): Promise<CounterCode> {
     const settings = counterSettings(await this.mustGet(rights.id));
     const useBlock = query.use_block_analytics ?? settings.use_block_analytics;
     return {

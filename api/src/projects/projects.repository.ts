@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { RatingStatus } from '@stat/schemas/rating';
 import type { Sql } from '../db/db.js';
 import { DB } from '../tokens.js';
 
@@ -13,7 +14,7 @@ export interface ProjectRow {
   deleted_at: Date | null;
   created_at: Date;
   in_rating: boolean;
-  rating_status: string;
+  rating_status: RatingStatus;
   can_be_in_rate: boolean;
   public_stats: boolean;
   keywords: string;

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Body, Controller, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { GraphResult, TableResult } from '@stat/schemas';
@@ -8,8 +7,9 @@ import { validated } from '../common/validated.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { User } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
-import { RatingReport, RatingRequestDto } from './rating-report.js';
+import { RatingCsvRequestDto, RatingReport, RatingRequestDto } from './rating-report.js';
 import { ApiReportLimit } from '../openapi/answers.js';
+import { streamedFile } from '../http/streamed-file.js';
 
 // The report calls of «Рейтинг» (a static segment, so these routes win over the report engine's
 // `:reportName`), under the same access guard: the site's viewers see its rating.
@@ -38,11 +38,13 @@ export class RatingReportController {
   async csv(
     @Param('projectId', ProjectIdPipe) projectId: number,
     @User() _user: Principal,
-    @Body(validated(RatingRequestDto)) body: RatingRequestDto,
+    @Body(validated(RatingCsvRequestDto)) body: RatingCsvRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
     const { disposition, lines } = await this.rating.csv(projectId, body);
+    // The headers of the file only once it has begun: a call failing before is answered as an error.
+    const file = await streamedFile(lines, 'text/csv; charset=utf-8');
     void reply.header('content-disposition', disposition);
-    return new StreamableFile(Readable.from(lines), { type: 'text/csv; charset=utf-8' });
+    return file;
   }
 }

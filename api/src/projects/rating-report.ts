@@ -25,7 +25,7 @@ import { compileProjectDays, compileProjectSpans, metricAlias } from '../reports
 import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
 import { ReportEngine } from '../reports/engine.js';
 import { datesOf, DEFAULT_LINES, metricsOf, ReportRequestError } from '../reports/plan.js';
-import { ReportRequestDto } from '../reports/report-request.dto.js';
+import { CsvTitle, ReportRequestDto } from '../reports/report-request.dto.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 
 /** Statuses whose sites stand in the catalogue and in the rating report (and whose rating reports may be asked for). */
@@ -41,6 +41,12 @@ export class RatingRequestDto extends ReportRequestDto {
   @Type(() => Number)
   @IsRowId()
   category_id?: number;
+}
+
+/** The body of the rating's CSV call: the table's, and the file's title. */
+export class RatingCsvRequestDto extends RatingRequestDto {
+  @CsvTitle()
+  title?: string;
 }
 
 /** A site's place in a rating: more popular first, the older site (lower id) first among equals. */
@@ -96,21 +102,28 @@ export class RatingReport {
   private async tableOf(projectId: number, asked: Asked, offset: number, limit: number): Promise<TableResult> {
     const { metrics, sort } = asked;
     const head = { metrics, all_metrics: [...DEFINITION.metrics], sort };
-    if (asked.category === null) return { ...head, data: [], totals: metrics.map(() => null), meta: { total: 0, offset: 0, sample: 1, not_collected: NOT_RATED } };
+    if (asked.category === null) {
+      return { ...head, data: [], totals: metrics.map(() => null), meta: { total: 0, offset: 0, sample: 1, not_collected: NOT_RATED, leader: null, pinned: null, common_total: 0 } };
+    }
     const placed = await this.place(asked.sites, [asked.period]);
     const rows = placed[0]!;
     const site = new Map(asked.sites.map((s) => [s.id, s]));
     const sorted = [...rows].sort((a, b) => compareRows(a, b, sort, site));
-    const data: TableRow[] = sorted.slice(offset, offset + limit).map((row) => {
+    const rowOf = (row: Placed): TableRow => {
       const { title, public_stats } = site.get(row.id)!;
       const shown = public_stats || row.id === projectId;
       return { id: JSON.stringify([row.id]), parent_id: null, level: 0, can_be_expanded: false, title, extra: { title, value: row.id, public_stats }, metrics: valuesOf(row, metrics, shown) };
-    });
+    };
+    const data = sorted.slice(offset, offset + limit).map(rowOf);
     // No total: a person who visits two sites is one visitor of each, and closed sites' figures
     // would show through a sum.
     const totals = metrics.map(() => null);
-    const own = rows.find((r) => r.id === projectId)?.position ?? 0;
-    return { ...head, data, totals, meta: { total: rows.length, offset, sample: 1, rating: asked.meta(own) } };
+    const own = rows.find((r) => r.id === projectId);
+    const leader = rows.find((r) => r.position === 1);
+    // The category's first site and the site's own row, whatever the page and the sort (§3 "meta …
+    // leader, pinned"); every site of the category is a row, so the total is the category's.
+    const meta = { total: rows.length, offset, sample: 1, rating: asked.meta(own?.position ?? 0), leader: leader ? rowOf(leader) : null, pinned: own ? rowOf(own) : null, common_total: rows.length };
+    return { ...head, data, totals, meta };
   }
 
   async graph(projectId: number, body: RatingRequestDto): Promise<GraphResult> {
@@ -134,14 +147,15 @@ export class RatingReport {
   }
 
   /** The whole table as CSV: the site, then the metrics, as the table shows them. */
-  async csv(projectId: number, body: RatingRequestDto): Promise<{ disposition: string; lines: AsyncGenerator<string> }> {
-    const asked = await this.ask(projectId, body);
+  async csv(projectId: number, body: RatingCsvRequestDto): Promise<{ disposition: string; lines: AsyncGenerator<string> }> {
+    const { title, ...request } = body;
+    const asked = await this.ask(projectId, request);
     const table = await this.tableOf(projectId, asked, 0, Number.MAX_SAFE_INTEGER);
     async function* lines(): AsyncGenerator<string> {
       yield BOM + csvLine([drilldownHeader(DEFINITION.drilldown), ...table.metrics.map((m) => METRIC_INFO[m].title)]);
       for (const row of table.data) yield csvLine([row.extra.title, ...row.metrics]);
     }
-    return { disposition: csvDisposition('rating', DEFINITION.title, asked.period.from, asked.period.to), lines: lines() };
+    return { disposition: csvDisposition('rating', title || DEFINITION.title, asked.period.from, asked.period.to), lines: lines() };
   }
 
   /** The request read against the site's rating: its period, category, sites, metrics and sort. */

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { RATING_STATUSES, type RatingStatus } from '@stat/schemas/rating';
 import { IsRowId } from '../http/id.pipe.js';
 import { ok } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
@@ -20,8 +21,8 @@ export class CatalogueQueryDto {
 
 export class ModerationQueryDto {
   @IsOptional()
-  @IsIn(['default', 'included', 'moderation', 'editing', 'excluded', 'unincluded', 'need_change', 'deleted', 'dropped_out'])
-  status?: string;
+  @IsIn(RATING_STATUSES)
+  status?: RatingStatus;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
 }

@@ -9,6 +9,7 @@ import { RatingService, RECOMPUTE_DUE_MS } from './rating.service.js';
 // in rating.suite.ts (PGlite and PostgreSQL).
 const settings: ApiSettings = {
   prefix: 'top100', publicUrl: '', collectorPublicUrl: '', cookieSecure: false, sessionTtlS: 900, refreshTtlS: 86_400, registrationOpen: true, ratingSchedule: false,
+  reportRequestsPerMinute: 600, goalCreationsPerMinute: 10, reportQuerySettings: { max_memory_usage: 0, max_rows_to_read: 0 }, reportSampleMinEvents: 0,
 };
 
 /** A database whose advisory lock is free or held by another process, with one rated site. */

@@ -1,17 +1,16 @@
 import { BadRequestException, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { moscowDate, moscowDayStart } from '@stat/schemas';
+import { inRatingOrModeration, moscowDate, moscowDayStart, type ProjectCategory, type RatingStatus, type RatingTreeNode } from '@stat/schemas';
 import type { Db } from '../db/db.js';
 import { FieldErrorsException } from '../http/field-errors.js';
 import { DB, SETTINGS, type ApiSettings } from '../tokens.js';
 import { compileProjectSpans, metricAlias } from '../reports/compile.js';
 import { ReportEngine } from '../reports/engine.js';
 import type { Principal } from '../auth/principal.js';
-import type { CategoryView } from './project-view.js';
 import type { ProjectRow } from './projects.repository.js';
 import { byPopularity, LISTED_STATUSES } from './rating-report.js';
 
 /** Statuses in which the owner cannot edit the rating form (specification 000, §4). */
-const LOCKED_STATUSES = new Set(['editing', 'need_change', 'dropped_out', 'excluded']);
+const LOCKED_STATUSES: ReadonlySet<RatingStatus> = new Set(['editing', 'need_change', 'dropped_out', 'excluded']);
 
 export const LIMITS = { themes: 7, types: 2, regions: 10, ratedTitle: 55, keywordsMin: 3, keywordsMax: 500 };
 export const RATING_TEXTS = {
@@ -30,21 +29,13 @@ export const RATING_TEXTS = {
 export type ModerationAction = 'approve' | 'reject' | 'request_change' | 'exclude' | 'restore';
 
 /** The moderators' transitions: from which statuses an action leads where. */
-export const TRANSITIONS: Record<ModerationAction, { from: readonly string[]; to: string; inRating: boolean }> = {
+export const TRANSITIONS: Record<ModerationAction, { from: readonly RatingStatus[]; to: RatingStatus; inRating: boolean }> = {
   approve: { from: ['moderation', 'editing', 'need_change'], to: 'included', inRating: true },
   reject: { from: ['moderation'], to: 'unincluded', inRating: false },
   request_change: { from: ['moderation', 'editing', 'included'], to: 'need_change', inRating: true },
   exclude: { from: ['unincluded', 'moderation', 'editing', 'need_change', 'included', 'dropped_out', 'default'], to: 'excluded', inRating: false },
   restore: { from: ['excluded', 'dropped_out'], to: 'unincluded', inRating: false },
 };
-
-export interface TreeNode {
-  id: number;
-  parent_id: number | null;
-  title: string;
-  theme_id?: number;
-  can_be_expanded: boolean;
-}
 
 type Dictionary = 'rating_themes' | 'rating_types' | 'rating_regions';
 
@@ -124,10 +115,10 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   isRated(row: Pick<ProjectRow, 'in_rating' | 'rating_status'>): boolean {
-    return row.in_rating || (LISTED_STATUSES as readonly string[]).includes(row.rating_status) || row.rating_status === 'moderation';
+    return inRatingOrModeration(row.in_rating, row.rating_status);
   }
 
-  async tree(dictionary: Dictionary): Promise<TreeNode[]> {
+  async tree(dictionary: Dictionary): Promise<RatingTreeNode[]> {
     const rows = await this.db.query<{ id: number; parent_id: number | null; title: string; children: number }>(
       `SELECT d.id, d.parent_id, d.title, (SELECT count(*) FROM ${dictionary} c WHERE c.parent_id = d.id) AS children
        FROM ${dictionary} d ORDER BY coalesce(d.parent_id, d.id), d.parent_id NULLS FIRST, d.id`,
@@ -141,7 +132,7 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
     }));
   }
 
-  async categoriesOf(row: Pick<ProjectRow, 'id' | 'categories'>): Promise<CategoryView[]> {
+  async categoriesOf(row: Pick<ProjectRow, 'id' | 'categories'>): Promise<ProjectCategory[]> {
     if (row.categories.length === 0) return [];
     const rows = await this.db.query<{ id: number; title: string; parent_title: string | null; parent_id: number | null; position: number | null }>(
       `SELECT t.id, t.title, p.title AS parent_title, t.parent_id, rp.position
@@ -223,10 +214,10 @@ export class RatingService implements OnApplicationBootstrap, OnApplicationShutd
     });
   }
 
-  async moderate(user: Principal, projectId: number, action: ModerationAction): Promise<{ status: string }> {
+  async moderate(user: Principal, projectId: number, action: ModerationAction): Promise<{ status: RatingStatus }> {
     const transition = TRANSITIONS[action];
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ rating_status: string }>('SELECT rating_status FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+      const [row] = await tx.query<{ rating_status: RatingStatus }>('SELECT rating_status FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
       if (!row) throw new BadRequestException('the project no longer exists');
       if (!transition.from.includes(row.rating_status)) {
         throw new BadRequestException(`Действие ${action} недоступно в статусе ${row.rating_status}`);

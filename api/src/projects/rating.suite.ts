@@ -316,6 +316,7 @@ export function ratingSuite(env: () => TestApi): void {
       expect(table.meta).toEqual({
         total: 3, offset: 0, sample: 1,
         rating: { category_id: 1301, categories: [1301, 1302], position: 2, date_start: daysBack(5), date_end: daysBack(1) },
+        leader: table.data[0], pinned: table.data[1], common_total: 3,
       });
       // Its owner sees b's own popularity.
       const own = (await b.client.post(`/api/report/v1.0/report/${b.projectId}/rating/table`, ask)).json.result;
@@ -354,6 +355,59 @@ export function ratingSuite(env: () => TestApi): void {
       const unrated = await userWithProject(env());
       const none = (await unrated.client.post(`/api/report/v1.0/report/${unrated.projectId}/rating/table`, ask)).json.result;
       expect([none.data, none.meta.not_collected]).toEqual([[], 'the site takes no part in the rating']);
+    });
+
+    describe('the rating table\'s meta (001 §3: "meta (total, leader, pinned, offset, common_total)")', () => {
+      const moscowDay = (ms: number): string => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+      const ask = { date_start: moscowDay(Date.now() - 4 * DAY_MS), date_end: moscowDay(Date.now() - DAY_MS), group: 'day' };
+      /** A row of the rating as the table gives it. */
+      const row = (id: number, public_stats: boolean, metrics: (number | null)[]) => ({
+        id: `[${id}]`, parent_id: null, level: 0, can_be_expanded: false, title: FORM.title, extra: { title: FORM.title, value: id, public_stats }, metrics,
+      });
+      /** Three sites rated in category 1303, by popularity: b (9 visitors, closed statistics), a (5), c (1). */
+      async function rated() {
+        const moderator = await newUser(env(), 4);
+        const [a, b, c] = [await userWithProject(env()), await userWithProject(env()), await userWithProject(env())];
+        for (const [site, open] of [[a, true], [b, false], [c, true]] as const) {
+          await site.client.put(`/api/v1.0/project/${site.projectId}`, { ...FORM, categories: [1303], public_stats: open });
+          await moderator.client.post(`/api/v1.0/rating/moderation/${site.projectId}`, { action: 'approve' });
+        }
+        await addTraffic(env().clickhouse, a.projectId, Date.now() - 3 * DAY_MS, 10, 5);
+        await addTraffic(env().clickhouse, b.projectId, Date.now() - 3 * DAY_MS, 20, 9);
+        await addTraffic(env().clickhouse, c.projectId, Date.now() - 3 * DAY_MS, 2, 1);
+        return { a, b, c };
+      }
+
+      it('carries the category\'s leader and the site\'s own row, pinned, whatever the page, and the sites of the category', async () => {
+        const { a, b, c } = await rated();
+        const page = await a.client.post(`/api/report/v1.0/report/${a.projectId}/rating/table`, { ...ask, limit: 1, offset: 2 });
+        expect(page.json).toEqual({
+          responseStatus: 200,
+          result: {
+            data: [row(c.projectId, true, [1, 3])],
+            metrics: ['popularity', 'position'],
+            all_metrics: ['popularity', 'position'],
+            totals: [null, null],
+            sort: { name: 'position', order: 'asc' },
+            meta: {
+              total: 3, offset: 2, sample: 1,
+              rating: { category_id: 1303, categories: [1303], position: 2, date_start: ask.date_start, date_end: ask.date_end },
+              // b keeps its statistics closed: its popularity is hidden from a, in the leader's row too.
+              leader: row(b.projectId, false, [null, 1]),
+              pinned: row(a.projectId, true, [5, 2]),
+              common_total: 3,
+            },
+          },
+        });
+      });
+
+      it('pins no row for a site of the category that is not placed in it (not yet approved)', async () => {
+        await rated();
+        const waiting = await userWithProject(env());
+        await waiting.client.put(`/api/v1.0/project/${waiting.projectId}`, { ...FORM, categories: [1303], public_stats: true });
+        const table = (await waiting.client.post(`/api/report/v1.0/report/${waiting.projectId}/rating/table`, ask)).json.result;
+        expect([table.meta.pinned, table.meta.leader.metrics[1], table.meta.rating.position]).toEqual([null, 1, 0]);
+      });
     });
 
     it('the demo project\'s rating (000 §4: "always allowed"): the demo ranked among its theme\'s rated sites, for anyone; no rated site\'s rating or the catalogue holds it', async () => {

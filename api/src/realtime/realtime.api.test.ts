@@ -241,6 +241,14 @@ describe('POST /api/report/v1.0/eventbase/{projectId}/realtime', () => {
     expect(reportQueries()).toBeGreaterThan(before);
   });
 
+  it('refuses a published time matched by a pattern with 400 naming the operators it takes, never a 500', async () => {
+    const { status, json } = await realtime({ sections: ['page_views'], dimension_filters: [{ key: 'published_datetime', op: 'like', value: '*' }] });
+    expect([status, json]).toEqual([
+      400,
+      { responseStatus: 400, errors: { message: 'dimension_filters.0.op like does not apply to published_datetime, a date and time: use =, !=, >, >=, <, <=, range, include, exclude' } },
+    ]);
+  });
+
   it('refuses a user without access to the project', async () => {
     const { client: stranger } = await newUser(api);
     const { status, json } = await realtime({}, stranger);

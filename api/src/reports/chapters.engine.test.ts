@@ -68,7 +68,7 @@ const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto => ({ d
 const toRaw = { key: 'title', op: 'like', value: '*' } as const;
 
 /** Rows as [title, can_be_expanded, ...metrics]: what a reader of the tree sees. */
-const shown = (t: TableResult): (string | number | boolean)[][] => t.data.map((r) => [r.extra.title, r.can_be_expanded, ...r.metrics]);
+const shown = (t: TableResult): (string | number | boolean | null)[][] => t.data.map((r) => [r.extra.title, r.can_be_expanded, ...r.metrics]);
 
 describe('chapters: the site sections as a URL tree', () => {
   it('the first level: sections end in a slash and expand, pages are leaves; a root without its slash is `/`', async () => {

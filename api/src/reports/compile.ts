@@ -1,7 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
 import {
   DIMENSIONS,
+  dimensionType,
+  FILTER_LIMITS,
+  filterValueProblem,
   HIT_DIMENSIONS,
+  isFilterNumber,
   LIST_OPERATORS,
   moscowDayStart,
   REPORT_TIME_ZONE,
@@ -112,20 +116,6 @@ export class ReportQueryError extends BadRequestException {}
 const TZ = `'${REPORT_TIME_ZONE}'`;
 
 
-/** Dimensions kept as numbers: compared as numbers, matched by patterns as text. */
-const NUMERIC_DIMENSIONS: ReadonlySet<Dimension> = new Set<Dimension>([
-  'geo_country',
-  'geo_area',
-  'geo_city',
-  'screen_width',
-  'screen_height',
-  'session_number',
-  'view_depth',
-  'visit_time',
-  'native_mobile',
-  'auth_top100',
-]);
-
 /** The lower bounds (seconds) of the «Время на сайте» ranges. */
 export const VISIT_TIME_BOUNDS = [0, 15, 30, 60, 180, 600, 1800] as const;
 
@@ -141,7 +131,8 @@ const VISIT_TABLE_SQL: Partial<Record<Dimension, string>> = {
 
 export const isHitDimension = (d: Dimension): boolean => HIT_DIMENSIONS.has(d);
 export const isVisitTableDimension = (d: Dimension): boolean => d in VISIT_TABLE_SQL;
-export const isNumericDimension = (d: Dimension): boolean => NUMERIC_DIMENSIONS.has(d);
+/** Dimensions kept as numbers (the catalogue's type): compared as numbers, matched by patterns as text. */
+export const isNumericDimension = (d: Dimension): boolean => dimensionType(d) === 'number';
 
 /** Collects the typed parameters of one query under generated names. */
 export class Params {
@@ -175,15 +166,29 @@ export function dimensionSql(d: Dimension, source: Source, keyParam?: string): s
   return eventColumn(d);
 }
 
-export const emptyValue = (d: Dimension): string => (NUMERIC_DIMENSIONS.has(d) ? '0' : "''");
-
-/** A scalar of a filter or a parent as the parameter type of its dimension. */
-export function typedValue(d: Dimension, value: string | number, p: Params): string {
-  if (NUMERIC_DIMENSIONS.has(d)) {
-    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
-    if (!Number.isFinite(n)) throw new ReportQueryError(`${d} takes numbers: ${JSON.stringify(value)} is not one`);
-    return p.add(n, 'Float64');
+/** The value a dimension's column holds for "none": zero, the first instant (an unknown published time), empty text. */
+export function emptyValue(d: Dimension): string {
+  switch (dimensionType(d)) {
+    case 'number':
+      return '0';
+    case 'date':
+      return 'toDate(0)';
+    case 'datetime':
+      return "toDateTime(0, 'UTC')";
+    case 'string':
+      return "''";
   }
+}
+
+/**
+ * A scalar of a filter or a parent as the parameter type of its dimension. Checked here again
+ * by the rule's own check (a rule stored before it existed, a path of a request): a value of
+ * the wrong type is a 400 that names it, never a query that fails.
+ */
+export function typedValue(d: Dimension, value: string | number, p: Params): string {
+  const problem = filterValueProblem(d, value);
+  if (problem !== null) throw new ReportQueryError(problem);
+  if (isNumericDimension(d)) return p.add(typeof value === 'number' ? value : Number(value), 'Float64');
   return p.add(String(value), 'String');
 }
 
@@ -206,7 +211,8 @@ const asList = (value: DimensionFilterRule['value']): readonly (string | number)
 
 /** The condition of one rule on an expression of dimension `d`. */
 function ruleSql(d: Dimension, expr: string, rule: DimensionFilterRule, p: Params): string {
-  const text = NUMERIC_DIMENSIONS.has(d) ? `toString(${expr})` : expr;
+  // A pattern matches the text of a number or a date.
+  const text = dimensionType(d) === 'string' ? expr : `toString(${expr})`;
   const values = asList(rule.value);
   const isList = (LIST_OPERATORS as readonly string[]).includes(rule.op);
   const first = values[0];
@@ -551,6 +557,18 @@ export function rowsOf(plan: Plan, group: Group, p: Params, byWeek = false): Row
 }
 
 /**
+ * The events of a project's period, of a share of its visitors, that a report of visits keeps
+ * under `filters` ({@link rowsOf}: a rule on what a visit has one value of — its source, place,
+ * device — keeps the events meeting it; a rule on pages or events keeps the visits having such a
+ * hit, whole; a rule on a visit's depth, time or entry and exit pages the visits meeting it). For
+ * counts made outside a report definition (the conversions' sides) that filter as the reports do.
+ */
+export function visitEventRows(q: { projectId: number; dateStart: string; dateEnd: string; sample: number }, filters: readonly DimensionFilterRule[], p: Params): Rows {
+  const plan: Plan = { ...q, source: 'events', scope: 'visit', metrics: [], path: [], parents: [], filters, metricFilters: [], skipEmpty: false };
+  return rowsOf(plan, 'day', p);
+}
+
+/**
  * The visits of the period whose own figures (depth, time on site, entry or exit page) meet the
  * rules: such a rule keeps a report of events to those visits' events. A visit is judged whole,
  * over the period, also when a window of minutes reads only its latest events.
@@ -603,6 +621,8 @@ function metricConditions(plan: Plan, p: Params): string[] {
   return plan.metricFilters.map((rule) => {
     const i = plan.metrics.indexOf(rule.key as Metric);
     if (i < 0) throw new ReportQueryError(`metric_filters: ${rule.key} is not among the metrics`);
+    // A rule stored before its value was bounded: refused by the same bound, never sent.
+    if (!isFilterNumber(rule.value)) throw new ReportQueryError(`metric_filters: value must be a number from -${FILTER_LIMITS.number} to ${FILTER_LIMITS.number}`);
     return `${metricAlias(i)} ${rule.op} ${p.add(rule.value, 'Float64')}`;
   });
 }

@@ -15,6 +15,14 @@ describe('the report CSV', () => {
     expect(csvLine(['=HYPERLINK("http://x")', '+7 900', '-1', '@SUM(A1)'])).toBe(`"'=HYPERLINK(""http://x"")";'+7 900;'-1;'@SUM(A1)\r\n`);
   });
 
+  it('keeps as text a formula after a carriage return, a line break or blanks, which spreadsheets trim on import', () => {
+    expect(csvLine(['\r=1+1', '\n=1+1', ' =1+1', '\u00a0@SUM(A1)'])).toBe(`"'\r=1+1";"'\n=1+1";' =1+1;'\u00a0@SUM(A1)\r\n`);
+  });
+
+  it('keeps as text a formula of full-width signs', () => {
+    expect(csvLine(['\uff1d1+1', '\uff0b7 900'])).toBe(`'\uff1d1+1;'\uff0b7 900\r\n`);
+  });
+
   it('writes numbers that are not finite as empty fields', () => {
     expect(csvNumber(Number.NaN)).toBe('');
   });

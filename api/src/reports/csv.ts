@@ -32,9 +32,17 @@ export function csvNumber(value: number): string {
 /** §2: a value the reader may not see, as the table shows it. */
 export const HIDDEN_VALUE = 'NA';
 
-/** One line of the file. Text fields that a spreadsheet would take for a formula are kept as text. */
+/**
+ * Text a spreadsheet could run as a formula: one starting with a formula's sign (`=`, `+`, `-`,
+ * `@`, also in their full-width forms, which some spreadsheets read as the same), or with a tab
+ * or a line break, or with any blank before such a sign: spreadsheets trim a cell's leading
+ * blanks and line breaks on import, so « =1+1» and "\r=1+1" are the formula =1+1.
+ */
+const FORMULA = /^[\t\r\n]|^[\s\u200b\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+
+/** One line of the file. Text fields that a spreadsheet would take for a formula are kept as text (a leading apostrophe). */
 export function csvLine(values: readonly (string | number | null)[]): string {
-  return `${values.map((v) => (v === null ? HIDDEN_VALUE : typeof v === 'number' ? csvNumber(v) : field(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v))).join(';')}\r\n`;
+  return `${values.map((v) => (v === null ? HIDDEN_VALUE : typeof v === 'number' ? csvNumber(v) : field(FORMULA.test(v) ? `'${v}` : v))).join(';')}\r\n`;
 }
 
 /**

@@ -1,11 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ArrayMaxSize, IsArray, IsIn, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import {
   DIMENSION_OPERATORS,
   FILTER_LIMITS,
   FILTERABLE_DIMENSIONS,
+  filterRuleProblem,
+  isFilterNumber,
   isValueFor,
-  LIST_OPERATORS,
   METRIC_OPERATORS,
   METRICS,
   type DimensionFilterRule,
@@ -18,14 +20,28 @@ import {
 
 export { FILTERABLE_DIMENSIONS, isValueFor };
 
-function valueMessage(args: ValidationArguments): string {
-  const op = (args.object as { op?: unknown }).op;
-  if ((LIST_OPERATORS as readonly unknown[]).includes(op)) {
-    return `value of ${String(op)} must be a list of 1 to ${FILTER_LIMITS.values} strings or numbers of at most ${FILTER_LIMITS.valueLength} characters`;
-  }
-  if (op === 'range') return 'value of range must be [from, to]';
-  return `value must be a string of at most ${FILTER_LIMITS.valueLength} characters or a number`;
-}
+/**
+ * The shared check of a rule (schemas, `filterRuleProblem`) as the check of one of its fields:
+ * it fails when the rule's first problem is that field's. An unknown key or operator is left to
+ * `IsIn`, which names it (and gives the OpenAPI document its list).
+ */
+const FitsItsDimension = (field: 'op' | 'value'): PropertyDecorator =>
+  ValidateBy({
+    name: `${field}FitsDimension`,
+    validator: {
+      validate: (_value, args) => {
+        const rule = (args?.object ?? {}) as { op?: unknown };
+        const problem = filterRuleProblem(rule);
+        return problem === null || problem.field !== field || (field === 'op' && !(DIMENSION_OPERATORS as readonly unknown[]).includes(rule.op));
+      },
+      defaultMessage: (args) => {
+        const problem = filterRuleProblem((args?.object ?? {}) as object);
+        // Asked without a rule (the OpenAPI document describes the check): what it checks.
+        if (problem === null || problem.field !== field) return field === 'op' ? 'op must be one that the type of the dimension takes' : "value must be of the operator's shape, each of the dimension's type";
+        return problem.message;
+      },
+    },
+  });
 
 export class FilterExtraDto {
   @IsOptional()
@@ -39,10 +55,12 @@ export class DimensionFilterRuleDto implements DimensionFilterRule {
   @IsIn(FILTERABLE_DIMENSIONS, { message: 'key must be a dimension of the catalogue that the service collects' })
   key!: string;
 
+  @FitsItsDimension('op')
   @IsIn(DIMENSION_OPERATORS)
   op!: DimensionOperator;
 
-  @ValidateBy({ name: 'isValueForOperator', validator: { validate: (value, args) => isValueFor((args?.object as { op?: unknown }).op, value), defaultMessage: (args) => valueMessage(args!) } })
+  /** of the operator's shape, each value of the dimension's type (a date, a number) */
+  @FitsItsDimension('value')
   value!: FilterValue;
 
   @IsOptional()
@@ -52,6 +70,15 @@ export class DimensionFilterRuleDto implements DimensionFilterRule {
   extra?: FilterExtraDto;
 }
 
+/**
+ * A list of dimension filter rules as the report bodies carry them (`filters`,
+ * `dimension_filters`): at most FILTER_LIMITS.rules, each a {@link DimensionFilterRuleDto}.
+ * One list check for every body that filters by dimensions.
+ */
+export const DimensionFilterRules = (): PropertyDecorator =>
+  // Applied in this order, as the same decorators stacked above a field are (the nearest first).
+  applyDecorators(Type(() => DimensionFilterRuleDto), ValidateNested({ each: true }), ArrayMaxSize(FILTER_LIMITS.rules), IsArray());
+
 /** A rule of metric_filters: compared with each row's metric after grouping. */
 export class MetricFilterRuleDto implements MetricFilterRule {
   @IsIn(METRICS, { message: 'key must be a metric of the catalogue' })
@@ -60,6 +87,10 @@ export class MetricFilterRuleDto implements MetricFilterRule {
   @IsIn(METRIC_OPERATORS)
   op!: MetricOperator;
 
+  @ValidateBy(
+    { name: 'isFilterNumber', validator: { validate: (value) => typeof value !== 'number' || isFilterNumber(value) } },
+    { message: `value must be a number from -${FILTER_LIMITS.number} to ${FILTER_LIMITS.number}` },
+  )
   @IsNumber({ allowNaN: false, allowInfinity: false })
   value!: number;
 }

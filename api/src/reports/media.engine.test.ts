@@ -87,7 +87,7 @@ const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto =>
   ({ date_start: DAY, date_end: DAY, group: 'hour', metrics: [...METRICS], ...more }) as ReportRequestDto;
 
 /** Rows as [title, ...metrics]: what a reader of the table sees. */
-const shown = (t: TableResult): (string | number)[][] => t.data.map((r) => [r.extra.title, ...r.metrics]);
+const shown = (t: TableResult): (string | number | null)[][] => t.data.map((r) => [r.extra.title, ...r.metrics]);
 
 describe('media reports', () => {
   it('materials_summary: a row per material, most viewed first, with its readers and read-throughs; pages without a material are no row', async () => {

@@ -12,13 +12,16 @@ import {
   IsInt,
   IsOptional,
   Max,
+  MaxLength,
   Min,
   ValidateNested,
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
 import { CONSTRUCTOR_MAX_DIMENSIONS, DIMENSIONS, FILTER_LIMITS, GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
-import { DimensionFilterRuleDto, MetricFilterRuleDto } from './filter.dto.js';
+import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto } from './filter.dto.js';
+import { applyDecorators } from '@nestjs/common';
+import { Given, Trimmed } from '../http/dto-helpers.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SORT_NAMES = ['date', 'title', ...METRICS] as const;
@@ -138,8 +141,8 @@ export class ReportRequestDto {
   @Type(() => ReportSortDto)
   sort?: ReportSortDto;
 
-  /** graph: the rows drawn as lines (ids of table rows); missing: the table's first rows */
-  @IsOptional()
+  /** graph: the rows drawn as lines (ids of table rows); missing: the table's first rows (null is no list: refused) */
+  @Given()
   @IsLineIds()
   selected_lines?: string[];
 
@@ -156,9 +159,9 @@ export class ReportRequestDto {
 
   /**
    * the report's drill-down dimensions, or the first of them; the constructor's own (at most 10
-   * are read, §5; a list longer than the catalogue is refused)
+   * are read, §5; a list longer than the catalogue is refused; null is no list: refused)
    */
-  @IsOptional()
+  @Given()
   @IsArray()
   @ArrayMaxSize(Object.keys(DIMENSIONS).length)
   @IsString({ each: true })
@@ -166,17 +169,11 @@ export class ReportRequestDto {
 
   /** the spec's older name of dimension_filters */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionFilterRuleDto)
+  @DimensionFilterRules()
   filters?: DimensionFilterRuleDto[];
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionFilterRuleDto)
+  @DimensionFilterRules()
   dimension_filters?: DimensionFilterRuleDto[];
 
   @IsOptional()
@@ -214,4 +211,20 @@ export class ReportRequestDto {
   @IsOptional()
   @IsPath()
   parents?: (string | number)[];
+}
+
+/** The longest title of a CSV file (a template's or a report's title, §5: at most 255). */
+export const CSV_TITLE_MAX = 255;
+
+/**
+ * §7 "…/csv — same params as the table without offset and limit, sample 1, title": the title
+ * the file is named by (with its period, as «{title} {period}.csv»); missing or blank, the
+ * report's own title. Trimmed, at most 255 characters.
+ */
+export const CsvTitle = (): PropertyDecorator => applyDecorators(MaxLength(CSV_TITLE_MAX), IsString(), Trimmed(), Given());
+
+/** The body of a report's CSV call: the table's, and the file's title. */
+export class ReportCsvRequestDto extends ReportRequestDto {
+  @CsvTitle()
+  title?: string;
 }

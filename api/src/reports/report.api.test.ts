@@ -262,6 +262,60 @@ describe('every base report through the api, on the demo project', () => {
   });
 });
 
+describe('report bodies that are wrong for the service answer 400 naming the field, never a 500', () => {
+  const week = { date_start: shift(today, -7), date_end: shift(today, -1), group: 'day', metrics: ['page_views'] };
+  const error = (message: string) => ({ status: 400, json: { responseStatus: 400, errors: { message } } });
+  const DATETIME = 'a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15';
+
+  it('a metric filter value beyond ±2^53', async () => {
+    expect(await post('7596044/traffic_sources/table', { ...week, metric_filters: [{ key: 'page_views', op: '>', value: 1e308 }] })).toEqual(
+      error('metric_filters.0.value must be a number from -9007199254740991 to 9007199254740991'),
+    );
+  });
+
+  it('dimensions sent as null', async () => {
+    expect(await post('7596044/summary/table', { ...week, dimensions: null })).toEqual(
+      error('each value in dimensions must be a string; dimensions must contain no more than 82 elements; dimensions must be an array'),
+    );
+  });
+
+  it('selected lines sent as null, on a graph', async () => {
+    expect(await post('7596044/traffic_sources/graph', { ...week, selected_lines: null })).toEqual(error('selected_lines must be at most 10 row ids of the table'));
+  });
+
+  it('a published time compared with a word, in a table', async () => {
+    expect(await post('7596044/traffic_sources/table', { ...week, dimension_filters: [{ key: 'published_datetime', op: '=', value: 'завтра' }] })).toEqual(
+      error(`dimension_filters.0.value of published_datetime must be ${DATETIME}: "завтра" is not one`),
+    );
+  });
+
+  it('a published time matched by a pattern, in a graph', async () => {
+    expect(await post('7596044/summary/graph', { ...week, dimension_filters: [{ key: 'published_datetime', op: 'like', value: '2026*' }] })).toEqual(
+      error('dimension_filters.0.op like does not apply to published_datetime, a date and time: use =, !=, >, >=, <, <=, range, include, exclude'),
+    );
+  });
+
+  it('a list of published times holding a word, by the older name of the filters', async () => {
+    expect(await post('7596044/traffic_sources/table', { ...week, filters: [{ key: 'published_datetime', op: 'include', value: ['завтра'] }] })).toEqual(
+      error(`filters.0.value of published_datetime must be ${DATETIME}: "завтра" is not one`),
+    );
+  });
+
+  it('a published time compared with an instant is answered', async () => {
+    const { status, json } = await post('7596044/traffic_sources/table', { ...week, dimension_filters: [{ key: 'published_datetime', op: '>=', value: '2020-01-01 00:00' }] });
+    expect([status, json.responseStatus, json.result.totals.length]).toEqual([200, 200, 1]);
+  });
+
+  it('the filter dialog’s values of the published time (an unknown one, stored as the first instant, left out)', async () => {
+    const response = await fetch(`${apiUrl}/top100/api/report/v1.0/eventbase/7596044/filter/published_datetime`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ date_start: week.date_start, date_end: week.date_end, search: 'завтра' }),
+    });
+    expect([response.status, await response.json()]).toEqual([200, { responseStatus: 200, result: { data: [], meta: { total: 0, offset: 0 } } }]);
+  });
+});
+
 describe('static files', () => {
   it('serves the snippet under its versioned name for a year and under counter.js for an hour', async () => {
     const latest = await fetch(`${apiUrl}/counter/counter.js`);

@@ -1,10 +1,9 @@
-import { Readable } from 'node:stream';
 import { Body, Controller, HttpCode, Inject, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
 import { ok, type Envelope } from '../common/envelope.js';
-import { ReportRequestDto } from './report-request.dto.js';
+import { ReportCsvRequestDto, ReportRequestDto } from './report-request.dto.js';
 import { validated } from '../common/validated.js';
 import type { GraphResult, TableResult } from '@stat/schemas';
 import { ReportService } from './report.service.js';
@@ -12,6 +11,7 @@ import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { User } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
 import { answer, ApiReportLimit, envelope } from '../openapi/answers.js';
+import { streamedFile } from '../http/streamed-file.js';
 
 // The one access guard decides: anonymous reads the demo project only; unknown projects are 404.
 @Controller('api/report/v1.0/report/:projectId/:reportName')
@@ -51,11 +51,13 @@ export class ReportController {
     @Param('projectId', ProjectIdPipe) projectId: number,
     @Param('reportName') reportName: string,
     @User() _user: Principal,
-    @Body(validated(ReportRequestDto)) body: ReportRequestDto,
+    @Body(validated(ReportCsvRequestDto)) body: ReportCsvRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
     const { disposition, lines } = await this.reports.csv(projectId, reportName, body);
+    // The headers of the file only once it has begun: a call failing before is answered as an error.
+    const file = await streamedFile(lines, 'text/csv; charset=utf-8');
     void reply.header('content-disposition', disposition);
-    return new StreamableFile(Readable.from(lines), { type: 'text/csv; charset=utf-8' });
+    return file;
   }
 }

@@ -21,7 +21,7 @@ import { bucketStartOf, bucketStarts, moscowDateTime } from '@stat/schemas/bucke
 import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, readsBySize, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
 import { ReportEngine, type ResultRow } from './engine.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
-import type { ReportRequestDto } from './report-request.dto.js';
+import type { ReportCsvRequestDto, ReportRequestDto } from './report-request.dto.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { Sampling } from './sampling.js';
 import { BOM, csvDisposition, csvLine, csvMetricTitle } from './csv.js';
@@ -160,25 +160,30 @@ export class ReportService {
    * a header of the column titles, the totals, then every row of the level, written as
    * ClickHouse sends them.
    */
-  async csv(projectId: number, reportName: string, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+  async csv(projectId: number, reportName: string, body: ReportCsvRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
     return this.csvOf(projectId, this.definition(reportName), body);
   }
 
-  /** The CSV of any definition. */
-  async csvOf(projectId: number, definition: ReportDefinition, body: ReportRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
-    const planned = this.plan(projectId, definition, { ...body, sample: 1, limit: undefined, offset: undefined }, 'table');
+  /** The CSV of any definition, named by the title asked (else the definition's) and the period. */
+  async csvOf(projectId: number, definition: ReportDefinition, body: ReportCsvRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+    const { title, ...request } = body;
+    const planned = this.plan(projectId, definition, { ...request, sample: 1, limit: undefined, offset: undefined }, 'table');
     const { plan, sort } = planned;
     // The rows' column is titled by what its rows are: the level's dimension, named as the table's header names it.
     const header = [plan.path.length === 0 ? 'Дата' : drilldownHeader([plan.path[plan.parents.length]!]), ...plan.metrics.map((m) => csvMetricTitle(METRIC_INFO[m]))];
-    const disposition = csvDisposition(definition.name, definition.title, planned.dateStart, planned.dateEnd);
+    const disposition = csvDisposition(definition.name, title || definition.title, planned.dateStart, planned.dateEnd);
+    // The header goes out with the first data, never before it: a query that fails before its
+    // first row is the call's error (streamedFile), not a file of a header alone.
+    const head = BOM + csvLine(header);
     const lines = async function* (this: ReportService): AsyncGenerator<string> {
-      yield BOM + csvLine(header);
-      if (definition.notCollected !== undefined) return;
+      if (definition.notCollected !== undefined) {
+        yield head;
+        return;
+      }
       if (plan.path.length === 0) {
         const table = await this.timeTable({ ...planned, offset: 0, limit: Number.MAX_SAFE_INTEGER }, body);
-        yield csvLine(['Итого', ...table.totals]);
         const period = { start: planned.dateStart, end: planned.dateEnd };
-        for (const row of table.data) yield csvLine([formatBucket(row.title, planned.group, period), ...row.metrics]);
+        yield head + csvLine(['Итого', ...table.totals]) + table.data.map((row) => csvLine([formatBucket(row.title, planned.group, period), ...row.metrics])).join('');
         return;
       }
       const dimension = plan.path[plan.parents.length]!;
@@ -191,25 +196,21 @@ export class ReportService {
       if (sortBy === 'title' && TITLED_BY_NAME.has(dimension)) {
         // Sorted by the names shown, as the table is: such a level is small (byTitle), read whole.
         const { rows, totals } = await this.byTitle(plan, dimension, { sortBy, order: sort.order, offset: 0, limit: Number.MAX_SAFE_INTEGER });
-        yield totalsLine(totals);
-        yield await rowLines(rows);
+        yield head + totalsLine(totals) + (await rowLines(rows));
         return;
       }
       const rolled = totalsRollUp(plan);
       const sql = compileTable(plan, { sortBy, order: sort.order, offset: 0, totals: rolled });
       const batches = this.engine.batches(sql);
       try {
-        // The totals come first, once: read apart, or the roll-up's row, which the query sorts to the
-        // head of the first batch (a query of no rows may have none: zeros).
-        if (!rolled) yield totalsLine((await this.run(() => compileTotals(plan)))[0]);
-        else {
-          const next = await batches.next();
-          const batch = next.done === true ? [] : next.value;
-          const marked = batch[0] !== undefined && Number(batch[0][TOTALS_MARK]) === 1;
-          yield totalsLine(marked ? batch[0] : undefined);
-          yield await rowLines(marked ? batch.slice(1) : batch);
-        }
-        for await (const batch of batches) yield await rowLines(batch);
+        // The totals come first, once: the roll-up's row, which the query sorts to the head of the
+        // first batch (a query of no rows may have none: zeros), or read apart.
+        const next = await batches.next();
+        const batch = next.done === true ? [] : next.value;
+        const marked = rolled && batch[0] !== undefined && Number(batch[0][TOTALS_MARK]) === 1;
+        const totals = rolled ? (marked ? batch[0] : undefined) : (await this.run(() => compileTotals(plan)))[0];
+        yield head + totalsLine(totals) + (await rowLines(marked ? batch.slice(1) : batch));
+        for await (const more of batches) yield await rowLines(more);
       } finally {
         // A download stopped before the end closes the query's stream.
         await batches.return(undefined);

@@ -85,7 +85,7 @@ describe('saved filters: create, list, change, delete', () => {
 
   it('keeps a body of metric filters only', async () => {
     const { owner, path } = await alone();
-    const body = { metric_filters: [{ key: 'bounces', op: '<', value: 50.5 }] };
+    const body: SavedFilterBody = { metric_filters: [{ key: 'bounces', op: '<', value: 50.5 }] };
     expect((await create(owner.client, path, { title: 'Мало отказов', body })).body).toEqual(body);
   });
 
@@ -361,10 +361,10 @@ describe('saved filters: who sees and changes what (§6)', () => {
   });
 
   it('an unknown or deleted project is 404 «Счётчик не найден»', async () => {
-    const { owner, path } = await alone();
+    const { owner, projectId, path } = await alone();
     const notFound = { responseStatus: 404, errors: { message: 'Счётчик не найден' } };
     expect((await owner.client.get(filtersOf(2_147_483_647))).json).toEqual(notFound);
-    expect((await owner.client.delete(`/api/v1.0/project/${owner.projectId}`)).status).toBe(200);
+    expect((await owner.client.delete(`/api/v1.0/project/${projectId}`)).status).toBe(200);
     expect((await owner.client.get(path)).json).toEqual(notFound);
     expect((await owner.client.post(path, { title: 'В удалённом', body: RULES })).json).toEqual(notFound);
   });
@@ -430,6 +430,14 @@ describe('saved filters: hostile input is a 400 and changes nothing', () => {
     ['a nested list as value', rule({ key: 'url', op: 'include', value: [['a']] }),
       field('body.dimension_filters.0.value', 'value of include must be a list of 1 to 100 strings or numbers of at most 1000 characters')],
     ['a range of three', rule({ key: 'view_depth', op: 'range', value: [1, 2, 3] }), field('body.dimension_filters.0.value', 'value of range must be [from, to]')],
+    ['a published time compared with a word', rule({ key: 'published_datetime', op: '=', value: 'завтра' }),
+      field('body.dimension_filters.0.value', 'value of published_datetime must be a date and time written YYYY-MM-DD HH:MM:SS (UTC), from 1970-01-01 00:00:00 to 2106-02-07 06:28:15: "завтра" is not one')],
+    ['a published time matched by a pattern', rule({ key: 'published_datetime', op: 'nmultilike', value: ['2026*'] }),
+      field('body.dimension_filters.0.op', 'op nmultilike does not apply to published_datetime, a date and time: use =, !=, >, >=, <, <=, range, include, exclude')],
+    ['a number beyond ±2^53 where numbers are compared', rule({ key: 'screen_width', op: '>', value: 1e308 }),
+      field('body.dimension_filters.0.value', 'value of screen_width must be a number from -9007199254740991 to 9007199254740991: 1e+308 is not one')],
+    ['a metric value beyond ±2^53', { title: 'Враждебный', body: { metric_filters: [{ key: 'visits', op: '>', value: -1e308 }] } },
+      field('body.metric_filters.0.value', 'value must be a number from -9007199254740991 to 9007199254740991')],
     [`${FILTER_LIMITS.rules + 1} rules`, { title: 'Враждебный', body: { dimension_filters: many(FILTER_LIMITS.rules + 1).map((v) => ({ key: 'url', op: '=', value: v })) } },
       field('body.dimension_filters', 'dimension_filters must contain no more than 20 elements')],
     ['a field a rule does not have', rule({ key: 'url', op: '=', value: 'x', where: '1=1' }),

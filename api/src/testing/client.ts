@@ -1,7 +1,6 @@
 /** One answer of the api, its JSON parsed. */
 export interface Answer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read any shape
   json: any;
   headers: Headers;
 }

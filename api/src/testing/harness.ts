@@ -48,6 +48,8 @@ export const PROJECT_ID_RANGES = {
   'goals.test.ts': 9_100_000,
   'funnels.test.ts': 9_000_000,
   'store-not-ready.test.ts': 9_700_000,
+  'csv.api.test.ts': 9_800_000,
+  'static.test.ts': 9_900_000,
 } as const satisfies Record<string, number>;
 export type TestFile = keyof typeof PROJECT_ID_RANGES;
 

@@ -22,4 +22,23 @@ describe('createAdministrator (the create-admin command)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses a password of eight spaces, for a new account and for an existing one, and changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stat-admin-'));
+    try {
+      const target = { kind: 'pglite', dataDir: join(dir, 'pg') } as const;
+      expect(await createAdministrator(target, 'root@example.com', 'first password')).toBe('created');
+      const db = await openPglite(join(dir, 'pg'));
+      const before = await db.query('SELECT * FROM users');
+      await db.close();
+      for (const email of ['root@example.com', 'second@example.com']) {
+        await expect(createAdministrator(target, email, '        ')).rejects.toThrow('the password must have 8 to 128 characters, not all of them blanks');
+      }
+      const after = await openPglite(join(dir, 'pg'));
+      expect(await after.query('SELECT * FROM users')).toEqual(before);
+      await after.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -2,8 +2,9 @@ import type { DbTarget } from '../db/db.js';
 import { openDb } from '../db/open.js';
 import { migratePostgres } from '../db/migrate.js';
 import { hashPassword } from '../auth/passwords.js';
-import { ROLE } from '../auth/principal.js';
+import { ROLE } from '@stat/schemas/accounts';
 import { normalizeEmail } from './users.repository.js';
+import { passwordProblem } from '@stat/schemas/site';
 
 /**
  * The operator's way to the first administrator: creates the user with role ADMIN, or makes
@@ -11,7 +12,8 @@ import { normalizeEmail } from './users.repository.js';
  */
 export async function createAdministrator(target: DbTarget, email: string, password: string): Promise<'created' | 'updated'> {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) throw new Error(`not an e-mail: ${email}`);
-  if (password.length < 8 || password.length > 128) throw new Error('the password must have 8 to 128 characters');
+  // The rule of a password chosen in the app (registration, a change); the operator reads English.
+  if (passwordProblem(password) !== null) throw new Error('the password must have 8 to 128 characters, not all of them blanks');
   const db = await openDb(target);
   try {
     await migratePostgres(db);

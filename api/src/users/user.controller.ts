@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Query, Req, Res, UnauthorizedException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CurrentUser as Account } from '@stat/schemas/accounts';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { CurrentUser, LOGIN_REQUIRED, User } from '../auth/access.guard.js';
@@ -8,7 +9,7 @@ import { LoggedIn, Public } from '../auth/policy.js';
 import type { Principal } from '../auth/principal.js';
 import { UserProjectsQueryDto } from '../projects/project.dto.js';
 import { ProjectService } from '../projects/project.service.js';
-import { userView, type UserView } from './user-view.js';
+import { userView } from './user-view.js';
 
 @Controller('api/v1.0/user')
 export class UserController {
@@ -21,7 +22,7 @@ export class UserController {
    */
   @Get('current')
   @Public()
-  current(@CurrentUser() user: Principal | null, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Envelope<UserView> | undefined {
+  current(@CurrentUser() user: Principal | null, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Envelope<Account> | undefined {
     if (user) return ok(userView(user));
     const cookies = parseCookies(request.headers.cookie);
     if (cookies.has(SESSION_COOKIE) || cookies.has(REFRESH_COOKIE)) throw new UnauthorizedException(LOGIN_REQUIRED);

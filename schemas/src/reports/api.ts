@@ -117,6 +117,29 @@ export interface TableRow {
   metrics: RowValues;
 }
 
+/**
+ * A table's `meta` (§3 "Report table result": "meta (total, leader, pinned, offset,
+ * common_total)"). `leader`, `pinned` and `common_total` are the rating's, whose rows are sites
+ * placed in a category; other reports leave them out.
+ */
+export interface TableMeta {
+  /** rows of the level (a page of them is `data`) */
+  total: number;
+  offset: number;
+  /** the share of visitors the numbers were read from (1: all) */
+  sample: number;
+  /** set when a sample was asked and all was read: why (see {@link WholeReason}) */
+  whole?: WholeReason;
+  not_collected?: string;
+  rating?: RatingMeta;
+  /** rating: the category's first site, as a row of the table (null: the category has no site) */
+  leader?: TableRow | null;
+  /** rating: the site's own row, pinned above the table whatever the page and the sort (null: the site is not placed in the category) */
+  pinned?: TableRow | null;
+  /** rating: the sites the category rates in all (with no search in the rating, the same as `total`) */
+  common_total?: number;
+}
+
 export interface TableResult {
   data: TableRow[];
   metrics: Metric[];
@@ -124,7 +147,6 @@ export interface TableResult {
   /** null where the report has no total (the rating: sites are not added up) */
   totals: RowValues;
   sort: { name: string; order: 'asc' | 'desc' };
-  /** whole: set when a sample was asked and all was read, why (see {@link WholeReason}) */
-  meta: { total: number; offset: number; sample: number; whole?: WholeReason; not_collected?: string; rating?: RatingMeta };
+  meta: TableMeta;
 }
 

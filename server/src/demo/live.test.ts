@@ -27,7 +27,7 @@ afterEach(() => {
 describe('the demo’s live visits', () => {
   it('sends the demo’s traffic of each half hour to the collector when its time comes, as beacons of its visitors’ browsers', async () => {
     const bus = new RecordingBus();
-    const buffer = new HitBuffer(bus, { capacity: 100_000, maxBatch: 500, flushMs: 5, retryMs: 10 });
+    const buffer = new HitBuffer(bus, { capacity: 100_000, maxBatch: 500, flushMs: 5 });
     collector = await startCollector({ host: '127.0.0.1', port: 0, trustProxy: true }, buffer);
     const port = collector.port;
     // 10:00 Moscow time today: the generator's daily rhythm is in its morning rise.

@@ -17,6 +17,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // the tests of staff-only screens.
   const admin = { email: 'admin@stat.test', password: 'administrator password' };
   await createAdministrator({ kind: 'pglite', dataDir: join(dataDir, 'postgres') }, admin.email, admin.password);
+  // Seeding the demo takes most of the start (some 25 s alone here, more on a busy machine).
+  const START_MS = 180_000;
   let service: ServiceProcess;
   service = await startService({
     DATA_DIR: dataDir,
@@ -36,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // The suite's demo is small (some 30 000 events): the tests of «Точность» want the sample they
     // ask for, not the whole period that REPORT_SAMPLE_MIN_EVENTS gives a site this small.
     REPORT_SAMPLE_MIN_EVENTS: '0',
-  });
+  }, START_MS);
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const collectorUrl = `http://127.0.0.1:${collectorPort}`;
   project.provide('apiUrl', apiUrl);

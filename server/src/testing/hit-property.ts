@@ -15,7 +15,7 @@ export interface HitCase {
   kind: 'valid' | 'hostile' | 'garbage';
   /** what was done to it, for failure messages */
   label: string;
-  body: (marker: string) => string | Uint8Array;
+  body: (marker: string) => string | Uint8Array<ArrayBuffer>;
 }
 
 const MAX_PROJECT = 2_147_483_647;
@@ -107,7 +107,7 @@ function hostileHit(projects: readonly number[]): fc.Arbitrary<{ label: string; 
 }
 
 /** Bodies that are not a hit at all: bytes that are not UTF-8, broken or foreign JSON. */
-const garbage: fc.Arbitrary<{ label: string; body: (marker: string) => string | Uint8Array }> = fc.oneof(
+const garbage: fc.Arbitrary<{ label: string; body: (marker: string) => string | Uint8Array<ArrayBuffer> }> = fc.oneof(
   fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => ({ label: 'random bytes', body: () => bytes })),
   fc.constantFrom('', '{', 'null', '[]', '"hit"', '{"p":', '1e400', '{"p":1e400,"u":"https://a.ru/","v":"abcdefgh"}').map((text) => ({ label: `text ${text}`, body: () => text })),
   fc.constant({ label: 'invalid UTF-8 in a title', body: (v: string) => Buffer.concat([Buffer.from(`{"p":1,"u":"https://a.ru/","v":"${v}","ti":"`), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]) }),

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A data directory whose ClickHouse part is a small tmpfs, with a switch to fill and free it. */
+/** A data directory one part of which is a small tmpfs, with a switch to fill and free it. */
 export interface SmallDisk {
   dataDir: string;
-  /** Fills the tmpfs: real ClickHouse then refuses every write (NOT_ENOUGH_SPACE), as on a full disk. */
+  /** Fills the tmpfs: real ClickHouse (or the hit log) then refuses every write, as on a full disk. */
   fill(): void;
   /** Frees it again: ClickHouse takes writes again. */
   free(): void;
@@ -14,10 +14,13 @@ export interface SmallDisk {
   remove(): void;
 }
 
-/** A 64 MB tmpfs under a new data directory. Mounting needs root (CI is). */
-export function smallDisk(): SmallDisk {
+/**
+ * A 64 MB tmpfs as one part of a new data directory (`clickhouse` by default, or `hitlog`).
+ * Mounting needs root (CI is).
+ */
+export function smallDisk(part = 'clickhouse'): SmallDisk {
   const dataDir = mkdtempSync(join(tmpdir(), 'stat-full-'));
-  const clickhouseDir = join(dataDir, 'clickhouse');
+  const clickhouseDir = join(dataDir, part);
   mkdirSync(clickhouseDir);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', clickhouseDir]);
   const filler = join(clickhouseDir, 'filler');

@@ -6,7 +6,7 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { CurrentUser } from '../data/calls';
+import type { CurrentUser } from '@stat/schemas/accounts';
 import { fire, render, testUser, until, type Rendered } from '../testing/render';
 import { ProfileModal } from './ProfileModal';
 import { SessionProvider, useSession } from './session';

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { CurrentUser } from '@stat/schemas/accounts';
 import { Modal } from '../components/Modal';
 import { Button, TextField } from '../components/ui';
-import { calls, type CurrentUser } from '../data/calls';
+import { calls } from '../data/calls';
 import { SAVE_FAILED } from '../data/messages';
 import { checkPassword, PASSWORD_MAX, PASSWORD_MIN, TEXTS, USER_NAME_MAX } from '../data/validation';
 import { ApiError, loginAddress } from '../lib/api';
@@ -140,7 +141,7 @@ function LogoutEverywhere() {
     try {
       await calls.logoutAll();
       session.forget();
-      navigate(loginAddress('/stat/projects'));
+      void navigate(loginAddress('/stat/projects'));
     } catch (failure) {
       setError(failureOf(failure));
       setBusy(false);

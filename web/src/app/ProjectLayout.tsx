@@ -1,9 +1,10 @@
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router-dom';
+import type { Project } from '@stat/schemas/projects';
 import { SiteIcon } from '../components/SiteIcon';
 import { Notice, Spinner } from '../components/ui';
 import { projectTitle } from '../lib/format';
-import { calls, type Project } from '../data/calls';
+import { calls } from '../data/calls';
 import { ratingReportsAllowed } from '../data/rating';
 import { loginAddress, statusOf } from '../lib/api';
 import { copyText } from '../lib/browser';
@@ -184,7 +185,7 @@ const ProjectMenu = memo(function ProjectMenu({ project }: { readonly project: P
     (event: MouseEvent<HTMLAnchorElement>) => {
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
       event.preventDefault();
-      navigate(event.currentTarget.getAttribute('href') ?? base);
+      void navigate(event.currentTarget.getAttribute('href') ?? base);
     },
     [navigate, base],
   );

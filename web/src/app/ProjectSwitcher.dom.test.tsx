@@ -2,7 +2,7 @@
 /** The switcher «Мои сайты» (spec 000 §2.4) with a fake api. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { LinkedProject } from '../data/calls';
+import type { LinkedProject } from '@stat/schemas/projects';
 import { fakeApi, fire, render, until, type Rendered } from '../testing/render';
 import ProjectSwitcher from './ProjectSwitcher';
 

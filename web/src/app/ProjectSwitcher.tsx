@@ -30,7 +30,7 @@ export default function ProjectSwitcher({ currentId, onClose }: { readonly curre
 
   const go = (id: number) => {
     onClose();
-    navigate(switchProjectPath(location.pathname, location.search, id));
+    void navigate(switchProjectPath(location.pathname, location.search, id));
   };
 
   return (

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import type { CurrentUser } from '@stat/schemas/accounts';
 import { Dropdown } from '../components/Dropdown';
 import { Notice } from '../components/ui';
-import type { CurrentUser } from '../data/calls';
 import { readStored, storage, whenIdle, writeStored } from '../lib/browser';
 import { ICONS } from './icons';
 import { footerLinks, RELEASE_VERSION } from './links';

@@ -3,7 +3,8 @@
  * the answer instead of asking again. Apart from the preload so that the session does not import
  * the report code the preload starts.
  */
-import { calls, type CurrentUser } from '../data/calls';
+import type { CurrentUser } from '@stat/schemas/accounts';
+import { calls } from '../data/calls';
 
 let earlyUser: Promise<CurrentUser | undefined> | null = null;
 

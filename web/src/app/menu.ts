@@ -9,7 +9,7 @@
  *   an item is staff-only and the user is neither staff nor holds `can_read_dev_reports`.
  */
 import { REPORT_DEFINITIONS, type ReportGroup } from '@stat/schemas/reports';
-import type { CurrentUser } from '../data/calls';
+import type { CurrentUser } from '@stat/schemas/accounts';
 
 const env = import.meta.env ?? {};
 

@@ -5,7 +5,8 @@
  * project, the code, the time and the report's own table and graph come while the session is
  * still being read.
  */
-import { calls, type Project } from '../data/calls';
+import type { Project } from '@stat/schemas/projects';
+import { calls } from '../data/calls';
 import { serverClockOffset, serverToday } from '../lib/clock';
 import { moscowToday } from '../lib/dates';
 import type { IsoDate } from '@stat/schemas/period';

@@ -1,7 +1,7 @@
 /** The project a page is in, as its layout loaded it. */
 import { createContext, useContext } from 'react';
 import { projectPageTitle } from '@stat/schemas/site';
-import type { Project } from '../data/calls';
+import type { Project } from '@stat/schemas/projects';
 
 /** The demo project every visitor may read (spec 000 §1). */
 export const DEMO_PROJECT_ID = 7596044;

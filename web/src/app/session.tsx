@@ -5,8 +5,9 @@
  * answers asked for at start, which were the previous user's.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { CurrentUser } from '@stat/schemas/accounts';
 import { setAuthLostHandler, statusOf } from '../lib/api';
-import { calls, type CurrentUser } from '../data/calls';
+import { calls } from '../data/calls';
 import { dropPreloaded } from '../reports/framework/preloaded';
 import { takeEarlyUser } from './earlyUser';
 

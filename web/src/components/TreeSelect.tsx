@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import type { TreeNode } from '../data/calls';
+import type { RatingTreeNode } from '@stat/schemas/rating';
 import { CloseIcon, TextInput } from './ui';
 import { useDismiss } from './useDismiss';
 import styles from './TreeSelect.module.css';
@@ -7,7 +7,7 @@ import styles from './TreeSelect.module.css';
 /** Props of {@link TreeSelect}. */
 export interface TreeSelectProps {
   /** A dictionary as a flat list (parents before or after their children). */
-  readonly nodes: readonly TreeNode[];
+  readonly nodes: readonly RatingTreeNode[];
   readonly value: readonly number[];
   readonly onChange: (ids: number[]) => void;
   /** Most items that can be chosen; further ones are disabled. */
@@ -31,7 +31,7 @@ export function TreeSelect({ nodes, value, onChange, max, parentsSelectable = fa
   const root = useRef<HTMLDivElement>(null);
   const byId = useMemo(() => new Map(nodes.map((n) => [n.id, n])), [nodes]);
   const groups = useMemo(() => {
-    const children = new Map<number, TreeNode[]>();
+    const children = new Map<number, RatingTreeNode[]>();
     for (const n of nodes) {
       if (n.parent_id !== null) children.set(n.parent_id, [...(children.get(n.parent_id) ?? []), n]);
     }
@@ -47,9 +47,9 @@ export function TreeSelect({ nodes, value, onChange, max, parentsSelectable = fa
     else if (!full) onChange([...value, nodeId]);
   };
   const needle = filter.trim().toLowerCase();
-  const matches = (n: TreeNode) => !needle || n.title.toLowerCase().includes(needle);
+  const matches = (n: RatingTreeNode) => !needle || n.title.toLowerCase().includes(needle);
 
-  const option = (n: TreeNode, nested: boolean) => (
+  const option = (n: RatingTreeNode, nested: boolean) => (
     <label key={n.id} className={nested ? `${styles.option} ${styles.nested}` : styles.option}>
       <input type="checkbox" checked={chosen.has(n.id)} disabled={!chosen.has(n.id) && full} onChange={() => toggle(n.id)} />
       <span>{n.title}</span>

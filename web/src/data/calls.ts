@@ -1,11 +1,29 @@
 /**
  * The api's calls for accounts, sites, access and rating (api/API.md), typed. Screens call these,
- * never `fetch`. Shapes are the api's; comments name what the screens rely on.
+ * never `fetch`. The shapes of accounts, sites, access and rating are schemas' (what the api
+ * answers and checks); what is declared here is the app's own (the list's request state) and the
+ * conversions' request bodies.
  */
 import type { CounterCheck } from '@stat/schemas/site';
 import type { DemoState, EventbaseLatency } from '@stat/schemas/period';
 import type { ExportLink, ExportLinkRequest } from '@stat/schemas/export';
+import type { CurrentUser, LoginBody, PasswordChangeBody, ProfileBody, RegisterBody } from '@stat/schemas/accounts';
+import type { AccessDecision, AccessGrant, AccessRequests, AccessUpdate, AccessUsers, OwnershipCheck, UserExists, UserExistsBody } from '@stat/schemas/access';
 import type { HintState } from '@stat/schemas/hints';
+import type {
+  CaptchaNeed,
+  CounterCode,
+  CounterCodeOptions,
+  CreatedProject,
+  CreateProjectBody,
+  LinkedProjects,
+  Project,
+  ProjectList,
+  ProjectSettingsUpdate,
+  SameUrlProjects,
+  SiteMetadata,
+} from '@stat/schemas/projects';
+import type { RatingConfig, RatingForm } from '@stat/schemas/rating';
 import type {
   AttributionModel,
   AttributionWindow,
@@ -23,71 +41,6 @@ import type {
 } from '@stat/schemas/conversions';
 import { apiDelete, apiDownload, apiGet, apiPatch, apiPost, apiPut, query, type DownloadedFile, type RequestOptions } from '../lib/api';
 
-/** Role ids (spec 000 §3). */
-export const ROLE = { ADMIN: 1, SUPPORT: 2, ANALYST: 3, MANAGER: 4, COUNTER_OWNER: 5, COUNTER_READONLY: 6, USER: 7 } as const;
-
-/** `GET /user/current`. */
-export interface CurrentUser {
-  readonly login: string;
-  readonly id: number;
-  readonly email: string;
-  readonly user_name: string;
-  readonly auth_type: string;
-  readonly is_top100_staff: boolean;
-  readonly role_permissions: readonly string[];
-  readonly role_id: number;
-  readonly snackbars: Readonly<Record<string, unknown>>;
-  readonly metaTips: Readonly<Record<string, boolean>>;
-  /** The report hints the user hid (spec 001 §2), kept on the server. */
-  readonly hints: HintState;
-}
-
-/** A metric of a list row: today so far against the same hours of yesterday. */
-export interface DayMetric {
-  readonly today: number;
-  readonly yesterday: number;
-  /** Signed percent with one decimal; null when yesterday was 0. */
-  readonly change: number | null;
-}
-
-/** The five metrics of a list row. */
-export type ListMetricName = 'page_views' | 'visits' | 'visitors' | 'events' | 'depth';
-
-/** A project's category in the rating, with its position. */
-export interface RatingCategory {
-  readonly id: number;
-  readonly title: string;
-  readonly position: number | null;
-  readonly parent_title?: string | null;
-}
-
-/** Rating statuses (spec 000 §4). */
-export type RatingStatus = 'default' | 'included' | 'moderation' | 'editing' | 'excluded' | 'unincluded' | 'need_change' | 'deleted' | 'dropped_out';
-
-/** One row of `GET /api/report/v1.0/project/list`. */
-export interface ProjectListRow {
-  readonly id: number;
-  readonly title: string;
-  readonly url: string;
-  readonly favicon: string | null;
-  readonly status: RatingStatus | string;
-  readonly counter_is_set: boolean;
-  readonly can_edit_project: boolean;
-  readonly in_rating: boolean;
-  readonly deleted: boolean;
-  readonly has_access_requests: boolean;
-  /** Whether the site may join the rating; absent means it may (spec 000 §3 default true). */
-  readonly can_be_in_rate?: boolean;
-  readonly metrics: Readonly<Record<ListMetricName, DayMetric>> | null;
-  readonly categories: readonly RatingCategory[];
-}
-
-/** `GET /api/report/v1.0/project/list`. */
-export interface ProjectList {
-  readonly data: readonly ProjectListRow[];
-  readonly meta: { readonly total_rows: number; readonly deleted_rows: number; readonly limit: number; readonly offset: number };
-}
-
 /** Query of the list (spec 000 §3 "List request state"). */
 export interface ProjectListQuery {
   readonly deleted: boolean;
@@ -97,132 +50,20 @@ export interface ProjectListQuery {
   readonly limit: number;
 }
 
-/** `counter_settings` of a project. */
-export interface CounterSettings {
-  readonly color: string;
-  readonly counter_type: number;
-  readonly merge_subdomains: boolean;
-  readonly merge_www: boolean;
-  readonly track_hashes: boolean;
-  readonly track_user_id: boolean;
-  readonly use_block_analytics: boolean;
-  readonly block_analytics_attribute: string;
-  readonly use_whitelist: boolean;
-  readonly whitelisted_urls: readonly string[];
-  readonly blacklisted_urls: readonly string[];
-  readonly title: string;
-}
-
-/** `GET /project/{id}`. */
-export interface Project {
-  readonly id: number;
-  readonly title: string;
-  readonly url: string;
-  readonly cleanedUrl: string;
-  readonly favicon: string | null;
-  readonly keywords: string;
-  readonly types: readonly number[];
-  readonly regions: readonly number[];
-  readonly categories: readonly RatingCategory[];
-  readonly counter_settings: CounterSettings;
-  readonly rating_blockers: { readonly ununique: boolean; readonly blacklisted: boolean };
-  readonly available_reports: readonly string[];
-  readonly deleted: boolean;
-  readonly can_edit_project: boolean;
-  readonly can_be_in_rate: boolean;
-  readonly counter_is_set: boolean;
-  readonly in_rating: boolean;
-  readonly public_stats: boolean;
-  readonly status: RatingStatus | string;
-  readonly users: readonly { readonly access_level: number; readonly user: { readonly email: string } }[];
-  readonly permissions: { readonly can_edit_project: boolean };
-  readonly created: string;
-}
-
-/** A row of the switcher (`GET /user/current/projects`). */
-export interface LinkedProject {
-  readonly id: number;
-  readonly title: string;
-  readonly url: string;
-  readonly favicon: string | null;
-  readonly can_edit_project: boolean;
-}
-
-/** A project with the same url (create flow, step 3). */
-export interface SameUrlProject {
-  readonly id: number;
-  readonly project_id: number;
-  readonly title: string;
-  readonly url: string;
-  readonly favicon: string | null;
-  readonly in_rating: boolean;
-  readonly created: string;
-}
-
-/** `GET /project/is_captcha_needed`. */
-export interface CaptchaNeed {
-  readonly need_captcha: boolean;
-  readonly captcha?: { readonly challenge: string; readonly difficulty: number };
-}
-
-/** A user with access to a project. */
-export interface AccessUser {
-  readonly email: string;
-  /** 0 edit, 1 view. */
-  readonly access_level: number;
-  readonly can_edit_project: boolean;
-  readonly is_owner?: boolean;
-  readonly is_current_user?: boolean;
-}
-
-/** A pending access request. */
-export interface AccessRequest {
-  readonly access_request_id: number;
-  readonly project_id: number;
-  readonly email: string;
-  readonly created: string;
-}
-
-/** A node of a rating dictionary (themes, types, regions). */
-export interface TreeNode {
-  readonly id: number;
-  readonly parent_id: number | null;
-  readonly title: string;
-  readonly can_be_expanded: boolean;
-}
-
-/** `GET /api/project/config`. */
-export interface RatingConfig {
-  readonly categories: readonly TreeNode[];
-  readonly types: readonly TreeNode[];
-  readonly regions: readonly TreeNode[];
-}
-
-/** The rating form as PUT sends it. */
-export interface RatingForm {
-  readonly title: string;
-  readonly in_rating: boolean;
-  readonly keywords: string;
-  readonly public_stats: boolean;
-  readonly categories: readonly number[];
-  readonly regions: readonly number[];
-  readonly types: readonly number[];
-}
-
 const id = (projectId: number | string) => encodeURIComponent(String(projectId));
 
 export const calls = {
   /** The logged-in user; undefined (204) when nobody is. */
   currentUser: (options?: RequestOptions) => apiGet<CurrentUser | undefined>('/api/v1.0/user/current', options),
   login: (email: string, password: string) =>
-    apiPost<CurrentUser>('/api/v1.0/auth/login', { email, password }, { noRefresh: true }),
+    apiPost<CurrentUser>('/api/v1.0/auth/login', { email, password } satisfies LoginBody, { noRefresh: true }),
   register: (email: string, password: string, userName: string) =>
-    apiPost<CurrentUser>('/api/v1.0/auth/register', userName ? { email, password, user_name: userName } : { email, password }, { noRefresh: true }),
+    apiPost<CurrentUser>('/api/v1.0/auth/register', (userName ? { email, password, user_name: userName } : { email, password }) satisfies RegisterBody, { noRefresh: true }),
   logout: () => apiPost<void>('/logout', undefined, { noRefresh: true }),
-  updateProfile: (userName: string) => apiPut<CurrentUser>('/api/v1.0/user/current', { user_name: userName }),
+  updateProfile: (userName: string) => apiPut<CurrentUser>('/api/v1.0/user/current', { user_name: userName } satisfies ProfileBody),
   saveHints: (hints: HintState) => apiPut<CurrentUser>('/api/v1.0/user/current/hints', hints),
   changePassword: (current: string, next: string) =>
-    apiPost<CurrentUser>('/api/v1.0/user/current/password', { current_password: current, new_password: next }),
+    apiPost<CurrentUser>('/api/v1.0/user/current/password', { current_password: current, new_password: next } satisfies PasswordChangeBody),
   logoutAll: () => apiPost<void>('/api/v1.0/user/current/logout_all', undefined),
 
   projectList: (q: ProjectListQuery, options?: RequestOptions) =>
@@ -231,50 +72,49 @@ export const calls = {
       options,
     ),
   linkedProjects: (search: string, options?: RequestOptions) =>
-    apiGet<{ data: LinkedProject[]; total: number }>(`/api/v1.0/user/current/projects${query({ limit: 100, search })}`, options),
+    apiGet<LinkedProjects>(`/api/v1.0/user/current/projects${query({ limit: 100, search })}`, options),
   project: (projectId: number | string, options?: RequestOptions) => apiGet<Project>(`/api/v1.0/project/${id(projectId)}`, options),
   /** The first and last day the project has data (spec 001 §4, the date modal). */
   /** Whether the demo project is still being filled (`GET demo/state`). */
   demoState: () => apiGet<DemoState>('/api/v1.0/demo/state'),
   dataSpan: (projectId: number | string) => apiGet<EventbaseLatency>(`/api/report/v1.0/service/eventbase_latency/${id(projectId)}`),
-  updateProject: (projectId: number | string, body: { title?: string; counter_settings?: Partial<CounterSettings> } | RatingForm) =>
+  updateProject: (projectId: number | string, body: ProjectSettingsUpdate | RatingForm) =>
     apiPut<Project>(`/api/v1.0/project/${id(projectId)}`, body),
   deleteProject: (projectId: number | string) => apiDelete<Record<string, never>>(`/api/v1.0/project/${id(projectId)}`),
   restoreProject: (projectId: number | string) => apiPost<void>(`/api/v1.0/project/${id(projectId)}/restore`, undefined),
   counterCode: (
     projectId: number | string,
-    options: { track_hashes: boolean; track_user_id: boolean; use_block_analytics: boolean; widget: boolean },
+    options: Required<CounterCodeOptions>,
     request?: RequestOptions,
-  ) => apiGet<{ code: string }>(`/api/v1.0/project/${id(projectId)}/counter_code${query(options)}`, request),
+  ) => apiGet<CounterCode>(`/api/v1.0/project/${id(projectId)}/counter_code${query(options)}`, request),
 
   exportLink: (projectId: number | string, body: ExportLinkRequest) => apiPost<ExportLink>(`/api/v1.0/${id(projectId)}/export/link`, body),
   counterCheck: (projectId: number | string) => apiGet<CounterCheck>(`/api/v1.0/project/${id(projectId)}/counter_check`),
 
   captchaNeeded: () => apiGet<CaptchaNeed>('/api/v1.0/project/is_captcha_needed'),
   fetchMetadata: (url: string, options?: RequestOptions) =>
-    apiGet<{ title: string }>(`/api/v1.0/project/fetch_metadata${query({ url })}`, options),
+    apiGet<SiteMetadata>(`/api/v1.0/project/fetch_metadata${query({ url })}`, options),
   sameUrl: (url: string, offset: number, options?: RequestOptions) =>
-    apiGet<{ data: SameUrlProject[]; total: number; limit: number; offset: number }>(
+    apiGet<SameUrlProjects>(
       `/api/v1.0/project/projects_with_same_url${query({ url, limit: 15, offset })}`,
       options,
     ),
-  createProject: (body: { url: string; title: string; agree: boolean; captcha_response?: string }) =>
-    apiPost<{ project_id: number; can_be_in_rate: boolean }>('/api/v1.0/project', body),
+  createProject: (body: CreateProjectBody) => apiPost<CreatedProject>('/api/v1.0/project', body),
   verifyOwnership: (projectId: number | string) =>
-    apiPost<{ verified: boolean; meta_tag: string }>(`/api/v1.0/project/${id(projectId)}/verify_ownership`, undefined),
+    apiPost<OwnershipCheck>(`/api/v1.0/project/${id(projectId)}/verify_ownership`, undefined),
 
   accessUsers: (projectId: number | string, options?: RequestOptions) =>
-    apiGet<{ users: AccessUser[] }>(`/api/v1.0/project/${id(projectId)}/access`, options),
-  saveAccess: (projectId: number | string, users: readonly { email: string; access_level: number; can_edit_project: boolean }[]) =>
-    apiPatch<{ users: AccessUser[] }>(`/api/v1.0/project/${id(projectId)}/access`, { data: { users } }),
-  userExists: (email: string) => apiPost<{ exists: boolean }>('/api/v1.0/user/exists', { email }),
+    apiGet<AccessUsers>(`/api/v1.0/project/${id(projectId)}/access`, options),
+  saveAccess: (projectId: number | string, users: readonly AccessGrant[]) =>
+    apiPatch<AccessUsers>(`/api/v1.0/project/${id(projectId)}/access`, { data: { users } } satisfies AccessUpdate),
+  userExists: (email: string) => apiPost<UserExists>('/api/v1.0/user/exists', { email } satisfies UserExistsBody),
   accessRequests: (projectId: number | string, options?: RequestOptions) =>
-    apiGet<{ data: AccessRequest[]; total: number }>(`/api/v1.0/user/current/access_requests_list/${id(projectId)}`, options),
+    apiGet<AccessRequests>(`/api/v1.0/user/current/access_requests_list/${id(projectId)}`, options),
   requestAccess: (projectId: number | string) => apiPost<void>(`/api/v1.0/project/${id(projectId)}/access_request`, undefined),
   decideAccessRequest: (
     projectId: number | string,
     requestId: number,
-    body: { action_request: 'access' | 'decline'; access_level?: number; can_edit_project?: boolean },
+    body: AccessDecision,
   ) => apiPost<Record<string, never>>(`/api/v1.0/project/${id(projectId)}/access_request/${requestId}`, body),
 
   ratingConfig: (options?: RequestOptions) => apiGet<RatingConfig>('/api/project/config', options),

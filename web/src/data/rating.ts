@@ -2,8 +2,7 @@
  * Rating participation rules of spec 000 §4: what each status is called and means, when the form
  * can be edited and saved, and what the rating cell of the sites list shows.
  */
-import type { RatingCategory } from './calls';
-import { RATING_LISTED_STATUSES } from '@stat/schemas/site';
+import { isRatingStatus, RATING_LISTED_STATUSES, type RatingPlace, type RatingStatus } from '@stat/schemas/rating';
 
 /** Label and hint of a rating status. */
 export interface StatusText {
@@ -25,8 +24,8 @@ const EDITING: StatusText = {
   tone: 'progress',
 };
 
-/** Texts of every status (spec 000 §4 table); unknown statuses read as «not in the rating». */
-export const STATUS_TEXTS: Readonly<Record<string, StatusText>> = {
+/** Texts of every status (spec 000 §4 table). */
+const TEXTS_OF: Readonly<Record<RatingStatus, StatusText>> = {
   default: UNINCLUDED,
   unincluded: UNINCLUDED,
   moderation: {
@@ -58,6 +57,9 @@ export const STATUS_TEXTS: Readonly<Record<string, StatusText>> = {
   },
 };
 
+/** Texts of every status, by any name; unknown statuses read as «not in the rating» ({@link statusText}). */
+export const STATUS_TEXTS: Readonly<Record<string, StatusText>> = TEXTS_OF;
+
 /** The cell's text for a site outside the rating that may not join it (`can_be_in_rate` false). */
 export const CANNOT_BE_RATED: StatusText = {
   label: 'Не может участвовать в рейтинге',
@@ -67,7 +69,7 @@ export const CANNOT_BE_RATED: StatusText = {
 
 /** The texts of a status. */
 export function statusText(status: string): StatusText {
-  return Object.hasOwn(STATUS_TEXTS, status) ? (STATUS_TEXTS[status] as StatusText) : UNINCLUDED;
+  return isRatingStatus(status) ? TEXTS_OF[status] : UNINCLUDED;
 }
 
 /** Statuses whose sites stand in the catalogue (rating reports are asked for only in these). */
@@ -111,7 +113,7 @@ export function ratingReportsAllowed(status: string, projectId: number, demoId =
 
 /** What the rating cell of a sites-list row shows (spec 000 §2.3). */
 export type RatingCell =
-  | { readonly kind: 'position'; readonly categories: readonly RatingCategory[] }
+  | { readonly kind: 'position'; readonly categories: readonly RatingPlace[] }
   | { readonly kind: 'join' }
   | { readonly kind: 'status'; readonly text: StatusText };
 
@@ -123,14 +125,14 @@ export type RatingCell =
  */
 export function ratingCell(row: {
   readonly status: string;
-  readonly categories: readonly RatingCategory[];
+  readonly categories: readonly RatingPlace[];
   readonly can_edit_project: boolean;
   readonly can_be_in_rate?: boolean;
   readonly deleted?: boolean;
 }): RatingCell {
   if (!row.deleted && LISTED_STATUSES.has(row.status) && row.categories.length > 0) return { kind: 'position', categories: row.categories };
   if (row.deleted) return { kind: 'status', text: statusText('deleted') };
-  const idle = row.status === 'unincluded' || row.status === 'default' || !Object.hasOwn(STATUS_TEXTS, row.status);
+  const idle = row.status === 'unincluded' || row.status === 'default' || !isRatingStatus(row.status);
   if (idle && row.can_be_in_rate === false) return { kind: 'status', text: CANNOT_BE_RATED };
   if (idle && row.can_edit_project) return { kind: 'join' };
   return { kind: 'status', text: statusText(row.status) };

@@ -1,5 +1,5 @@
 /** Role rules of spec 000 §6. */
-import { ROLE, type CurrentUser } from './calls';
+import { ROLE, type CurrentUser } from '@stat/schemas/accounts';
 
 /** Only ADMIN, SUPPORT, ANALYST and MANAGER may switch the list to all accessible projects. */
 export function canSeeAllProjects(roleId: number): boolean {

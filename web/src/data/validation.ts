@@ -3,7 +3,7 @@
  * returns the text to show under the field, or null when the value is fine. The api checks the
  * same rules again; its texts are shown when it answers with `errors.fields`.
  */
-import { ACCOUNT_LIMITS } from '@stat/schemas/site';
+import { ACCOUNT_LIMITS, parseSiteUrl, SITE_URL_MAX, SITE_URL_TEXTS } from '@stat/schemas/site';
 
 /** Texts of spec 000 §5 (and the api's where the spec shows none). */
 export const TEXTS = {
@@ -11,8 +11,8 @@ export const TEXTS = {
   required: 'Обязательное поле',
   min3: 'Минимум 3 символа',
   tooLong: 'Превышен лимит символов',
-  urlTooLong: 'URL не должен превышать 200 символов',
-  urlInvalid: 'Введен неправильный URL',
+  urlTooLong: SITE_URL_TEXTS.tooLong,
+  urlInvalid: SITE_URL_TEXTS.invalid,
   mustAgree: 'Вы должны принять условия',
   themesMax: 'Максимальное количество тем: 7',
   typesMax: 'Максимальное количество типов: 2',
@@ -30,7 +30,7 @@ export const LIMITS = {
   titleMin: 3,
   titleMax: 255,
   ratedTitleMax: 55,
-  urlMax: 200,
+  urlMax: SITE_URL_MAX,
   keywordsMin: 3,
   keywordsMax: 500,
   themes: 7,
@@ -40,28 +40,6 @@ export const LIMITS = {
 } as const;
 
 type Check = string | null;
-
-/**
- * A site address as the api accepts it (api/src/projects/url.ts): http or https, a host name with
- * a domain zone (letters, or an internationalised xn-- zone), no IP address, no credentials.
- */
-export function parseSiteUrl(raw: string): URL | null {
-  const text = raw.trim();
-  if (text.length === 0 || text.length > LIMITS.urlMax || /\s/.test(text)) return null;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.username || url.password) return null;
-  const labels = url.hostname.split('.');
-  const zone = labels[labels.length - 1] ?? '';
-  if (labels.length < 2 || labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) return null;
-  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(zone)) return null;
-  return url;
-}
 
 /** The site address of the create form. */
 export function checkSiteUrl(value: string): Check {

@@ -56,7 +56,8 @@ export function useRequest<T>(key: string | null, run: (signal: AbortSignal) => 
       },
     );
     return () => controller.abort();
-  }, [key, nonce]);
+    // `seed` is state that is never set again: listed, it changes nothing.
+  }, [key, nonce, seed]);
   const reload = useCallback(() => setNonce((n) => n + 1), []);
   return { ...state, reload };
 }

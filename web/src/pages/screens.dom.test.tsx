@@ -4,10 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { CounterSettings, Project, ProjectListRow } from '@stat/schemas/projects';
 import { ProjectContext } from '../app/project';
 import { SessionProvider } from '../app/session';
 import { SnackbarProvider } from '../app/Snackbar';
-import type { CounterSettings, Project, ProjectListRow } from '../data/calls';
 import { ApiError } from '../lib/api';
 import { fakeApi, fire, render, testUser, until, type Rendered } from '../testing/render';
 import { accessFailure } from './settings/AccessSettings';
@@ -27,6 +27,7 @@ const row = (over: Partial<ProjectListRow>): ProjectListRow => ({
   counter_is_set: false,
   can_edit_project: true,
   in_rating: false,
+  can_be_in_rate: true,
   deleted: false,
   has_access_requests: false,
   metrics: {
@@ -36,6 +37,10 @@ const row = (over: Partial<ProjectListRow>): ProjectListRow => ({
     events: { today: 0, yesterday: 0, change: null },
     depth: { today: 2.5, yesterday: 2, change: 25 },
   },
+  views: 1234,
+  views_change: 23.4,
+  visitors: 4,
+  visitors_change: null,
   categories: [],
   ...over,
 });
@@ -62,6 +67,7 @@ const project = (over: Partial<Project>): Project => ({
   cleanedUrl: 'example.ru',
   favicon: null,
   keywords: '',
+  tags: [],
   types: [],
   regions: [],
   categories: [],
@@ -78,6 +84,11 @@ const project = (over: Partial<Project>): Project => ({
   users: [],
   permissions: { can_edit_project: true },
   created: '2026-11-21T10:00:00.000Z',
+  views: 0,
+  views_change: null,
+  visitors: 0,
+  visitors_change: null,
+  metrics: null,
   ...over,
 });
 
@@ -261,7 +272,7 @@ describe('rating settings by status (spec 000 §2.7, §4)', () => {
     return view;
   }
 
-  const rated = { in_rating: true, keywords: 'новости', categories: [{ id: 101, title: 'Новости', position: 5, parent_title: 'Новости и СМИ' }] };
+  const rated = { in_rating: true, keywords: 'новости', categories: [{ id: 101, title: 'Новости', position: 5, parent_title: 'Новости и СМИ', theme_id: 100, name: 'Новости', positions: { popularity: 5 } }] };
   const q = (v: Rendered, id: string) => v.container.querySelector(`[data-testid="${id}"]`);
 
   it('a site not in the rating: the switch, no save until it is on', async () => {
@@ -282,7 +293,7 @@ describe('rating settings by status (spec 000 §2.7, §4)', () => {
     expect(q(v, 'save-rating')).not.toBeNull();
   });
 
-  it.each(['editing', 'need_change', 'dropped_out'])('%s: the fields are locked, the site can still leave the rating', async (status) => {
+  it.each(['editing', 'need_change', 'dropped_out'] as const)('%s: the fields are locked, the site can still leave the rating', async (status) => {
     const v = await renderRating(project({ ...rated, status }));
     await until(() => expect(q(v, 'rating-keywords')).not.toBeNull());
     expect((q(v, 'rating-keywords') as HTMLTextAreaElement).disabled).toBe(true);

@@ -7,8 +7,8 @@ import { act, useMemo, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Outlet, Route, Routes } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
+import type { Project } from '@stat/schemas/projects';
 import { ProjectContext, type ProjectContextValue } from '../app/project';
-import type { Project } from '../data/calls';
 import { render, settle, until, type Rendered } from '../testing/render';
 import { MediaReportRoute, ReportRoute } from './ReportRoute';
 

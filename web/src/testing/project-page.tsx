@@ -1,9 +1,9 @@
 /** What the dom tests of a project's pages share: the page inside its project and router, and the address it keeps. */
 import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { Project } from '@stat/schemas/projects';
 import { ProjectContext } from '../app/project';
 import { SnackbarProvider } from '../app/Snackbar';
-import type { Project } from '../data/calls';
 import type { Rendered } from './render';
 
 /** The address shown, to read what the page keeps in its URL (the period, the table). */

@@ -1,7 +1,7 @@
 /** Rendering components in happy-dom for tests: a root, React's act, and cleanup. */
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import type { CurrentUser } from '../data/calls';
+import type { CurrentUser } from '@stat/schemas/accounts';
 
 // React warns about act() outside a test environment that declares it.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

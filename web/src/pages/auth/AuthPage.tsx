@@ -40,7 +40,7 @@ export default function AuthPage({ mode }: { readonly mode: 'login' | 'register'
     try {
       if (register) await session.register(email.trim(), password, name.trim());
       else await session.login(email.trim(), password);
-      navigate(returnPath(back), { replace: true });
+      void navigate(returnPath(back), { replace: true });
     } catch (error) {
       setBusy(false);
       if (error instanceof ApiError && error.status !== 0 && error.status < 500) {

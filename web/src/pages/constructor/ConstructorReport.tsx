@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { CONSTRUCTOR_APPLY_DELAY, CONSTRUCTOR_TEXTS, constructorDefinition, type ConstructorRequest, type ReportRequest } from '@stat/schemas/reports';
 import { useSnackbar } from '../../app/Snackbar';
@@ -134,7 +134,7 @@ function ConstructorBody({ projectId, clock }: { readonly projectId: string; rea
     template.reload();
     snackbar(CONSTRUCTOR_TEXTS.changed);
   };
-  const onSaveOver = useCallback(() => void saveOver().catch((error: unknown) => snackbar(error instanceof Error ? error.message : String(error))), [saveOver, snackbar]);
+  const onSaveOver = () => void saveOver().catch((error: unknown) => snackbar(error instanceof Error ? error.message : String(error)));
 
   const saveDisabled = !canSave(applied) || pendingKey !== appliedKey;
   // An opened template offers «save over» and «save as new» (§4); a choice that cannot be saved, neither.

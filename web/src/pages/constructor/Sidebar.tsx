@@ -7,26 +7,15 @@ import {
   CONSTRUCTOR_MAX_DIMENSIONS,
   CONSTRUCTOR_METRICS,
   CONSTRUCTOR_TEXTS,
+  dimensionConstructorTitle,
   type ConstructorMetric,
 } from '@stat/schemas/reports';
 import { CloseIcon, TextInput } from '../../components/ui';
-import { dimensionTitle } from '@stat/schemas/reports';
 import { chooseItem, metricOffered, moveItem, parseStartRow, toGraph, type Selection } from './query';
 import styles from './Sidebar.module.css';
 
-/** Titles that are ambiguous outside their report (two «Версия»). */
-const OWN_TITLES: Readonly<Record<string, string>> = {
-  browser_version_major: 'Версия браузера',
-  browser_version_minor: 'Минорная версия браузера',
-  os_version_major: 'Версия ОС',
-  os_version_minor: 'Минорная версия ОС',
-  event_name: 'Название события',
-  customer_params_key: 'Параметр события',
-  url_args_key: 'Параметр адреса',
-  referer_domain: 'Сайт-источник',
-};
 export const itemTitle = (kind: 'metric' | 'dimension', name: string): string =>
-  kind === 'metric' ? (METRIC_INFO[name as keyof typeof METRIC_INFO]?.title ?? name) : (OWN_TITLES[name] ?? dimensionTitle(name));
+  kind === 'metric' ? (METRIC_INFO[name as keyof typeof METRIC_INFO]?.title ?? name) : dimensionConstructorTitle(name);
 
 /** Props of {@link Sidebar}. */
 export interface SidebarProps {

@@ -36,7 +36,7 @@ export default function TemplatesPage() {
   // kept and carried out when it comes, never dropped.
   const [chosen, setChosen] = useState<ReadyTemplate | null>(null);
   useEffect(() => {
-    if (chosen && clock) navigate(`${constructorPath}?${readyTemplateSearch(chosen, clock.today).toString()}`);
+    if (chosen && clock) void navigate(`${constructorPath}?${readyTemplateSearch(chosen, clock.today).toString()}`);
   }, [chosen, clock, constructorPath, navigate]);
   const openReady = (template: ReadyTemplate) => setChosen(template);
   const card = (template: ReadyTemplate) => (

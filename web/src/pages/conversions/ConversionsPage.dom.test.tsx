@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import type { Conversion } from '@stat/schemas/conversions';
-import type { Project } from '../../data/calls';
+import type { Project } from '@stat/schemas/projects';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { Address, address, inProject } from '../../testing/project-page';
 import { fire, render, until, type Rendered } from '../../testing/render';

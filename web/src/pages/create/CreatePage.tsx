@@ -1,14 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { parseSiteUrl } from '@stat/schemas/site';
+import type { CaptchaNeed, Project, SameUrlProject } from '@stat/schemas/projects';
 import { TERMS_URL } from '../../app/links';
 import { useSession } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { SiteIcon } from '../../components/SiteIcon';
 import { Badge, Button, Checkbox, Notice, Panel, Spinner, Switch, TextField } from '../../components/ui';
-import { calls, type CaptchaNeed, type Project, type SameUrlProject } from '../../data/calls';
+import { calls } from '../../data/calls';
 import { SAVE_FAILED, SNACKS } from '../../data/messages';
 import { canCreateProjects } from '../../data/roles';
-import { checkSiteUrl, checkTerms, checkTitle, collect, isValid, LIMITS, parseSiteUrl, serverFieldErrors, type FieldErrors } from '../../data/validation';
+import { checkSiteUrl, checkTerms, checkTitle, collect, isValid, LIMITS, serverFieldErrors, type FieldErrors } from '../../data/validation';
 import { ApiError, isAbortError, statusOf } from '../../lib/api';
 import { formatNumber, projectTitle } from '../../lib/format';
 import { DELAYS, useDebounced } from '../../lib/hooks';
@@ -106,11 +108,14 @@ export default function CreatePage() {
     return () => controller.abort();
   }, [settledUrl]);
 
-  const validate = (): FieldErrors<Field> => collect({ url: checkSiteUrl(url), title: checkTitle(title, 'create'), agree: checkTerms(agree) });
+  const validate = useCallback(
+    (): FieldErrors<Field> => collect({ url: checkSiteUrl(url), title: checkTitle(title, 'create'), agree: checkTerms(agree) }),
+    [url, title, agree],
+  );
   useEffect(() => {
-    if (submitted) setErrors(validate());
     // Re-checked as the user types, once a submit showed the errors.
-  }, [url, title, agree, submitted]); // validate reads these same values
+    if (submitted) setErrors(validate());
+  }, [validate, submitted]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

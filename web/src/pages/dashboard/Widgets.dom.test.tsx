@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import type { GraphResult, RealtimeTable } from '@stat/schemas/reports';
+import type { Project } from '@stat/schemas/projects';
 import { ProjectContext, type ProjectContextValue } from '../../app/project';
-import type { Project } from '../../data/calls';
 import { NBSP } from '../../lib/format';
 import { fire, render, type Rendered } from '../../testing/render';
 import type { DashboardPeriod } from './state';

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { Project } from '@stat/schemas/projects';
 import { footerLinks } from '../../app/links';
 import { routes } from '../../app/routes';
 import { SessionProvider, type SessionState } from '../../app/session';
-import type { Project } from '../../data/calls';
 import { fakeApi, render, testUser, until, type Rendered } from '../../testing/render';
 
 let view: Rendered | null = null;

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Funnel } from '@stat/schemas/funnels';
-import type { Project } from '../../data/calls';
+import type { Project } from '@stat/schemas/projects';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { inProject } from '../../testing/project-page';
 import { render, until, type Rendered } from '../../testing/render';

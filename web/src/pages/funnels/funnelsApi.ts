@@ -1,5 +1,5 @@
 /** The calls of the funnels page (spec 002 §7). */
-import type { Funnel, FunnelList, FunnelMetric, FunnelReport, FunnelStepInput } from '@stat/schemas/funnels';
+import type { Funnel, FunnelInput, FunnelList, FunnelMetric, FunnelReport } from '@stat/schemas/funnels';
 import type { GoalList } from '@stat/schemas/goals';
 import { apiDelete, apiDownload, apiGet, apiPost, apiPut, query, type DownloadedFile, type RequestOptions } from '../../lib/api';
 
@@ -9,10 +9,6 @@ export function listFunnels(projectId: string, options?: RequestOptions): Promis
   return apiGet(`${base(projectId)}/funnels${query({ limit: 100 })}`, options);
 }
 
-export interface FunnelInput {
-  readonly title: string;
-  readonly steps: readonly FunnelStepInput[];
-}
 
 export function createFunnel(projectId: string, body: FunnelInput): Promise<Funnel> {
   return apiPost(`${base(projectId)}/funnel`, body);

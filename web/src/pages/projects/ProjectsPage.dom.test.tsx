@@ -6,9 +6,10 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
+import type { CurrentUser } from '@stat/schemas/accounts';
+import type { ProjectListRow } from '@stat/schemas/projects';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import type { CurrentUser, ProjectListRow } from '../../data/calls';
 import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import ProjectsPage from './ProjectsPage';
 
@@ -28,9 +29,14 @@ const row = (id: number): ProjectListRow => ({
   counter_is_set: true,
   can_edit_project: true,
   in_rating: false,
+  can_be_in_rate: true,
   deleted: false,
   has_access_requests: false,
   metrics: null,
+  views: 0,
+  views_change: null,
+  visitors: 0,
+  visitors_change: null,
   categories: [],
 });
 

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import type { RatingPlace } from '@stat/schemas/rating';
+import type { ListMetric, ProjectListRow } from '@stat/schemas/projects';
 import { ICONS } from '../../app/icons';
 import { DEMO_PROJECT_ID } from '../../app/project';
 import { useSession } from '../../app/session';
@@ -10,7 +12,7 @@ import { ConfirmDialog, Modal } from '../../components/Modal';
 import { SiteIcon } from '../../components/SiteIcon';
 import { Tooltip } from '../../components/Tooltip';
 import { Badge, Button, Switch, TextInput } from '../../components/ui';
-import { calls, type ListMetricName, type ProjectListRow, type RatingCategory } from '../../data/calls';
+import { calls } from '../../data/calls';
 import { ratingCell } from '../../data/rating';
 import { canCreateProjects, canSeeAllProjects } from '../../data/roles';
 import { isAbortError, statusOf } from '../../lib/api';
@@ -26,7 +28,7 @@ import { PageTitle } from '../../app/PageTitle';
  * The metric columns. `optional` ones give way on a narrow card (see the CSS): the depth is the
  * views over the visits, both shown beside it.
  */
-const METRIC_COLUMNS: readonly { readonly name: ListMetricName; readonly title: string; readonly digits: number; readonly optional?: true }[] = [
+const METRIC_COLUMNS: readonly { readonly name: ListMetric; readonly title: string; readonly digits: number; readonly optional?: true }[] = [
   { name: 'page_views', title: 'Просмотры', digits: 0 },
   { name: 'visits', title: 'Визиты', digits: 0 },
   { name: 'visitors', title: 'Посетители', digits: 0 },
@@ -477,7 +479,7 @@ function RatingCellView({ row }: { readonly row: ProjectListRow }) {
   return <CategoryPosition categories={cell.categories} />;
 }
 
-function CategoryPosition({ categories }: { readonly categories: readonly RatingCategory[] }) {
+function CategoryPosition({ categories }: { readonly categories: readonly RatingPlace[] }) {
   const [index, setIndex] = useState(0);
   const current = categories[index] ?? categories[0];
   if (!current) return null;

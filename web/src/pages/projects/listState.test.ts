@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectList, ProjectListRow } from '../../data/calls';
+import type { ProjectList, ProjectListRow } from '@stat/schemas/projects';
 import { hasMore, INITIAL_LIST, listReducer, listTotal, type ListState } from './listState';
 
 const row = (id: number): ProjectListRow => ({
@@ -11,9 +11,14 @@ const row = (id: number): ProjectListRow => ({
   counter_is_set: false,
   can_edit_project: true,
   in_rating: false,
+  can_be_in_rate: true,
   deleted: false,
   has_access_requests: false,
   metrics: null,
+  views: 0,
+  views_change: null,
+  visitors: 0,
+  visitors_change: null,
   categories: [],
 });
 

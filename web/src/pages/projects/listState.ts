@@ -2,7 +2,7 @@
  * The state of a sites list (spec 000 §3 "List request state", §4 "Project list"): rows loaded so
  * far, totals, and the id of the latest request — answers to older requests are ignored.
  */
-import type { ProjectList, ProjectListRow } from '../../data/calls';
+import type { ProjectList, ProjectListRow } from '@stat/schemas/projects';
 
 /** Rows per request (spec 000 §9: projects list page size 10). */
 export const LIST_PAGE_SIZE = 10;

@@ -6,10 +6,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
+import type { Project } from '@stat/schemas/projects';
+import type { AccessRequest, AccessUser } from '@stat/schemas/access';
 import { ProjectContext } from '../../app/project';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import type { AccessRequest, AccessUser, Project } from '../../data/calls';
 import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import AccessSettings from './AccessSettings';
 
@@ -35,7 +36,7 @@ const ok = (result: unknown) => Response.json({ responseStatus: 200, result });
 function api(calls: Call[], start: { users: AccessUser[]; requests: AccessRequest[] }): typeof fetch {
   let users = start.users;
   let requests = start.requests;
-  const entry = (email: string, level: number): AccessUser => ({ email, access_level: level, can_edit_project: level === 0 });
+  const entry = (email: string, level: number): AccessUser => ({ email, access_level: level, can_edit_project: level === 0, is_owner: false, is_current_user: false, user: { email } });
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const path = url.pathname.replace('/top100', '');
@@ -61,9 +62,9 @@ function api(calls: Call[], start: { users: AccessUser[]; requests: AccessReques
   }) as typeof fetch;
 }
 
-const owner: AccessUser = { email: 'me@example.com', access_level: 0, can_edit_project: true, is_owner: true, is_current_user: true };
-const viewer: AccessUser = { email: 'other@example.com', access_level: 1, can_edit_project: false };
-const request: AccessRequest = { access_request_id: 7, project_id: 8000001, email: 'asks@example.com', created: '2026-11-20T10:00:00.000Z' };
+const owner: AccessUser = { email: 'me@example.com', access_level: 0, can_edit_project: true, is_owner: true, is_current_user: true, user: { email: 'me@example.com' } };
+const viewer: AccessUser = { email: 'other@example.com', access_level: 1, can_edit_project: false, is_owner: false, is_current_user: false, user: { email: 'other@example.com' } };
+const request: AccessRequest = { access_request_id: 7, accessRequestId: 7, project_id: 8000001, project_title: 'Мой сайт', email: 'asks@example.com', created: '2026-11-20T10:00:00.000Z' };
 
 let view: Rendered | null = null;
 afterEach(() => {

@@ -1,18 +1,19 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { ACCESS_LEVEL, type AccessRequest, type AccessUser } from '@stat/schemas/access';
 import { SUPPORT_EMAIL } from '../../app/links';
 import { useProject } from '../../app/project';
 import { useSession } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
 import { ConfirmDialog } from '../../components/Modal';
 import { Badge, Button, Notice, Panel, Spinner, TextInput } from '../../components/ui';
-import { calls, type AccessRequest, type AccessUser } from '../../data/calls';
+import { calls } from '../../data/calls';
 import { ACCESS_FAILED, RATE_LIMIT_MESSAGE, RATE_LIMIT_TEXT, SERVER_OOPS, SNACKS } from '../../data/messages';
 import { checkEmail, TEXTS } from '../../data/validation';
 import { ApiError } from '../../lib/api';
 import { projectTitle } from '../../lib/format';
 import { useRequest } from '../../lib/hooks';
 import { ErrorPage } from '../ErrorPage';
-import { isChangeable, isListed, LEVEL, levelLabel, withAdded, without, withLevel, type AccessEntry } from './accessList';
+import { isChangeable, isListed, levelLabel, withAdded, without, withLevel, type AccessEntry } from './accessList';
 import styles from './Access.module.css';
 import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
@@ -45,7 +46,7 @@ export default function AccessSettings() {
   const [users, setUsers] = useState<readonly AccessUser[] | null>(null);
   const shown = users ?? list.data?.users ?? null;
   const [email, setEmail] = useState('');
-  const [level, setLevel] = useState<number>(LEVEL.view);
+  const [level, setLevel] = useState<number>(ACCESS_LEVEL.view);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [failure, setFailure] = useState<ReactNode>(null);
@@ -170,8 +171,8 @@ export default function AccessSettings() {
             ) : null}
           </div>
           <select className={styles.select} value={level} onChange={(e) => setLevel(Number(e.target.value))} aria-label="Уровень доступа" data-testid="access-level">
-            <option value={LEVEL.view}>Только просмотр</option>
-            <option value={LEVEL.edit}>Редактирование</option>
+            <option value={ACCESS_LEVEL.view}>Только просмотр</option>
+            <option value={ACCESS_LEVEL.edit}>Редактирование</option>
           </select>
           <Button type="submit" variant="primary" busy={adding} data-testid="access-submit">
             Добавить
@@ -244,8 +245,8 @@ export default function AccessSettings() {
                           aria-label={`Доступ ${u.email}`}
                           data-testid="access-user-level"
                         >
-                          <option value={LEVEL.view}>Только просмотр</option>
-                          <option value={LEVEL.edit}>Редактирование</option>
+                          <option value={ACCESS_LEVEL.view}>Только просмотр</option>
+                          <option value={ACCESS_LEVEL.edit}>Редактирование</option>
                         </select>
                         <Button size="s" variant="ghost" onClick={() => setRemoving({ email: u.email, busy: false })} disabled={busyEmail !== null} data-testid="access-remove">
                           Удалить

@@ -1,6 +1,7 @@
+import type { CounterSettings } from '@stat/schemas/projects';
 import { useSnackbar } from '../../app/Snackbar';
 import { Button, Spinner } from '../../components/ui';
-import { calls, type CounterSettings } from '../../data/calls';
+import { calls } from '../../data/calls';
 import { copyText } from '../../lib/browser';
 import { useRequest } from '../../lib/hooks';
 import styles from './CounterCode.module.css';

@@ -6,10 +6,10 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
+import type { CounterSettings, Project } from '@stat/schemas/projects';
 import { NotificationProvider } from '../../app/Notifications';
 import { ProjectContext } from '../../app/project';
 import { SnackbarProvider } from '../../app/Snackbar';
-import type { CounterSettings, Project } from '../../data/calls';
 import { writeStored } from '../../lib/browser';
 import { fakeApi, render, until, type Rendered } from '../../testing/render';
 import CounterSettingsPage, { counterNoticeKey } from './CounterSettings';
@@ -36,6 +36,7 @@ const project = (over: Partial<Project> = {}): Project => ({
   cleanedUrl: 'example.ru',
   favicon: null,
   keywords: '',
+  tags: [],
   types: [],
   regions: [],
   categories: [],
@@ -52,6 +53,11 @@ const project = (over: Partial<Project> = {}): Project => ({
   users: [],
   permissions: { can_edit_project: true },
   created: '2026-11-21T10:00:00.000Z',
+  views: 0,
+  views_change: null,
+  visitors: 0,
+  visitors_change: null,
+  metrics: null,
   ...over,
 });
 

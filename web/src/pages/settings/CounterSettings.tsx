@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { DEFAULT_COUNTER_SETTINGS } from '@stat/schemas/projects';
 import { useNotifications } from '../../app/Notifications';
 import { useProject } from '../../app/project';
 import { useSnackbar } from '../../app/Snackbar';
@@ -125,7 +126,7 @@ export default function CounterSettings() {
     try {
       await calls.deleteProject(project.id);
       snackbar('Счётчик удален');
-      navigate('/stat/projects');
+      void navigate('/stat/projects');
     } catch (error) {
       setRemoving('ask');
       setRemoveError(statusOf(error) === 400 ? (error as Error).message : SAVE_FAILED);
@@ -241,7 +242,7 @@ export default function CounterSettings() {
                 maxLength={64}
                 onChange={(e) => set('block_analytics_attribute', e.target.value)}
                 error={errors.block_analytics_attribute}
-                hint={`Элементы размечаются так: <div data-${form.block_analytics_attribute || 'your-attribute'}="блок">`}
+                hint={`Элементы размечаются так: <div data-${form.block_analytics_attribute || DEFAULT_COUNTER_SETTINGS.block_analytics_attribute}="блок">`}
               />
             </div>
           ) : null}

@@ -3,10 +3,7 @@
  * email, access_level (0 edit, 1 view) and can_edit_project (true for edit). The owner and the
  * caller are sent as they are; the api leaves them unchanged.
  */
-import type { AccessUser } from '../../data/calls';
-
-/** Access levels (spec 000 §6). */
-export const LEVEL = { edit: 0, view: 1 } as const;
+import type { AccessGrant, AccessUser } from '@stat/schemas/access';
 
 /** Labels of the levels (spec 000 §2.8). */
 export const LEVEL_LABELS: Readonly<Record<number, string>> = { 0: 'Редактирование', 1: 'Только просмотр' };
@@ -16,12 +13,8 @@ export function levelLabel(accessLevel: number): string {
   return accessLevel === 0 ? 'Редактирование' : 'Только просмотр';
 }
 
-/** One user of the PATCH body. */
-export interface AccessEntry {
-  readonly email: string;
-  readonly access_level: number;
-  readonly can_edit_project: boolean;
-}
+/** One user of the PATCH body, with every field. */
+export type AccessEntry = Required<AccessGrant>;
 
 function entry(email: string, accessLevel: number): AccessEntry {
   const level = accessLevel === 0 ? 0 : 1;

@@ -4,7 +4,8 @@
  * a separate site»); the domain blacklist has no switch of its own on the wire: off sends an
  * empty list.
  */
-import type { CounterSettings, Project } from '../../data/calls';
+import { inRatingOrModeration } from '@stat/schemas/rating';
+import { DEFAULT_COUNTER_SETTINGS, type CounterSettings, type Project } from '@stat/schemas/projects';
 import { checkAttribute, checkBlacklistEntry, checkTitle, checkWhitelistEntry, TEXTS } from '../../data/validation';
 
 /** The form's values. */
@@ -37,7 +38,7 @@ export interface CounterFormErrors {
 
 /** Whether the site is in the rating (its title then changes only through the rating form). */
 export function isRated(project: Pick<Project, 'in_rating' | 'status'>): boolean {
-  return project.in_rating || ['included', 'editing', 'need_change', 'moderation'].includes(project.status);
+  return inRatingOrModeration(project.in_rating, project.status);
 }
 
 /** The form for a project's saved settings. */
@@ -45,14 +46,14 @@ export function formFromProject(project: Pick<Project, 'title' | 'counter_settin
   const s = project.counter_settings;
   return {
     title: project.title,
-    color: s.color || '#313EFB',
+    color: s.color || DEFAULT_COUNTER_SETTINGS.color,
     counter_type: s.counter_type,
     merge_subdomains: s.merge_subdomains,
     separate_www: !s.merge_www,
     track_hashes: s.track_hashes,
     track_user_id: s.track_user_id,
     use_block_analytics: s.use_block_analytics,
-    block_analytics_attribute: s.block_analytics_attribute || 'your-attribute',
+    block_analytics_attribute: s.block_analytics_attribute || DEFAULT_COUNTER_SETTINGS.block_analytics_attribute,
     use_whitelist: s.use_whitelist,
     whitelisted_urls: s.whitelisted_urls.length > 0 ? s.whitelisted_urls : [],
     use_blacklist: s.blacklisted_urls.length > 0,

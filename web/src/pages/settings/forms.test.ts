@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessUser, CounterSettings } from '../../data/calls';
+import type { CounterSettings } from '@stat/schemas/projects';
+import type { AccessUser } from '@stat/schemas/access';
 import { isChangeable, isListed, levelLabel, payloadOf, withAdded, without, withLevel } from './accessList';
 import { counterPayload, fieldErrorsOf, formFromProject, isRated, validateCounterForm } from './counterForm';
 import { participates, ratingFormOf, ratingPayload, validateRatingForm } from './ratingForm';
@@ -65,7 +66,7 @@ describe('counter settings form (spec 000 §2.6, §3)', () => {
 });
 
 describe('rating form (spec 000 §2.7, §4, §5)', () => {
-  const base = { title: 'Мой сайт', in_rating: false, status: 'unincluded', keywords: '', public_stats: true, categories: [], regions: [], types: [] };
+  const base = { title: 'Мой сайт', in_rating: false, status: 'unincluded' as const, keywords: '', public_stats: true, categories: [], regions: [], types: [] };
 
   it('defaults public stats to opened', () => {
     expect(ratingFormOf({ ...base, public_stats: false }).public_stats).toBe(true);
@@ -92,7 +93,7 @@ describe('rating form (spec 000 §2.7, §4, §5)', () => {
   });
 
   it('leaving saves empty lists, in_rating false and public_stats false', () => {
-    const form = { ...ratingFormOf({ ...base, in_rating: true, status: 'included', keywords: 'новости', categories: [{ id: 3, title: 'Новости', position: 1 }], regions: [101], types: [1] }), in_rating: false };
+    const form = { ...ratingFormOf({ ...base, in_rating: true, status: 'included', keywords: 'новости', categories: [{ id: 3, title: 'Новости', position: 1, parent_title: null, theme_id: 3, name: 'Новости', positions: { popularity: 1 } }], regions: [101], types: [1] }), in_rating: false };
     expect(validateRatingForm(form)).toEqual({});
     expect(ratingPayload(form)).toEqual({ title: 'Мой сайт', in_rating: false, keywords: 'новости', public_stats: false, categories: [], regions: [], types: [] });
   });
@@ -100,8 +101,8 @@ describe('rating form (spec 000 §2.7, §4, §5)', () => {
 
 describe('access list (spec 000 §2.8, §3)', () => {
   const users: AccessUser[] = [
-    { email: 'owner@example.com', access_level: 0, can_edit_project: true, is_owner: true, is_current_user: true },
-    { email: 'viewer@example.com', access_level: 1, can_edit_project: false, is_owner: false, is_current_user: false },
+    { email: 'owner@example.com', access_level: 0, can_edit_project: true, is_owner: true, is_current_user: true, user: { email: 'owner@example.com' } },
+    { email: 'viewer@example.com', access_level: 1, can_edit_project: false, is_owner: false, is_current_user: false, user: { email: 'viewer@example.com' } },
   ];
 
   it('labels levels: nonzero is view', () => {

@@ -2,7 +2,8 @@
  * The rating form (spec 000 §2.7, §4, §5): its values from a project, its checks, and the PUT
  * body. Leaving the rating saves empty lists, in_rating false and public_stats false.
  */
-import type { Project, RatingForm } from '../../data/calls';
+import type { RatingForm } from '@stat/schemas/rating';
+import type { Project } from '@stat/schemas/projects';
 import { LISTED_STATUSES } from '../../data/rating';
 import { checkKeywords, checkPublicStats, checkRegions, checkThemes, checkTitle, checkTypes } from '../../data/validation';
 

@@ -8,10 +8,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
 import { reportDefinition } from '@stat/schemas/reports';
+import type { Project } from '@stat/schemas/projects';
 import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import { SessionProvider } from '../../app/session';
 import { ProjectContext } from '../../app/project';
-import type { Project } from '../../data/calls';
 import DimensionReport from './DimensionReport';
 
 // happy-dom has no canvas: the one uPlot wrapper is replaced by a box that shows its series.

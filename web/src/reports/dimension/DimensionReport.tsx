@@ -2,7 +2,7 @@ import { useCallback, useContext, useMemo, useState, type ReactNode } from 'reac
 import { useSearchParams } from 'react-router-dom';
 import type { ConstructorRequest, GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { addDays, fitGroup, resolveDate, type PeriodGroup } from '@stat/schemas/period';
-import type { RatingCategory } from '../../data/calls';
+import type { ProjectCategory } from '@stat/schemas/rating';
 import { REPORT_FAILED } from '../../data/messages';
 import { ApiError, type DownloadedFile } from '../../lib/api';
 import { ProjectContext } from '../../app/project';
@@ -106,7 +106,7 @@ export function DimensionReportBody({
   clock,
   extras,
   ratingCategories,
-}: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras; readonly ratingCategories?: readonly RatingCategory[] }) {
+}: ReportViewProps & { readonly clock: ServerClock; readonly extras?: DimensionReportExtras; readonly ratingCategories?: readonly ProjectCategory[] }) {
   const { today } = clock;
   const [search, setSearch] = useSearchParams();
   const { period } = useMemo(() => dimensionPeriod(search, report, today), [search, today, report]);
@@ -431,7 +431,7 @@ function dimensionTips(report: ReportViewProps['report']): MetaTip[] {
  * category (the api then answers the not-rated placeholder), and for other reports, whose URL
  * rule clears the parameter (correctDimensionUrl).
  */
-function useRatingCategory(isRating: boolean, categories: readonly RatingCategory[] | undefined, search: URLSearchParams): { category: number | null; options: CategoryOption[]; corrected: boolean } {
+function useRatingCategory(isRating: boolean, categories: readonly ProjectCategory[] | undefined, search: URLSearchParams): { category: number | null; options: CategoryOption[]; corrected: boolean } {
   const asked = search.get(CATEGORY_PARAM);
   return useMemo(() => {
     if (!isRating) return { category: null, options: [], corrected: false };

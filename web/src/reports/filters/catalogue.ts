@@ -4,7 +4,7 @@
  * dimensions the service collects are offered (FILTERABLE_DIMENSIONS).
  */
 import { FILTERABLE_DIMENSIONS } from '@stat/schemas/filters';
-import { dimensionTitle } from '@stat/schemas/reports';
+import { dimensionFilterTitle } from '@stat/schemas/reports';
 
 /** Filter types (§3 "Filter rule"). */
 export type FilterType = 'checkbox' | 'textarea' | 'radio' | 'period' | 'datePeriod' | 'event';
@@ -32,29 +32,7 @@ export interface FilterSection {
   readonly items: readonly FilterItem[];
 }
 
-/** Titles the drill-down headers do not give, or give ambiguously out of their report. */
-const FILTER_TITLES: Readonly<Record<string, string>> = {
-  event_class: 'Класс события',
-  event_name: 'Название события',
-  event_type: 'Тип события',
-  ub_block_list: 'Блок',
-  customer_params_key: 'Параметр события',
-  session_number: 'Номер визита',
-  browser_version_major: 'Версия браузера',
-  os_version_major: 'Версия ОС',
-  referer: 'Адрес перехода',
-  referer_domain: 'Сайт-источник',
-  ad_campaign: 'Рекламная кампания',
-  openstat_campaign: 'Кампания Openstat',
-  openstat_service: 'Сервис Openstat',
-  openstat_ad: 'Объявление Openstat',
-  openstat_source: 'Место размещения Openstat',
-  external_url: 'Внешняя ссылка',
-  url_args_key: 'Параметр адреса',
-  auth_top100: 'Авторизация на сайте',
-};
-
-const item = (key: string, type: FilterType): FilterItem => ({ key, title: FILTER_TITLES[key] ?? dimensionTitle(key), type });
+const item = (key: string, type: FilterType): FilterItem => ({ key, title: dimensionFilterTitle(key), type });
 
 /** The menu of general reports, before leaving out what is not collected. */
 const MENU: readonly FilterSection[] = [

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { COUNTER_STATUS } from '@stat/schemas/site';
-import type { Project } from '../../data/calls';
+import type { Project } from '@stat/schemas/projects';
 import { calls } from '../../data/calls';
 import { CounterCode, codeOptionsOf } from '../../pages/settings/CounterCode';
 import { ReportCard } from './ReportPage';

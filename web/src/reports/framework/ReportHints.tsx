@@ -1,6 +1,7 @@
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { METRIC_INFO, type Metric } from '@stat/schemas/catalogue';
+import type { CurrentUser } from '@stat/schemas/accounts';
 import { DEMO_PROJECT_ID, ProjectContext } from '../../app/project';
 import { useOptionalSession } from '../../app/session';
 import { useSnackbar } from '../../app/Snackbar';
@@ -17,7 +18,7 @@ import {
   type HintState,
   type MetaTip,
 } from '@stat/schemas/hints';
-import { calls, type CurrentUser } from '../../data/calls';
+import { calls } from '../../data/calls';
 import { GUEST_HINTS_KEY, META_TIP_TEXTS, readHints, writeHints } from './hints';
 import styles from './ReportHints.module.css';
 

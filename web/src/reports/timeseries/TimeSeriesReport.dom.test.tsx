@@ -8,10 +8,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { reportDefinition } from '@stat/schemas/reports';
+import type { Project } from '@stat/schemas/projects';
 import { REGROUPED } from '../../data/messages';
 import { fire, render, settle, until, type Rendered } from '../../testing/render';
 import { Address, address, inProject } from '../../testing/project-page';
-import type { Project } from '../../data/calls';
 import TimeSeriesReport from './TimeSeriesReport';
 
 // happy-dom has no canvas: the one uPlot wrapper is replaced by an empty box.

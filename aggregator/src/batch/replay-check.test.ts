@@ -1,0 +1,78 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AcceptedHit } from '@stat/schemas';
+import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { createAggregator } from '../aggregator.js';
+import { EventStore } from '../storage.js';
+import { readBatch } from './messages.js';
+import { ReplayCheck, type Replayable } from './replay-check.js';
+
+// Needs: chDB (in-process), one data directory for the file. Each test has a topic of its own.
+let clickhouse: ClickHouseClient;
+beforeAll(async () => {
+  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-replay-check-')) });
+  await migrateClickHouse(clickhouse);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const at = Date.now() - 10 * 60_000;
+let sequence = 0;
+
+/** A hit of project 5 by one visitor, a second after the one before. */
+function hit(): AcceptedHit {
+  sequence += 1;
+  const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
+  return { id, at: at + sequence * 1000, ip: '77.88.55.88', ua: CHROME, hit: { p: 5, t: 'pageview', u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'replayed-01' } };
+}
+
+/** Stores messages at their offsets of a partition through the aggregator, as a previous run did. */
+async function store(topic: string, partition: number, bodies: unknown[], offsets: number[]): Promise<void> {
+  await createAggregator(clickhouse).handle(bodies, { topic, partition, offsets });
+}
+
+/** The offsets of the items, -1 for a message of the in-process bus. */
+const offsetsOf = (items: Iterable<Replayable>): number[] => [...items].map((i) => i.place?.offset ?? -1).sort((a, b) => a - b);
+
+describe('ReplayCheck on chDB', () => {
+  it('finds stored what is at or below the recorded offset, and what the events hold above it', async () => {
+    const bodies = [hit(), 'not json', hit(), hit(), hit(), 'not json either'];
+    await store('t-recorded', 0, bodies.slice(0, 3), [0, 1, 2]);
+    // The process died after the events' part of offset 3 was written and before its offsets' part.
+    await clickhouse.command({ query: 'DETACH TABLE ingest_offsets_mv' });
+    try {
+      await store('t-recorded', 0, [bodies[3]], [3]);
+    } finally {
+      await clickhouse.command({ query: 'ATTACH TABLE ingest_offsets_mv' });
+    }
+    const check = new ReplayCheck(new EventStore(clickhouse));
+    const stored = await check.storedAmong(readBatch(bodies, { topic: 't-recorded', partition: 0, offsets: [0, 1, 2, 3, 4, 5] }), false);
+    expect(offsetsOf(stored)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('trusts its own recorded offset for a partition it stored a batch of, until a try fails', async () => {
+    const bodies = [hit(), hit(), hit()];
+    // Offsets 5 and 6 this process stored; 7 a try that failed after its insert landed.
+    await store('t-trusted', 0, bodies, [5, 6, 7]);
+    const check = new ReplayCheck(new EventStore(clickhouse));
+    const messages = readBatch(bodies, { topic: 't-trusted', partition: 0, offsets: [5, 6, 7] });
+    check.handled([messages[0]!.place, messages[1]!.place]);
+    const first = await check.storedAmong(messages.slice(1), false);
+    const afterFailedTry = await check.storedAmong(messages.slice(2), true);
+    expect({ first: offsetsOf(first), afterFailedTry: offsetsOf(afterFailedTry) }).toEqual({ first: [6], afterFailedTry: [7] });
+  });
+
+  it('reads each partition apart, and nothing for messages of the in-process bus', async () => {
+    const bodies = [hit(), hit(), hit()];
+    await store('t-apart', 1, [bodies[1]], [20]);
+    const [inProcess] = readBatch([bodies[1]], undefined);
+    const [onZero] = readBatch([bodies[0]], { topic: 't-apart', partition: 0, offsets: [10] });
+    const onOne = readBatch(bodies.slice(1), { topic: 't-apart', partition: 1, offsets: [20, 21] });
+    const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong([onZero!, onOne[0]!, inProcess!, onOne[1]!], false);
+    expect(offsetsOf(stored)).toEqual([20]);
+  });
+});

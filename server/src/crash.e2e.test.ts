@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readConfig } from './config.js';
+import type { ClickHouseClient } from '@stat/storage';
+import { main, type RunningService } from './main.js';
+import { createProject } from './testing/api-client.js';
+import { VISITOR_USER_AGENT } from './testing/browser.js';
+import { countStored, hitCases } from './testing/hit-property.js';
+import { freePort, startService, type ServiceProcess } from './testing/service.js';
+
+// Needs: its own embedded service, first as a child process (killed with SIGKILL, as a crash,
+// an OOM kill or a power cut of the process would), then in this process on the same data
+// directory, so that the test reads its ClickHouse (chDB) hit by hit.
+
+const dirs: string[] = [];
+let child: ServiceProcess | null = null;
+let restarted: RunningService | null = null;
+afterEach(async () => {
+  await child?.kill();
+  child = null;
+  await restarted?.stop();
+  restarted = null;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** What became of one request: answered (and how), or no answer (the process died first). */
+type Outcome = { marker: string; status: number | null };
+
+/**
+ * Sends a bounded stream of page views, `concurrency` at a time, each with its own visitor id
+ * (its marker), and kills the service with SIGKILL once `killAfter` of them were answered 204:
+ * the requests in flight then are in every state (gathering, being written, written and not
+ * answered). Resolves with every request's outcome once the stream ends.
+ */
+async function streamAndKill(collectorUrl: string, bodyOf: (i: number, marker: string) => string | Uint8Array<ArrayBuffer>, seed: number, total: number, killAfter: number, kill: () => void): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  let acknowledged = 0;
+  let killed = false;
+  const worker = async (): Promise<void> => {
+    while (next < total) {
+      const marker = `crash-${seed}-${String(next++).padStart(5, '0')}`;
+      let status: number | null = null;
+      try {
+        const response = await fetch(`${collectorUrl}/hit`, {
+          method: 'POST',
+          headers: { 'user-agent': VISITOR_USER_AGENT },
+          body: bodyOf(next - 1, marker),
+        });
+        status = response.status;
+      } catch {
+        // The connection died with the process: no answer.
+      }
+      outcomes.push({ marker, status });
+      if (status === 204 && ++acknowledged >= killAfter && !killed) {
+        killed = true;
+        kill();
+      }
+      if (killed && status === null) return;
+    }
+  };
+  await Promise.all(Array.from({ length: 40 }, worker));
+  return outcomes;
+}
+
+/** A page view whose visitor id is its marker. */
+const pageView = (projectId: number) => (_: number, marker: string): string => JSON.stringify({ p: projectId, u: `https://e2e-site.example/story/${marker}`, v: marker });
+
+/** Waits for every acknowledged marker to be stored (or set aside), then a moment more; the counts. */
+async function settledCounts(clickhouse: ClickHouseClient, markers: readonly string[], acknowledged: readonly string[]): Promise<Map<string, { events: number; dead: number }>> {
+  let stored = await countStored(clickhouse, markers);
+  const deadline = Date.now() + 60_000;
+  while (acknowledged.some((m) => stored.get(m)!.events + stored.get(m)!.dead === 0) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stored = await countStored(clickhouse, markers);
+  }
+  // A hit stored twice would show now.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return countStored(clickhouse, markers);
+}
+
+describe('embedded mode: a crash loses no hit it answered 204', () => {
+  // Fixed seeds: the same kill moments on every run, at any time of day.
+  it.each([20261129, 7, 424242])('kill -9 in the middle of a stream (seed %i): after the restart every hit answered 204 is stored exactly once', async (seed) => {
+    const [killAfter] = fc.sample(fc.integer({ min: 50, max: 1_500 }), { seed, numRuns: 1 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'stat-crash-'));
+    dirs.push(dataDir);
+    const env = async (): Promise<Record<string, string>> => ({
+      DATA_DIR: dataDir,
+      API_PORT: String(await freePort()),
+      COLLECTOR_PORT: String(await freePort()),
+      DEMO_SEED: 'false',
+    });
+    const first = await env();
+    child = await startService(first);
+    const { projectId } = await createProject(`http://127.0.0.1:${first.API_PORT}`);
+    const running = child;
+    const outcomes = await streamAndKill(`http://127.0.0.1:${first.COLLECTOR_PORT}`, pageView(projectId), seed, 4_000, killAfter!, () => running.child.kill('SIGKILL'));
+    await child.kill();
+    child = null;
+    const acknowledged = outcomes.filter((o) => o.status === 204).map((o) => o.marker);
+    const unanswered = outcomes.filter((o) => o.status === null).map((o) => o.marker);
+    // The kill came mid-stream: some hits were answered, some never were.
+    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter!);
+    expect(unanswered.length).toBeGreaterThan(0);
+    expect(outcomes.every((o) => o.status === 204 || o.status === null)).toBe(true);
+
+    const second = await env();
+    restarted = await main(readConfig({ ...second, ROLES: 'collector,aggregator,api' }));
+    const clickhouse = restarted.clickhouse!;
+    const markers = outcomes.map((o) => o.marker);
+    const stored = await settledCounts(clickhouse, markers, acknowledged);
+
+    const lost = acknowledged.filter((m) => stored.get(m)!.events !== 1);
+    expect(lost, `answered 204, stored not exactly once (of ${acknowledged.length})`).toEqual([]);
+    const twice = markers.filter((m) => stored.get(m)!.events > 1);
+    expect(twice, 'stored twice').toEqual([]);
+    // A hit whose group was written when the process died, but never answered, may be stored
+    // (the client, told nothing, sends it again at worst): never more than those.
+    const extra = markers.filter((m) => stored.get(m)!.events === 1 && !acknowledged.includes(m));
+    expect(extra.every((m) => unanswered.includes(m))).toBe(true);
+    expect([...stored.values()].every((s) => s.dead === 0)).toBe(true);
+  });
+});
+
+describe('the property of the hit path, with a crash', () => {
+  // Random hits, valid and hostile and garbage (testing/hit-property.ts), a kill -9 at a random
+  // moment, a restart: every hit answered 204 is stored exactly once (or set aside once in
+  // dead_hits), every refused one never, an unanswered one at most once.
+  it.each([11, 20261130])('random hits and a kill -9 at a random moment (seed %i)', async (seed) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'stat-crash-property-'));
+    dirs.push(dataDir);
+    const env = async (): Promise<Record<string, string>> => ({ DATA_DIR: dataDir, API_PORT: String(await freePort()), COLLECTOR_PORT: String(await freePort()), DEMO_SEED: 'false' });
+    const first = await env();
+    child = await startService(first);
+    const { projectId } = await createProject(`http://127.0.0.1:${first.API_PORT}`);
+    const cases = fc.sample(hitCases([projectId]), { seed, numRuns: 8 }).flat();
+    const [killAfter] = fc.sample(fc.integer({ min: 20, max: Math.floor(cases.length / 2) }), { seed, numRuns: 1 });
+    const running = child;
+    const outcomes = await streamAndKill(`http://127.0.0.1:${first.COLLECTOR_PORT}`, (i, marker) => cases[i]!.body(marker), seed, cases.length, killAfter!, () => running.child.kill('SIGKILL'));
+    await child.kill();
+    child = null;
+    const acknowledged = outcomes.filter((o) => o.status === 204).map((o) => o.marker);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter!);
+    expect(outcomes.some((o) => o.status === null)).toBe(true);
+
+    restarted = await main(readConfig({ ...(await env()), ROLES: 'collector,aggregator,api' }));
+    const stored = await settledCounts(restarted.clickhouse!, outcomes.map((o) => o.marker), acknowledged);
+    const problems: string[] = [];
+    for (const { marker, status } of outcomes) {
+      const { events, dead } = stored.get(marker)!;
+      if (status === 204 && events + dead !== 1) problems.push(`${marker}: answered 204, found ${events} events and ${dead} dead letters`);
+      if (status !== null && status !== 204 && events + dead !== 0) problems.push(`${marker}: refused with ${status}, yet stored`);
+      if (status === null && events + dead > 1) problems.push(`${marker}: unanswered, stored ${events + dead} times`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
