@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EVENT_COLUMNS, moscowDate, type AcceptedHit, type DeadLetter, type EventRow } from '@stat/schemas';
 import type { ClickHouseClient } from '@stat/storage';
 import { VISIT_RETAIN_MS, type Visit } from './sessions.js';
@@ -7,6 +8,11 @@ import type { RecordedDrop } from './steps/result.js';
 import { REPORT_TYPES } from './steps/visits.js';
 
 const DAY_MS = 86_400_000;
+
+/** The settings of an insert into events under `token` (see completeInsert). */
+function dedupedBy(token: string): NonNullable<Parameters<ClickHouseClient['insert']>[0]['clickhouse_settings']> {
+  return { insert_deduplicate: 1, insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 };
+}
 
 /** A hit of a live project that is not stored as an event, and why (recorded in dropped_hits). */
 export interface DroppedHit {
@@ -32,10 +38,37 @@ export class EventStore {
     private readonly signal: () => AbortSignal | undefined = () => undefined,
   ) {}
 
-  /** Inserts rows as arrays in EVENT_COLUMNS order: a third of the bytes of keyed JSON. */
+  /**
+   * Inserts rows as arrays in EVENT_COLUMNS order (a third of the bytes of keyed JSON), under a
+   * token of this insert's own, kept on its rows (insert_token): an insert a crash left half
+   * done is completed by completeInsert(token).
+   */
   async insert(rows: readonly EventRow[]): Promise<void> {
-    const values = rows.map((row) => EVENT_COLUMNS.map((column) => row[column]));
-    await this.clickhouse.insert({ table: 'events', values, format: 'JSONCompactEachRow', columns: [...EVENT_COLUMNS], abort_signal: this.signal() });
+    const token = randomUUID();
+    const values = rows.map((row) => [...EVENT_COLUMNS.map((column) => row[column]), token]);
+    await this.clickhouse.insert({
+      table: 'events',
+      values,
+      format: 'JSONCompactEachRow',
+      columns: [...EVENT_COLUMNS, 'insert_token'],
+      clickhouse_settings: dedupedBy(token),
+      abort_signal: this.signal(),
+    });
+  }
+
+  /**
+   * Completes an insert that a crash (or a failed request) may have left half done: its stored
+   * rows inserted again under its token. The events, and every materialized view that has the
+   * block, skip it as a duplicate; a view that missed it gets it (migration 0026). Costs nothing
+   * but a read of the rows when the insert was whole.
+   */
+  async completeInsert(token: string): Promise<void> {
+    await this.clickhouse.command({
+      query: 'INSERT INTO events SELECT * FROM events WHERE insert_token = {token:String}',
+      query_params: { token },
+      clickhouse_settings: dedupedBy(token),
+      abort_signal: this.signal(),
+    });
   }
 
   /** Records dropped hits (dropped_hits, keyed by event id: writing them again changes nothing). */
@@ -73,15 +106,17 @@ export class EventStore {
    * Which of `offsets` of a partition are stored as events: found by the events themselves, not
    * by ingest_offsets, which its materialized view fills after the events' part is written (a
    * crash between the two leaves events stored above the recorded offset). Read by the primary
-   * key: the batch's projects and the days of its hits.
+   * key: the batch's projects and the days of its hits. Each found offset with the token of the
+   * insert that stored it ('' for events stored before tokens).
    */
-  async storedAmong(place: { topic: string; partition: number }, offsets: readonly number[], scope: { projects: readonly number[]; times: readonly number[] }): Promise<Set<number>> {
-    if (offsets.length === 0 || scope.times.length === 0) return new Set();
+  async storedAmong(place: { topic: string; partition: number }, offsets: readonly number[], scope: { projects: readonly number[]; times: readonly number[] }): Promise<Map<number, string>> {
+    if (offsets.length === 0 || scope.times.length === 0) return new Map();
     const { times } = scope;
     const result = await this.clickhouse.query({
-      query: `SELECT DISTINCT bus_offset FROM events
+      query: `SELECT bus_offset, any(insert_token) AS insert_token FROM events
               WHERE project_id IN {projects:Array(UInt32)} AND event_date BETWEEN {from:Date} AND {to:Date}
-                AND bus_topic = {topic:String} AND bus_partition = {partition:Int32} AND bus_offset IN {offsets:Array(Int64)}`,
+                AND bus_topic = {topic:String} AND bus_partition = {partition:Int32} AND bus_offset IN {offsets:Array(Int64)}
+              GROUP BY bus_offset`,
       query_params: {
         projects: [...new Set(scope.projects)],
         // A day either side: the stored day is the Moscow day of the hit's time.
@@ -94,7 +129,8 @@ export class EventStore {
       format: 'JSONEachRow',
       abort_signal: this.signal(),
     });
-    return new Set((await result.json<{ bus_offset: string | number }>()).map((row) => Number(row.bus_offset)));
+    const rows = await result.json<{ bus_offset: string | number; insert_token: string }>();
+    return new Map(rows.map((row) => [Number(row.bus_offset), row.insert_token]));
   }
 
   /** The highest bus offset stored for a partition, or -1 when none is. */

@@ -23,11 +23,11 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 const at = Date.now() - 10 * 60_000;
 let sequence = 0;
 
-/** A hit of project 5 by one visitor, a second after the one before. */
-function hit(): AcceptedHit {
+/** A hit of a project (5 unless told) by one visitor, a second after the one before. */
+function hit(project = 5): AcceptedHit {
   sequence += 1;
   const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
-  return { id, at: at + sequence * 1000, ip: '77.88.55.88', ua: CHROME, hit: { p: 5, t: 'pageview', u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'replayed-01' } };
+  return { id, at: at + sequence * 1000, ip: '77.88.55.88', ua: CHROME, hit: { p: project, t: 'pageview', u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'replayed-01' } };
 }
 
 /** Stores messages at their offsets of a partition through the aggregator, as a previous run did. */
@@ -74,5 +74,45 @@ describe('ReplayCheck on chDB', () => {
     const onOne = readBatch(bodies.slice(1), { topic: 't-apart', partition: 1, offsets: [20, 21] });
     const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong([onZero!, onOne[0]!, inProcess!, onOne[1]!], false);
     expect(offsetsOf(stored)).toEqual([20]);
+  });
+
+  /** The page views of a project as its events and as the hour rollup and visits hold them. */
+  async function pageViews(project: number): Promise<{ events: number; rollup: number; visits: number }> {
+    const read = async (query: string): Promise<number> => {
+      const result = await clickhouse.query({ query, query_params: { project }, format: 'JSONEachRow' });
+      const [row] = await result.json<{ n: string | number }>();
+      return Number(row?.n ?? 0);
+    };
+    return {
+      events: await read("SELECT count() AS n FROM events WHERE project_id = {project:UInt32} AND event_type = 'pageview'"),
+      rollup: await read('SELECT sum(page_views) AS n FROM rollup_hour WHERE project_id = {project:UInt32}'),
+      visits: await read('SELECT sum(page_views) AS n FROM visits WHERE project_id = {project:UInt32}'),
+    };
+  }
+
+  it('completes an insert a crash cut short (its events and offsets stored, a rollup not) before it counts as stored', async () => {
+    const bodies = [hit(61), hit(61), hit(61)];
+    await store('t-half', 0, bodies.slice(0, 1), [0]);
+    // The process died after the events' and the offsets' parts of 1 and 2 were written, before the hour rollup's.
+    await clickhouse.command({ query: 'DETACH TABLE rollup_hour_mv' });
+    try {
+      await store('t-half', 0, bodies.slice(1), [1, 2]);
+    } finally {
+      await clickhouse.command({ query: 'ATTACH TABLE rollup_hour_mv' });
+    }
+    const half = await pageViews(61);
+    const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong(readBatch(bodies.slice(1), { topic: 't-half', partition: 0, offsets: [1, 2] }), false);
+    expect({ half, stored: offsetsOf(stored), after: await pageViews(61) }).toEqual({
+      half: { events: 3, rollup: 1, visits: 3 },
+      stored: [1, 2],
+      after: { events: 3, rollup: 3, visits: 3 },
+    });
+  });
+
+  it('an insert that was whole, found again by a new process, is counted once', async () => {
+    const bodies = [hit(62), hit(62)];
+    await store('t-whole', 0, bodies, [0, 1]);
+    const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong(readBatch(bodies, { topic: 't-whole', partition: 0, offsets: [0, 1] }), false);
+    expect({ stored: offsetsOf(stored), after: await pageViews(62) }).toEqual({ stored: [0, 1], after: { events: 2, rollup: 2, visits: 2 } });
   });
 });

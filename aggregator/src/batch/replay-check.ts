@@ -15,7 +15,7 @@ export interface Replayable {
 }
 
 /** The reads of storage the check makes. */
-export type ReplayStore = Pick<EventStore, 'writtenOffset' | 'storedAmong'>;
+export type ReplayStore = Pick<EventStore, 'writtenOffset' | 'storedAmong' | 'completeInsert'>;
 
 const keyOf = (place: BusPlace): string => `${place.topic}:${place.partition}`;
 
@@ -39,18 +39,31 @@ export class ReplayCheck {
    * not stored a batch of yet, and after a failed try for every partition: there a crash, or an
    * insert that failed half-way, may have stored events above the recorded offset (the offsets'
    * view writes them after the events). After a failed try the recorded offsets are read again.
+   *
+   * Where the events are read, they are read for every item of the partition, the ones at or
+   * below the recorded offset too: an insert a crash or a failed try cut short may have stored
+   * the events and the offsets' view but not every rollup. Each insert found is completed
+   * (EventStore.completeInsert) before its items count as stored, so none is skipped with a
+   * rollup missing it.
    */
   async storedAmong<T extends Replayable>(items: readonly T[], afterFailedTry: boolean): Promise<Set<T>> {
     const offsets = await this.recordedOffsets(items, afterFailedTry);
     const stored = new Set(items.filter((item) => item.place !== undefined && item.place.offset <= (offsets.get(keyOf(item.place)) ?? -1)));
-    for (const group of this.partitionsToRead(items, stored, afterFailedTry)) {
+    const inserts = new Set<string>();
+    for (const group of this.partitionsToRead(items, afterFailedTry)) {
       const found = await this.store.storedAmong(
         group[0]!.place,
         group.map((item) => item.place.offset),
         { projects: group.map((item) => item.scope.project), times: group.map((item) => item.scope.at) },
       );
-      for (const item of group) if (found.has(item.place.offset)) stored.add(item);
+      for (const item of group) {
+        const token = found.get(item.place.offset);
+        if (token === undefined) continue;
+        stored.add(item);
+        if (token !== '') inserts.add(token);
+      }
     }
+    for (const token of inserts) await this.store.completeInsert(token);
     return stored;
   }
 
@@ -81,11 +94,11 @@ export class ReplayCheck {
     return offsets;
   }
 
-  /** The hits not found stored by their offset, grouped by partition, whose events are to be read. */
-  private partitionsToRead<T extends Replayable>(items: readonly T[], stored: ReadonlySet<T>, afterFailedTry: boolean): (T & { place: BusPlace; scope: HitScope })[][] {
+  /** The hits whose events are to be read, grouped by partition. */
+  private partitionsToRead<T extends Replayable>(items: readonly T[], afterFailedTry: boolean): (T & { place: BusPlace; scope: HitScope })[][] {
     const groups = new Map<string, (T & { place: BusPlace; scope: HitScope })[]>();
     for (const item of items) {
-      if (stored.has(item) || !item.place || !item.scope) continue;
+      if (!item.place || !item.scope) continue;
       const key = keyOf(item.place);
       if (!afterFailedTry && this.verified.has(key)) continue;
       const group = groups.get(key) ?? [];
