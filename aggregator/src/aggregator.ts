@@ -8,6 +8,7 @@ import { SiteRulesCache, type SiteRulesLoader } from './site-rules.js';
 import { oldestOf, readBatch } from './batch/messages.js';
 import { BatchPipeline } from './batch/pipeline.js';
 import { ReplayCheck } from './batch/replay-check.js';
+import { ResentCheck } from './batch/resent-check.js';
 import { Tally, type AggregatorStats } from './batch/tally.js';
 import { BatchTries } from './batch/tries.js';
 import { VisitRecall } from './batch/visit-recall.js';
@@ -95,6 +96,7 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   const tally = new Tally(opts.metrics);
   const pipeline = new BatchPipeline({
     replays: new ReplayCheck(store),
+    resends: new ResentCheck(store),
     rules: opts.siteRules ? new SiteRulesCache(opts.siteRules) : null,
     enricher: opts.enricher,
     visits,

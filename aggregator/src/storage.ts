@@ -133,6 +133,28 @@ export class EventStore {
     return new Map(rows.map((row) => [Number(row.bus_offset), row.insert_token]));
   }
 
+  /**
+   * Which of the event keys are stored as events, among the projects and around the days given
+   * (read by the primary key): how a hit sent to Kafka twice is recognised, whatever its offsets.
+   */
+  async storedKeys(keys: readonly string[], scope: { projects: readonly number[]; times: readonly number[] }): Promise<Set<string>> {
+    if (keys.length === 0 || scope.times.length === 0) return new Set();
+    const result = await this.clickhouse.query({
+      query: `SELECT DISTINCT toString(event_key) AS event_key FROM events
+              WHERE project_id IN {projects:Array(UInt32)} AND event_date BETWEEN {from:Date} AND {to:Date}
+                AND toString(event_key) IN {keys:Array(String)}`,
+      query_params: {
+        projects: [...new Set(scope.projects)],
+        from: moscowDate(Math.min(...scope.times) - DAY_MS),
+        to: moscowDate(Math.max(...scope.times) + DAY_MS),
+        keys: [...keys],
+      },
+      format: 'JSONEachRow',
+      abort_signal: this.signal(),
+    });
+    return new Set((await result.json<{ event_key: string }>()).map((row) => row.event_key));
+  }
+
   /** The highest bus offset stored for a partition, or -1 when none is. */
   async writtenOffset(topic: string, partition: number): Promise<number> {
     const result = await this.clickhouse.query({

@@ -42,6 +42,21 @@ async function messagesOnTopic(): Promise<number> {
   return offsets.reduce((sum, p) => sum + Number(p.high), 0);
 }
 
+/** The topic's messages as the aggregator reads them, parsed. */
+async function readTopic(count: number): Promise<AcceptedHit[]> {
+  const consumer = new Kafka({ clientId: 'kafka-with-log-test-reader', brokers, logLevel: logLevel.NOTHING }).consumer({ groupId: `kwl-reader-${run}` });
+  const read: AcceptedHit[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: bus.topic, fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void read.push(JSON.parse(message.value!.toString('utf8')) as AcceptedHit) });
+    await until(() => read.length >= count, 30_000);
+  } finally {
+    await consumer.disconnect();
+  }
+  return read;
+}
+
 async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const end = Date.now() + ms;
   while (!(await condition())) {
@@ -82,6 +97,8 @@ describe('the collector\'s log for Kafka, against a Kafka that refuses and then 
       });
       await until(() => publisher.pending === 0, 30_000);
       expect(await messagesOnTopic()).toBe(2);
+      // Sent from the log, each is marked: Kafka may hold it from the send that put it there.
+      expect(await readTopic(2)).toEqual([{ ...hit(1), resent: true }, { ...hit(2), resent: true }].map((h) => ({ ...h, at: expect.any(Number) })));
       expect(setAside()).toHaveLength(1);
       expect(warnings.filter((w) => w.includes('no JSON'))).toHaveLength(1);
     } finally {

@@ -20,9 +20,10 @@ export interface KafkaWithLogOptions extends HitLogOptions {
  * order). A group neither Kafka nor the disk took rejects: 503. A record leaves the log once
  * Kafka acknowledged it (the released offset is kept on disk, so a restart does not send it again).
  *
- * What is not exactly-once: a send that Kafka stored but whose answer was lost (a timeout) is
- * sent again from the log, and the hits are counted twice. Kafka's idempotent producer covers
- * retries within one send, not this.
+ * A send that Kafka stored but whose answer was lost (a timeout), or a send over several
+ * partitions of which one failed, is sent again from the log: Kafka's idempotent producer covers
+ * retries within one send, not this. So every hit sent from the log is marked `resent`, and the
+ * aggregator stores it only when no event of its id is stored yet (aggregator/src/batch/resent-check.ts).
  */
 export class KafkaWithLog implements HitPublisher {
   /** the offset of the first record not yet on Kafka */
@@ -140,7 +141,8 @@ export class KafkaWithLog implements HitPublisher {
     const hits: AcceptedHit[] = [];
     for (const { offset, payload } of batch) {
       try {
-        hits.push(JSON.parse(payload) as AcceptedHit);
+        // Marked: the send that put it in the log may have reached Kafka all the same (see resent).
+        hits.push({ ...(JSON.parse(payload) as AcceptedHit), resent: true });
       } catch (error) {
         const file = this.log.setAside(offset, payload, `not JSON: ${String(error)}`);
         this.options.warn?.(`hit log: record ${offset} is no JSON; set aside in ${file}`);

@@ -228,6 +228,12 @@ export interface AcceptedHit {
   /** user agent header */
   ua: string;
   hit: Hit;
+  /**
+   * Set on a hit the collector sends on from its hit log (cluster mode, after Kafka refused or
+   * did not answer): Kafka may hold it already, from the send whose answer was lost, so the
+   * aggregator looks it up by its id before storing it. Absent on a first send.
+   */
+  resent?: true;
 }
 
 /**
@@ -240,6 +246,7 @@ export const acceptedHitSchema = z.strictObject({
   ip: z.string().max(64),
   ua: storable(4096),
   hit: hitSchema,
+  resent: z.literal(true).optional(),
 });
 
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;

@@ -12,6 +12,7 @@ import { EventStore } from '../storage.js';
 import { readBatch } from './messages.js';
 import { BatchPipeline } from './pipeline.js';
 import { ReplayCheck } from './replay-check.js';
+import { ResentCheck } from './resent-check.js';
 import { Tally } from './tally.js';
 import { VisitRecall } from './visit-recall.js';
 import { BatchWriter } from './write-batch.js';
@@ -54,6 +55,7 @@ function pipelineOnChdb() {
   const tally = new Tally(null);
   const pipeline = new BatchPipeline({
     replays: new ReplayCheck(store),
+    resends: new ResentCheck(store),
     rules,
     enricher: createEnricher(),
     visits,

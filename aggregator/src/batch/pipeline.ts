@@ -11,6 +11,7 @@ import { cutVisitStep, type VisitedHit } from '../steps/visits.js';
 import { acceptedInTimeOrder, emptyBatch, rowsOf, screenEach, type CutBatch } from './cut-batch.js';
 import type { Message } from './messages.js';
 import type { ReplayCheck } from './replay-check.js';
+import type { ResentCheck } from './resent-check.js';
 import type { Tally } from './tally.js';
 import type { VisitRecall } from './visit-recall.js';
 import type { BatchWriter } from './write-batch.js';
@@ -18,6 +19,7 @@ import type { BatchWriter } from './write-batch.js';
 /** What the pipeline is made of, built once per aggregator. */
 export interface PipelineParts {
   replays: ReplayCheck;
+  resends: ResentCheck;
   /** the projects' counter settings; null when none are read (every hit counts) */
   rules: SiteRulesCache | null;
   enricher: Enricher;
@@ -86,8 +88,9 @@ export class BatchPipeline {
 
   /** Cuts a batch into what to write, to record as dropped, and to set aside. Opens the visit journal. */
   async cut(all: readonly Message[], afterFailedTry: boolean): Promise<CutBatch> {
-    // What is stored leaves before any step reads it: no hit is cut into a visit twice.
-    const batch = emptyBatch(await this.withoutStored(all, afterFailedTry));
+    // What is stored leaves before any step reads it: no hit is cut into a visit twice. A hit
+    // Kafka holds twice (sent again from the collector's log) leaves by its id.
+    const batch = emptyBatch(await this.withoutCopies(await this.withoutStored(all, afterFailedTry), afterFailedTry));
     // No later step can read a message that is no accepted hit. The hits go on in server-time
     // order, the order per visitor that the visit cutter needs.
     const hits = acceptedInTimeOrder(batch);
@@ -128,6 +131,13 @@ export class BatchPipeline {
     this.parts.visits.commit();
     // Sweep by the stream's own clock, so replayed or generated history is cut the same way.
     if (batch.latestAt !== null) this.parts.visits.sweep(batch.latestAt);
+  }
+
+  /** The messages that are no second copy of a hit (see ResentCheck). */
+  private async withoutCopies(messages: readonly Message[], afterFailedTry: boolean): Promise<Message[]> {
+    const copies = await this.parts.resends.copiesAmong(messages);
+    if (!afterFailedTry) this.parts.tally.skippedReplays(copies.size);
+    return messages.filter((m) => !copies.has(m));
   }
 
   /** The messages not stored by an earlier run or try. */
