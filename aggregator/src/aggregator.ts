@@ -7,6 +7,7 @@ import { createEnricher, type Enricher } from './enrich/index.js';
 import { SiteRulesCache, type SiteRulesLoader } from './site-rules.js';
 import { oldestOf, readBatch } from './batch/messages.js';
 import { BatchPipeline } from './batch/pipeline.js';
+import { SliceRebuilder } from './batch/rebuild-slices.js';
 import { ReplayCheck } from './batch/replay-check.js';
 import { ResentCheck } from './batch/resent-check.js';
 import { Tally, type AggregatorStats } from './batch/tally.js';
@@ -92,10 +93,11 @@ export function createAggregator(clickhouse: ClickHouseClient, options: Partial<
   const opts: AggregatorOptions = { ...DEFAULTS, enricher: options.enricher ?? createEnricher(), ...options };
   const tries = new BatchTries(opts);
   const store = new EventStore(clickhouse, () => tries.signal());
+  const rebuilder = new SliceRebuilder(clickhouse, () => tries.signal());
   const visits = new VisitCutter();
   const tally = new Tally(opts.metrics);
   const pipeline = new BatchPipeline({
-    replays: new ReplayCheck(store),
+    replays: new ReplayCheck(store, (tokens) => rebuilder.rebuild(tokens)),
     resends: new ResentCheck(store),
     rules: opts.siteRules ? new SiteRulesCache(opts.siteRules) : null,
     enricher: opts.enricher,

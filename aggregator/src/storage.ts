@@ -9,11 +9,6 @@ import { REPORT_TYPES } from './steps/visits.js';
 
 const DAY_MS = 86_400_000;
 
-/** The settings of an insert into events under `token` (see completeInsert). */
-function dedupedBy(token: string): NonNullable<Parameters<ClickHouseClient['insert']>[0]['clickhouse_settings']> {
-  return { insert_deduplicate: 1, insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 };
-}
-
 /** A hit of a live project that is not stored as an event, and why (recorded in dropped_hits). */
 export interface DroppedHit {
   hit: AcceptedHit;
@@ -39,9 +34,9 @@ export class EventStore {
   ) {}
 
   /**
-   * Inserts rows as arrays in EVENT_COLUMNS order (a third of the bytes of keyed JSON), under a
-   * token of this insert's own, kept on its rows (insert_token): an insert a crash left half
-   * done is completed by completeInsert(token).
+   * Inserts rows as arrays in EVENT_COLUMNS order (a third of the bytes of keyed JSON), with a
+   * token of this insert's own on its rows (insert_token): what an insert a crash left half done
+   * touched is found by it, and rebuilt (batch/rebuild-slices.ts).
    */
   async insert(rows: readonly EventRow[]): Promise<void> {
     const token = randomUUID();
@@ -51,22 +46,6 @@ export class EventStore {
       values,
       format: 'JSONCompactEachRow',
       columns: [...EVENT_COLUMNS, 'insert_token'],
-      clickhouse_settings: dedupedBy(token),
-      abort_signal: this.signal(),
-    });
-  }
-
-  /**
-   * Completes an insert that a crash (or a failed request) may have left half done: its stored
-   * rows inserted again under its token. The events, and every materialized view that has the
-   * block, skip it as a duplicate; a view that missed it gets it (migration 0026). Costs nothing
-   * but a read of the rows when the insert was whole.
-   */
-  async completeInsert(token: string): Promise<void> {
-    await this.clickhouse.command({
-      query: 'INSERT INTO events SELECT * FROM events WHERE insert_token = {token:String}',
-      query_params: { token },
-      clickhouse_settings: dedupedBy(token),
       abort_signal: this.signal(),
     });
   }

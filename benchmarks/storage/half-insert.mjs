@@ -1,6 +1,6 @@
 // What a kill -9 in the middle of an insert leaves in ClickHouse (chDB), and whether the
-// aggregator's repair (aggregator/src/storage.ts, completeInsert: the stored rows of the insert's
-// token inserted again under that token) makes every table agree again.
+// aggregator's repair (aggregator/src/batch/rebuild-slices.ts: the slices the insert touched
+// rebuilt in every view's table from the events) makes every table agree again.
 //
 // Each trial: a child process migrates a fresh chDB directory and inserts batches of page views
 // into events (each under its own token, as the aggregator does); the parent kills it at a random
@@ -9,15 +9,14 @@
 //
 //   node benchmarks/storage/half-insert.mjs [trials=10] [rows per insert=3000]
 //
-// Needs: npm run build (storage/dist). Writes nothing but temporary directories.
+// Needs: npm run build (storage/dist, aggregator/dist). Writes nothing but temporary directories.
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClickHouse, migrateClickHouse } from '@stat/storage';
-
-const settings = (token) => ({ insert_deduplicate: 1, insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 });
+import { SliceRebuilder } from '../../aggregator/dist/batch/rebuild-slices.js';
 
 if (process.argv[2] === '--child') {
   const clickhouse = createClickHouse({ kind: 'chdb', path: process.argv[3] });
@@ -28,11 +27,11 @@ if (process.argv[2] === '--child') {
     const token = randomUUID();
     process.send(`token:${token}`);
     const values = Array.from({ length: rows }, (_, i) => ({
-      project_id: 1, event_type: 'pageview', ts: '2026-12-07 10:00:00.000', event_date: '2026-12-07',
+      project_id: 1, event_type: 'pageview', ts: '2026-12-07 10:00:00.000', session_start: '2026-12-07 09:59:00.000', event_date: '2026-12-07',
       visitor_id: `v${i % 100}`, visitor_hash: i % 100, session_id: i % 100, url: `https://a.ru/${i % 20}`,
       bus_topic: 't', bus_partition: 0, bus_offset: batch * rows + i, insert_token: token,
     }));
-    await clickhouse.insert({ table: 'events', values, format: 'JSONEachRow', clickhouse_settings: settings(token) });
+    await clickhouse.insert({ table: 'events', values, format: 'JSONEachRow' });
   }
 }
 
@@ -46,6 +45,9 @@ const COUNTS = {
   rollup_pages_day: 'SELECT sum(page_views) AS n FROM rollup_pages_day',
   rollup_sources_day: 'SELECT sum(page_views) AS n FROM rollup_sources_day',
   rollup_geo_day: 'SELECT sum(page_views) AS n FROM rollup_geo_day',
+  rollup_pages_week: 'SELECT sum(page_views) AS n FROM rollup_pages_week',
+  rollup_sources_week: 'SELECT sum(page_views) AS n FROM rollup_sources_week',
+  rollup_geo_week: 'SELECT sum(page_views) AS n FROM rollup_geo_week',
 };
 
 async function counts(clickhouse) {
@@ -74,7 +76,7 @@ for (let trial = 0; trial < trials; trial++) {
   await new Promise((resolve) => child.on('exit', resolve));
   const clickhouse = createClickHouse({ kind: 'chdb', path: dir });
   const before = await counts(clickhouse);
-  await clickhouse.command({ query: 'INSERT INTO events SELECT * FROM events WHERE insert_token = {token:String}', query_params: { token: last }, clickhouse_settings: settings(last) });
+  await new SliceRebuilder(clickhouse).rebuild([last]);
   const after = await counts(clickhouse);
   await clickhouse.close();
   rmSync(dir, { recursive: true, force: true });

@@ -105,16 +105,6 @@ describe('migrations on chDB', () => {
       expect(await granules.json()).toEqual(['rollup_geo_day', 'rollup_geo_week', 'rollup_pages_day', 'rollup_pages_week', 'rollup_sources_day', 'rollup_sources_week'].map((name) => ({ name })));
       const table = await client.query({ query: "SELECT sampling_key, sorting_key FROM system.tables WHERE database = currentDatabase() AND name = 'events'", format: 'JSONEachRow' });
       expect(await table.json()).toEqual([{ sampling_key: 'visitor_hash', sorting_key: 'project_id, event_date, visitor_hash, ts' }]);
-      // 0026: every table an insert into events writes (events and the target of each of its
-      // materialized views) remembers its last blocks' tokens, so that a view added later
-      // without the window fails here (a crash's half-done insert would go unrepaired in it).
-      const views = await client.query({ query: "SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND engine = 'MaterializedView'", format: 'JSONEachRow' });
-      const targets = (await views.json<{ q: string }>()).map(({ q }) => /\bTO\s+(?:\w+\.)?(\w+)/.exec(q)?.[1]);
-      const written = ['events', ...targets].sort();
-      const settings = await client.query({ query: 'SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND name IN {names:Array(String)} ORDER BY name', query_params: { names: written }, format: 'JSONEachRow' });
-      const kept = (await settings.json<{ name: string; engine_full: string }>()).map(({ name, engine_full }) => ({ name, window: /non_replicated_deduplication_window = 10000/.test(engine_full) }));
-      expect(kept).toEqual(written.map((name) => ({ name, window: true })));
-      expect(written.length).toBeGreaterThan(10);
       // A build whose migration 1 has another name than the one applied here refuses, running nothing of it.
       const other = mkdtempSync(join(tmpdir(), 'stat-migrations-other-'));
       writeFileSync(join(other, '0001_other.sql'), 'CREATE TABLE IF NOT EXISTS m_other (x UInt8) ENGINE = Memory;\n');

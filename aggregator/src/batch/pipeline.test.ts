@@ -11,6 +11,7 @@ import { SiteRulesCache, siteRulesFrom } from '../site-rules.js';
 import { EventStore } from '../storage.js';
 import { readBatch } from './messages.js';
 import { BatchPipeline } from './pipeline.js';
+import { SliceRebuilder } from './rebuild-slices.js';
 import { ReplayCheck } from './replay-check.js';
 import { ResentCheck } from './resent-check.js';
 import { Tally } from './tally.js';
@@ -54,7 +55,7 @@ function pipelineOnChdb() {
   const visits = new VisitCutter();
   const tally = new Tally(null);
   const pipeline = new BatchPipeline({
-    replays: new ReplayCheck(store),
+    replays: new ReplayCheck(store, (tokens) => new SliceRebuilder(clickhouse).rebuild(tokens)),
     resends: new ResentCheck(store),
     rules,
     enricher: createEnricher(),

@@ -7,6 +7,7 @@ import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@sta
 import { createAggregator } from '../aggregator.js';
 import { EventStore } from '../storage.js';
 import { readBatch } from './messages.js';
+import { SliceRebuilder } from './rebuild-slices.js';
 import { ReplayCheck, type Replayable } from './replay-check.js';
 
 // Needs: chDB (in-process), one data directory for the file. Each test has a topic of its own.
@@ -30,6 +31,9 @@ function hit(project = 5): AcceptedHit {
   return { id, at: at + sequence * 1000, ip: '77.88.55.88', ua: CHROME, hit: { p: project, t: 'pageview', u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'replayed-01' } };
 }
 
+/** The check as the aggregator composes it, on the file's chDB. */
+const checkOnChdb = (): ReplayCheck => new ReplayCheck(new EventStore(clickhouse), (tokens) => new SliceRebuilder(clickhouse).rebuild(tokens));
+
 /** Stores messages at their offsets of a partition through the aggregator, as a previous run did. */
 async function store(topic: string, partition: number, bodies: unknown[], offsets: number[]): Promise<void> {
   await createAggregator(clickhouse).handle(bodies, { topic, partition, offsets });
@@ -49,7 +53,7 @@ describe('ReplayCheck on chDB', () => {
     } finally {
       await clickhouse.command({ query: 'ATTACH TABLE ingest_offsets_mv' });
     }
-    const check = new ReplayCheck(new EventStore(clickhouse));
+    const check = checkOnChdb();
     const stored = await check.storedAmong(readBatch(bodies, { topic: 't-recorded', partition: 0, offsets: [0, 1, 2, 3, 4, 5] }), false);
     expect(offsetsOf(stored)).toEqual([0, 1, 2, 3]);
   });
@@ -58,7 +62,7 @@ describe('ReplayCheck on chDB', () => {
     const bodies = [hit(), hit(), hit()];
     // Offsets 5 and 6 this process stored; 7 a try that failed after its insert landed.
     await store('t-trusted', 0, bodies, [5, 6, 7]);
-    const check = new ReplayCheck(new EventStore(clickhouse));
+    const check = checkOnChdb();
     const messages = readBatch(bodies, { topic: 't-trusted', partition: 0, offsets: [5, 6, 7] });
     check.handled([messages[0]!.place, messages[1]!.place]);
     const first = await check.storedAmong(messages.slice(1), false);
@@ -72,7 +76,7 @@ describe('ReplayCheck on chDB', () => {
     const [inProcess] = readBatch([bodies[1]], undefined);
     const [onZero] = readBatch([bodies[0]], { topic: 't-apart', partition: 0, offsets: [10] });
     const onOne = readBatch(bodies.slice(1), { topic: 't-apart', partition: 1, offsets: [20, 21] });
-    const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong([onZero!, onOne[0]!, inProcess!, onOne[1]!], false);
+    const stored = await checkOnChdb().storedAmong([onZero!, onOne[0]!, inProcess!, onOne[1]!], false);
     expect(offsetsOf(stored)).toEqual([20]);
   });
 
@@ -101,7 +105,7 @@ describe('ReplayCheck on chDB', () => {
       await clickhouse.command({ query: 'ATTACH TABLE rollup_hour_mv' });
     }
     const half = await pageViews(61);
-    const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong(readBatch(bodies.slice(1), { topic: 't-half', partition: 0, offsets: [1, 2] }), false);
+    const stored = await checkOnChdb().storedAmong(readBatch(bodies.slice(1), { topic: 't-half', partition: 0, offsets: [1, 2] }), false);
     expect({ half, stored: offsetsOf(stored), after: await pageViews(61) }).toEqual({
       half: { events: 3, rollup: 1, visits: 3 },
       stored: [1, 2],
@@ -112,7 +116,7 @@ describe('ReplayCheck on chDB', () => {
   it('an insert that was whole, found again by a new process, is counted once', async () => {
     const bodies = [hit(62), hit(62)];
     await store('t-whole', 0, bodies, [0, 1]);
-    const stored = await new ReplayCheck(new EventStore(clickhouse)).storedAmong(readBatch(bodies, { topic: 't-whole', partition: 0, offsets: [0, 1] }), false);
+    const stored = await checkOnChdb().storedAmong(readBatch(bodies, { topic: 't-whole', partition: 0, offsets: [0, 1] }), false);
     expect({ stored: offsetsOf(stored), after: await pageViews(62) }).toEqual({ stored: [0, 1], after: { events: 2, rollup: 2, visits: 2 } });
   });
 });

@@ -15,7 +15,10 @@ export interface Replayable {
 }
 
 /** The reads of storage the check makes. */
-export type ReplayStore = Pick<EventStore, 'writtenOffset' | 'storedAmong' | 'completeInsert'>;
+export type ReplayStore = Pick<EventStore, 'writtenOffset' | 'storedAmong'>;
+
+/** Makes the views' tables agree with the events over what these inserts touched (SliceRebuilder). */
+export type InsertRepair = (tokens: readonly string[]) => Promise<void>;
 
 const keyOf = (place: BusPlace): string => `${place.topic}:${place.partition}`;
 
@@ -31,7 +34,10 @@ export class ReplayCheck {
   /** Partitions this process has stored a batch of: their recorded offset is their truth since. */
   private readonly verified = new Set<string>();
 
-  constructor(private readonly store: ReplayStore) {}
+  constructor(
+    private readonly store: ReplayStore,
+    private readonly repair: InsertRepair,
+  ) {}
 
   /**
    * The items that are stored: at or below their partition's recorded offset (ingest_offsets), or
@@ -42,9 +48,9 @@ export class ReplayCheck {
    *
    * Where the events are read, they are read for every item of the partition, the ones at or
    * below the recorded offset too: an insert a crash or a failed try cut short may have stored
-   * the events and the offsets' view but not every rollup. Each insert found is completed
-   * (EventStore.completeInsert) before its items count as stored, so none is skipped with a
-   * rollup missing it.
+   * the events and the offsets' view but not every rollup. What the inserts found touched is
+   * rebuilt in every view's table (SliceRebuilder) before their items count as stored, so none
+   * is skipped with a rollup missing it, nor counted twice.
    */
   async storedAmong<T extends Replayable>(items: readonly T[], afterFailedTry: boolean): Promise<Set<T>> {
     const offsets = await this.recordedOffsets(items, afterFailedTry);
@@ -63,7 +69,7 @@ export class ReplayCheck {
         if (token !== '') inserts.add(token);
       }
     }
-    for (const token of inserts) await this.store.completeInsert(token);
+    await this.repair([...inserts]);
     return stored;
   }
 
