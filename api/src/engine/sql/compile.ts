@@ -15,7 +15,7 @@ import {
   type Metric,
   type MetricFilterRule,
 } from '@stat/schemas';
-import { wholeWeeks, type Days } from './weeks.js';
+import { wholeWeeks, type Days } from '../weeks.js';
 
 /**
  * The report engine's SQL compiler: pure functions from a plan to ClickHouse SQL and its

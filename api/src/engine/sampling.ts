@@ -1,5 +1,5 @@
-import type { Sql } from './compile.js';
-import { ReportEngine } from './engine.js';
+import type { Sql } from './sql/compile.js';
+import { ReportEngine } from './runner.js';
 import type { Period } from './plan.js';
 
 /** The events of a project's period, read from the day rollup (a row a day, whatever the traffic). */
