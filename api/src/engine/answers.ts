@@ -18,7 +18,12 @@ import {
 } from '@stat/schemas';
 import { formatBucket } from '@stat/schemas/period';
 import { bucketStartOf, bucketStarts, moscowDateTime } from '@stat/schemas/buckets';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, readsBySize, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './sql/compile.js';
+import { compileSeries, compileTable, compileTotals, type LinePath } from './sql/statements.js';
+import { isNumericDimension } from './sql/dimensions.js';
+import { metricAlias } from './sql/metrics.js';
+import { readsBySize, totalsRollUp, TOTALS_MARK, type TableQuery } from './sql/query-plan.js';
+import type { Plan } from './plan-types.js';
+import type { Sql } from './sql/params.js';
 import { ReportEngine, type ResultRow } from './runner.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
 import type { ReportCsvRequest, ReportRequest } from './request.js';
@@ -259,7 +264,7 @@ export class ReportAnswers {
     return { body, planned: await this.sized(projectId, { ...this.plan(projectId, definition, body, kind, window), whole: 'period' }) };
   }
 
-  /** The plan told whether its period is large, where that chooses how a level of pages is read (compile.ts, `largePeriod`). */
+  /** The plan told whether its period is large, where that chooses how a level of pages is read (plan-types.ts, `largePeriod`). */
   private async sized(projectId: number, planned: ReportPlan): Promise<ReportPlan> {
     const { plan } = planned;
     if (!readsBySize(plan)) return planned;

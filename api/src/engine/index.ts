@@ -2,23 +2,13 @@
 // that needs more of the engine adds it here, so that what the engine offers stays one list.
 export type { ReportCsvRequest, ReportRequest } from './request.js';
 export { datesOf, DEFAULT_LINES, metricsOf, periodSample, ReportRequestError, scopeOf, sourceOf, type Period, type ReportPlan, type ReportWindow } from './plan.js';
-export {
-  compileProjectDays,
-  compileProjectSpans,
-  compileTable,
-  eventConditionsSql,
-  isVisitTableDimension,
-  metricAlias,
-  Params,
-  ReportQueryError,
-  sampleSql,
-  scaledCount,
-  visitEventRows,
-  whereSql,
-  type Plan,
-  type Span,
-  type Sql,
-} from './sql/compile.js';
+export type { Plan } from './plan-types.js';
+export { Params, ReportQueryError, type Sql } from './sql/params.js';
+export { isVisitTableDimension } from './sql/dimensions.js';
+export { eventConditionsSql } from './sql/filters.js';
+export { metricAlias, scaledCount } from './sql/metrics.js';
+export { sampleSql, visitEventRows, whereSql } from './sql/sources.js';
+export { compileProjectDays, compileProjectSpans, compileTable, type Span } from './sql/statements.js';
 export { MEMORY_LIMIT_TEXT, ReportEngine, type QueryContext, type ReportObserver, type ResultRow } from './runner.js';
 export { normalValue, ReportAnswers, showsTitle } from './answers.js';
 export { DictionaryRepository } from './dictionaries.js';

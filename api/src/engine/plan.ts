@@ -1,7 +1,10 @@
 import { BadRequestException } from '@nestjs/common';
 import { DIMENSIONS, METRIC_INFO, type Dimension, type DimensionStorage, type DimensionFilterRule, type Group, type Metric, type ReportDefinition, type WholeReason } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
-import { canAnswer, isHitDimension, isVisitTableDimension, PATH_ROLLUPS, rollupTable, type PathRollup, type Plan, type Scope, type Source } from './sql/compile.js';
+import { canAnswer } from './sql/metrics.js';
+import { isHitDimension, isVisitTableDimension } from './sql/dimensions.js';
+import { PATH_ROLLUPS, type PathRollup, type Plan, type Scope, type Source } from './plan-types.js';
+import { rollupTable } from './sql/sources.js';
 import type { ReportRequest } from './request.js';
 
 /** A request the planner refuses: the api answers 400 with its message. */

@@ -11,7 +11,7 @@ import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
 import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { planReport } from './plan.js';
-import { findsKeysFirst, totalsOfSite } from './sql/compile.js';
+import { findsKeysFirst, totalsOfSite } from './sql/query-plan.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { DictionaryRepository } from './dictionaries.js';
-import { DISTINCT, DISTINCT_MERGE, scaledCount } from './sql/compile.js';
+import { DISTINCT, DISTINCT_MERGE, scaledCount } from './sql/metrics.js';
 import { ReportEngine } from './runner.js';
 import type { ReportRequest } from './request.js';
 import { ReportAnswers } from './answers.js';

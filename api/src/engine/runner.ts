@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { clickHouseErrorCode, type ClickHouseClient } from '@stat/storage';
 import type { Logger, Metrics } from '@stat/telemetry';
-import type { Sql } from './sql/compile.js';
+import type { Sql } from './sql/params.js';
 
 /** §8: a report stopped by the memory limit shows a date picker to shorten the period. */
 export const MEMORY_LIMIT_TEXT = 'Превышен лимит памяти';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { constructorDefinition, reportDefinition, type TableResult } from '@stat/schemas';
-import { compileTable } from './sql/compile.js';
+import { compileTable } from './sql/statements.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './runner.js';
 import { planReport } from './plan.js';
