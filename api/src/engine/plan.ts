@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { DIMENSIONS, METRIC_INFO, type Dimension, type DimensionStorage, type DimensionFilterRule, type Group, type Metric, type ReportDefinition, type WholeReason } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
-import { canAnswer } from './sql/metrics.js';
+import { canAnswer } from './metric-sources.js';
 import { isHitDimension, isVisitTableDimension } from './sql/dimensions.js';
 import { PATH_ROLLUPS, type PathRollup, type Plan, type Scope, type Source } from './plan-types.js';
 import { rollupTable } from './sql/sources.js';

@@ -1,5 +1,6 @@
 import type { Metric } from '@stat/schemas';
 import type { Plan } from '../plan-types.js';
+import { canAnswer, type METRIC_SOURCES } from '../metric-sources.js';
 import { ReportQueryError, Params } from './params.js';
 
 /** The SQL of each metric over each source, scaled back from a sample, as result columns. */
@@ -35,8 +36,9 @@ const ratio = (num: string, den: string, factor: number, digits: number): string
 /** The counter's end-of-article event (the autogoal «Дочитывание статьи»), once a page view: a read-through. */
 const READ_THROUGHS = "countIf(event_type = 'event' AND event_class = 'base' AND event_name = 'scroll')";
 
-/** The SQL of each metric over each source, or undefined where that source cannot answer it. */
+/** The SQL of each metric over each source, or undefined where that source cannot answer it ({@link METRIC_SOURCES}). */
 function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
+  if (!canAnswer(m, plan)) return undefined;
   const s = (sql: string): string => scaled(sql, plan, p);
   if (plan.source === 'rollup') {
     const visits = 'sum(visit_starts)';
@@ -156,11 +158,6 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
       // A site's place among other sites: the rating report's own (api/src/projects/rating-report.ts).
       return undefined;
   }
-}
-
-/** Whether the plan's source can answer the metric. */
-export function canAnswer(m: Metric, plan: Omit<Plan, 'metrics'>): boolean {
-  return metricSql(m, { ...plan, metrics: [] }, new Params()) !== undefined;
 }
 
 /** The result column of the i-th metric (named apart from the source's columns). */
