@@ -3,7 +3,7 @@ import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/co
 import { APP_GUARD } from '@nestjs/core';
 import type { ClickHouseClient } from '@stat/storage';
 import { ReportController } from './reports/report.controller.js';
-import { DictionaryRepository, ReportAnswers, ReportEngine, Sampling } from './engine/index.js';
+import { DictionaryRepository, ReportAnswers, ReportEngine, Sampling, type QueryContext } from './engine/index.js';
 import { DictionaryController } from './reports/dictionaries.js';
 import { FilterValuesController } from './reports/filter-values.js';
 import { RealtimeController } from './realtime/realtime.controller.js';
@@ -50,7 +50,6 @@ import { ConstructorService } from './constructor/constructor.service.js';
 import { ConstructorTemplatesController } from './constructor-templates/constructor-templates.controller.js';
 import { ConstructorTemplatesRepository } from './constructor-templates/constructor-templates.repository.js';
 import { ConstructorTemplatesService } from './constructor-templates/constructor-templates.service.js';
-import { requestContext } from './http/operations.js';
 import type { PageFetcher } from './net/safe-fetch.js';
 import type { Db } from './db/db.js';
 import type { Kv } from './kv/kv.js';
@@ -70,6 +69,8 @@ export interface ApiDeps {
   /** the process's metrics and logger, for the report engine's queries */
   metrics: Metrics;
   logger: Logger;
+  /** the request being served (its id, the report it reads), for the report engine's query ids and labels */
+  requestContext: () => QueryContext | undefined;
 }
 
 /** Every controller of the api; the authorization test walks their routes. */
@@ -106,7 +107,7 @@ Reflect.defineMetadata(POLICY, { kind: 'public' } satisfies Policy, ServiceContr
 export class AppModule {
   /** The api's module, given what the process that composes it opened. */
   static forRoot(deps: ApiDeps): DynamicModule {
-    const engine = new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }, requestContext);
+    const engine = new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }, deps.requestContext);
     const providers: Provider[] = [
       { provide: CLICKHOUSE, useValue: deps.clickhouse },
       { provide: DB, useValue: deps.db },
