@@ -14,6 +14,22 @@ const FLOORS = [
   { files: ['web/src/**', 'counter-snippet/src/**'], banned: ['@stat/storage', '@stat/bus', '@stat/telemetry', '@stat/collector', '@stat/aggregator', '@stat/api', '@stat/server'], why: 'what runs in the browser imports only schemas/' },
 ];
 
+/**
+ * Rooms inside a package that the rest of it enters only by the front door, and why: a file of
+ * `files` may import the room's index, never a file inside it (STYLE.md, habit 17). The package's
+ * floor (FLOORS) is repeated in the same rule, since a later rule replaces an earlier one's options.
+ */
+const ROOMS = [
+  {
+    files: ['api/src/**'],
+    ignores: ['api/src/engine/**'],
+    group: ['**/engine/*', '!**/engine/index.js'],
+    why: 'the report engine is entered only through engine/index.ts: what it offers the features is that one list, and its insides may move without them',
+  },
+];
+
+const floorOf = (files) => FLOORS.filter((floor) => floor.files.some((f) => files.includes(f))).map(({ banned, why }) => ({ group: banned, message: why }));
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'web/public/**', 'data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
@@ -50,5 +66,10 @@ export default tseslint.config(
   ...FLOORS.map(({ files, banned, why }) => ({
     files,
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: banned, message: why }] }] },
+  })),
+  ...ROOMS.map(({ files, ignores, group, why }) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...floorOf(files), { group, message: why }] }] },
   })),
 );

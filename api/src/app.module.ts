@@ -3,10 +3,8 @@ import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/co
 import { APP_GUARD } from '@nestjs/core';
 import type { ClickHouseClient } from '@stat/storage';
 import { ReportController } from './reports/report.controller.js';
-import { ReportService } from './reports/report.service.js';
-import { Sampling } from './reports/sampling.js';
-import { ReportEngine } from './reports/engine.js';
-import { DictionaryController, DictionaryRepository } from './reports/dictionaries.js';
+import { DictionaryRepository, ReportAnswers, ReportEngine, Sampling, type QueryContext } from './engine/index.js';
+import { DictionaryController } from './reports/dictionaries.js';
 import { FilterValuesController } from './reports/filter-values.js';
 import { RealtimeController } from './realtime/realtime.controller.js';
 import { RealtimeService } from './realtime/realtime.service.js';
@@ -71,6 +69,8 @@ export interface ApiDeps {
   /** the process's metrics and logger, for the report engine's queries */
   metrics: Metrics;
   logger: Logger;
+  /** the request being served (its id, the report it reads), for the report engine's query ids and labels */
+  requestContext: () => QueryContext | undefined;
 }
 
 /** Every controller of the api; the authorization test walks their routes. */
@@ -107,7 +107,7 @@ Reflect.defineMetadata(POLICY, { kind: 'public' } satisfies Policy, ServiceContr
 export class AppModule {
   /** The api's module, given what the process that composes it opened. */
   static forRoot(deps: ApiDeps): DynamicModule {
-    const engine = new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger });
+    const engine = new ReportEngine(deps.clickhouse, deps.settings.reportQuerySettings, { metrics: deps.metrics, logger: deps.logger }, deps.requestContext);
     const providers: Provider[] = [
       { provide: CLICKHOUSE, useValue: deps.clickhouse },
       { provide: DB, useValue: deps.db },
@@ -119,7 +119,7 @@ export class AppModule {
       { provide: DEMO_STATE, useValue: deps.demoState },
       { provide: ReportEngine, useValue: engine },
       { provide: Sampling, useValue: new Sampling(engine, deps.settings.reportSampleMinEvents) },
-      ReportService,
+      ReportAnswers,
       RealtimeService,
       DictionaryRepository,
       LatencyRepository,

@@ -20,7 +20,7 @@ import type { ApiSettings } from './tokens.js';
 import { GOAL_CREATIONS_PER_MINUTE, type HealthReport, type ReadinessReport } from '@stat/schemas';
 import type { DemoState } from '@stat/schemas/period';
 import { createLogger, createMetrics, readinessFrom, type Logger, type Metrics, type Probe } from '@stat/telemetry';
-import { NestLogs, registerOperations, requestIdOf } from './http/operations.js';
+import { NestLogs, registerOperations, requestContext, requestIdOf } from './http/operations.js';
 
 export interface ApiConfig extends Omit<StaticConfig, 'apiPrefix'> {
   host: string;
@@ -145,7 +145,7 @@ export async function startApi(config: ApiConfig, clickhouse: ClickHouseClient):
     const health = config.health ?? ((): HealthReport => ({ status: 'ok', reasons: [], unstored: 0, oldest_unstored_ms: null }));
     const errors = new ApiErrorFilter();
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock, demoState: config.demoState ?? (() => ({ filling: false })), metrics, logger }),
+      AppModule.forRoot({ clickhouse, db, sessions, limits, settings, fetcher: config.fetcher ?? new PageFetcher(), clock, demoState: config.demoState ?? (() => ({ filling: false })), metrics, logger, requestContext }),
       new FastifyAdapter({
         bodyLimit: BODY_LIMIT,
         trustProxy: config.trustProxy ?? false,

@@ -40,6 +40,6 @@ export interface ApiSettings {
   goalCreationsPerMinute: number;
   /** ClickHouse settings of every report query: the memory and scan limits (0: none) */
   reportQuerySettings: { max_memory_usage: number; max_rows_to_read: number };
-  /** A period of at most this many events is read whole whatever sample was asked (0: off; reports/sampling.ts). */
+  /** A period of at most this many events is read whole whatever sample was asked (0: off; engine/sampling.ts). */
   reportSampleMinEvents: number;
 }

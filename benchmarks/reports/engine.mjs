@@ -4,7 +4,7 @@
 // server/dist/main.js on an existing DATA_DIR (e.g. one filled by `generate.js --bulk`), and for
 // each report call times, alternately, the api over HTTP and the bare queries of the same call:
 // the SQL the engine runs, built with the built api's own planner and compiler
-// (api/dist/reports/{plan,compile}.js) with the same parameters and ClickHouse settings, sent on
+// (api/dist/engine/plan.js and sql/*.js) with the same parameters and ClickHouse settings, sent on
 // the service's own ClickHouse client, as the service sends them (Promise.all where it does).
 // Then EXPLAIN ESTIMATE of each bare query: the rows it reads.
 //
@@ -31,15 +31,16 @@ const say = (m) => console.log(`[engine] ${m}`);
 
 const { readConfig } = await import(`${ROOT}server/dist/config.js`);
 const { main } = await import(`${ROOT}server/dist/main.js`);
-const { planReport } = await import(`${ROOT}api/dist/reports/plan.js`);
-const { compileSeries, compileTable, compileTotals, readsBySize, totalsRollUp } = await import(`${ROOT}api/dist/reports/compile.js`);
+const { planReport } = await import(`${ROOT}api/dist/engine/plan.js`);
+const { compileSeries, compileTable, compileTotals } = await import(`${ROOT}api/dist/engine/sql/statements.js`);
+const { readsBySize, totalsRollUp } = await import(`${ROOT}api/dist/engine/sql/query-plan.js`);
 // Builds before the totals' roll-up (2026-11-24, fourth run) have no totalsRollUp: totals read apart.
 // Since keys first (2026-11-25) it also takes the page asked (a page found keys first reads them apart).
 const rollsUp = (plan, q) => (totalsRollUp ? totalsRollUp(plan, q) : false);
 const { reportDefinition } = await import('@stat/schemas');
 // Since 2026-11-28 (seventh) a filtered level of pages in a large period is found keys first: the
 // service tells its plan the period's size (report.service.ts `sized`); the bare side does the same.
-const { LARGE_PERIOD_EVENTS } = await import(`${ROOT}api/dist/reports/sampling.js`);
+const { LARGE_PERIOD_EVENTS } = await import(`${ROOT}api/dist/engine/sampling.js`);
 
 const m = machine();
 say(`machine: ${m.cores} cores, ${m.model}, ${m.ramMiB} MiB RAM, node ${m.node}; load ${load().join(' ')}`);

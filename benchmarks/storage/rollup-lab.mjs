@@ -26,7 +26,7 @@ const run = (query) => ch.command({ query, clickhouse_settings: { mutations_sync
 const events = Number((await rows('SELECT count() AS n FROM events'))[0].n);
 const [{ first, last }] = await rows('SELECT min(event_date) AS first, max(event_date) AS last FROM events WHERE project_id = {p:UInt32}', { p: PROJECT });
 
-// Visit-scope metrics (a visit counted where it starts), as compile.ts computes them on events.
+// Visit-scope metrics (a visit counted where it starts), as api/src/engine/sql/metrics.ts computes them on events.
 const visitMetrics = `countIf(event_type = 'pageview') AS page_views, countIf(event_number = 1) AS visit_starts,
   sum(toInt64(bounce_delta)) AS bounces, sum(toUInt64(duration_delta)) AS duration_ms, uniqState(visitor_id) AS visitors`;
 const visitColumns = `page_views SimpleAggregateFunction(sum, UInt64), visit_starts SimpleAggregateFunction(sum, UInt64),

@@ -9,8 +9,7 @@ import {
   type GraphResult,
   type TableResult,
 } from '@stat/schemas';
-import { isVisitTableDimension } from '../reports/compile.js';
-import { ReportService } from '../reports/report.service.js';
+import { isVisitTableDimension, ReportAnswers } from '../engine/index.js';
 import type { ConstructorCsvRequestDto, ConstructorRequestDto } from './constructor-request.dto.js';
 
 /**
@@ -19,7 +18,7 @@ import type { ConstructorCsvRequestDto, ConstructorRequestDto } from './construc
  */
 @Injectable()
 export class ConstructorService {
-  constructor(@Inject(ReportService) private readonly reports: ReportService) {}
+  constructor(@Inject(ReportAnswers) private readonly reports: ReportAnswers) {}
 
   /** The table (drill-down of the dimensions) or the graph (the first dimension's top rows by date). */
   async query(projectId: number, body: ConstructorRequestDto): Promise<TableResult | GraphResult> {

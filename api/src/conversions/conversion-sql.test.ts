@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { eventKeyOf, type AttributionModel, type ConversionMetric, type GoalBody } from '@stat/schemas';
-import type { Sql } from '../reports/compile.js';
+import { type Sql } from '../engine/index.js';
 import { compileAttributed, compileConversionBreakdown, compileConversionSide, compileConversionTable, compileDenominatorBySource, type ConversionBreakdown, type ConversionTableQuery } from './conversion-sql.js';
 
 // Needs: chDB (in-process). A conversion's sides and its attribution, each number counted by hand.

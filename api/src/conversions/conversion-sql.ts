@@ -1,5 +1,5 @@
 import { DIMENSIONS, type AttributionModel, type ConversionMetric, type ConversionTableDimension, type ConversionWidgetDimension, type DimensionFilterRule, type GoalBody } from '@stat/schemas';
-import { Params, ReportQueryError, sampleSql, visitEventRows, whereSql, type Sql } from '../reports/compile.js';
+import { Params, ReportQueryError, sampleSql, visitEventRows, whereSql, type Sql } from '../engine/index.js';
 import { goalCondition } from '../goals/goal-sql.js';
 
 /** What a conversion query reads: a project's Moscow days [dateStart, dateEnd], of a share of its visitors. */

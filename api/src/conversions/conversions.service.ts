@@ -37,12 +37,7 @@ import { ProjectAccess, type ProjectRights } from '../auth/project-access.js';
 import type { Db } from '../db/db.js';
 import { GoalsRepository } from '../goals/goals.repository.js';
 import { goalsWritable } from '../goals/goals.service.js';
-import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
-import { ReportEngine, type ResultRow } from '../reports/engine.js';
-import { normalValue, ReportService } from '../reports/report.service.js';
-import { datesOf, periodSample } from '../reports/plan.js';
-import { Sampling } from '../reports/sampling.js';
-import { scaledCount } from '../reports/compile.js';
+import { BOM, csvDisposition, csvLine, ReportEngine, type ResultRow, normalValue, ReportAnswers, datesOf, periodSample, Sampling, scaledCount } from '../engine/index.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 import { compileConversionBreakdown, compileConversionSide, compileConversionTable, type ConversionBreakdown, type ConversionDimension, type ConversionPeriod, type ConversionTableQuery } from './conversion-sql.js';
 import {
@@ -103,7 +98,7 @@ export class ConversionsService {
     @Inject(ProjectAccess) private readonly access: ProjectAccess,
     @Inject(GoalsRepository) private readonly goals: GoalsRepository,
     @Inject(ReportEngine) private readonly engine: ReportEngine,
-    @Inject(ReportService) private readonly reports: ReportService,
+    @Inject(ReportAnswers) private readonly reports: ReportAnswers,
     @Inject(Sampling) private readonly sampling: Sampling,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

@@ -7,8 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { can } from '../auth/principal.js';
 import type { Db } from '../db/db.js';
 import type { Kv } from '../kv/kv.js';
-import { BOM, csvLine } from '../reports/csv.js';
-import { datesOf } from '../reports/plan.js';
+import { BOM, csvLine, datesOf } from '../engine/index.js';
 import { CLICKHOUSE, CLOCK, DB, SESSION_KV, SETTINGS, type ApiSettings, type Clock } from '../tokens.js';
 import type { ExportLinkDto } from './export.dto.js';
 

@@ -8,7 +8,7 @@ import {
   type GoalBody,
 } from '@stat/schemas';
 import { goalCondition } from '../goals/goal-sql.js';
-import { eventConditionsSql, Params, ReportQueryError, scaledCount, type Sql } from '../reports/compile.js';
+import { eventConditionsSql, Params, ReportQueryError, scaledCount, type Sql } from '../engine/index.js';
 
 /** What the funnel query counts, one value per step. */
 export interface FunnelCounts {

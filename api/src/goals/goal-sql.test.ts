@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { AUTOGOAL_TEMPLATES, eventKeyOf, type DimensionFilterRule, type GoalBody } from '@stat/schemas';
 import { compileGoalCounts, goalCondition, goalCountsOf, type GoalCounts } from './goal-sql.js';
-import { Params, ReportQueryError } from '../reports/compile.js';
+import { Params, ReportQueryError } from '../engine/index.js';
 
 // Needs: chDB (in-process). Goals counted over stored events, each number below counted by hand.
 const PROJECT = 77;

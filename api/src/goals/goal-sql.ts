@@ -1,5 +1,5 @@
 import { GOAL_CONDITION_KEYS, goalCountedRules, type GoalBody } from '@stat/schemas';
-import { eventConditionsSql, Params, ReportQueryError, type Sql } from '../reports/compile.js';
+import { eventConditionsSql, Params, ReportQueryError, type Sql } from '../engine/index.js';
 
 /**
  * A goal as a condition on the rows of `events`: an event reaches the goal when it meets every

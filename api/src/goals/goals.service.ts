@@ -17,8 +17,7 @@ import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.gua
 import type { Principal } from '../auth/principal.js';
 import { DEMO_PROJECT_ID, ProjectAccess, type ProjectRights } from '../auth/project-access.js';
 import type { Kv } from '../kv/kv.js';
-import { ReportEngine } from '../reports/engine.js';
-import { datesOf } from '../reports/plan.js';
+import { ReportEngine, datesOf } from '../engine/index.js';
 import { CLOCK, LIMIT_KV, SETTINGS, type ApiSettings, type Clock } from '../tokens.js';
 import type { AutogoalListQueryDto, CreateGoalDto, GoalBodyDto, GoalCountsDto, GoalListQueryDto, GoalsByIdsDto, UpdateGoalDto } from './goal.dto.js';
 import { compileGoalCounts, goalCountsOf } from './goal-sql.js';

@@ -7,7 +7,7 @@ import { StreamableFile } from '@nestjs/common';
  * error and status; what fails after it aborts the response (a stream that errs once the
  * headers are out makes Fastify destroy the connection), so the client sees a failed download,
  * never a file cut short that looks whole. A source whose first chunk is its header alone must
- * put the first data in that chunk (ReportService.csvOf), or a failing first query would still
+ * put the first data in that chunk (ReportAnswers.csvOf), or a failing first query would still
  * come after the answer began.
  */
 export async function streamedFile(chunks: AsyncIterable<string>, type: string): Promise<StreamableFile> {

@@ -22,7 +22,7 @@ import {
   type TableRow,
 } from '@stat/schemas';
 import type { EventbaseLatency } from '@stat/schemas/period';
-import { MEMORY_LIMIT_TEXT } from '../reports/engine.js';
+import { MEMORY_LIMIT_TEXT } from '../engine/index.js';
 import { STORE_NOT_READY_MESSAGE, type ErrorBody } from '../common/error.filter.js';
 
 /*

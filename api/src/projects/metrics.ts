@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LIST_METRICS, type DayMetric, type ListMetric, type ProjectMetrics } from '@stat/schemas/projects';
 import type { ClickHouseClient } from '@stat/storage';
 import { CLICKHOUSE, CLOCK, type Clock } from '../tokens.js';
-import { compileProjectSpans, metricAlias } from '../reports/compile.js';
-import { ReportEngine } from '../reports/engine.js';
+import { compileProjectSpans, metricAlias, ReportEngine } from '../engine/index.js';
 import { LruSet } from '../common/lru-set.js';
 
 const MOSCOW_OFFSET_S = 3 * 3600;

@@ -21,10 +21,7 @@ import { addDays, periodDays, ratingPeriod } from '@stat/schemas/period';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import type { Db } from '../db/db.js';
 import { IsRowId } from '../http/id.pipe.js';
-import { compileProjectDays, compileProjectSpans, metricAlias } from '../reports/compile.js';
-import { BOM, csvDisposition, csvLine } from '../reports/csv.js';
-import { ReportEngine } from '../reports/engine.js';
-import { datesOf, DEFAULT_LINES, metricsOf, ReportRequestError } from '../reports/plan.js';
+import { compileProjectDays, compileProjectSpans, metricAlias, BOM, csvDisposition, csvLine, ReportEngine, datesOf, DEFAULT_LINES, metricsOf, ReportRequestError } from '../engine/index.js';
 import { CsvTitle, ReportRequestDto } from '../reports/report-request.dto.js';
 import { CLOCK, DB, type Clock } from '../tokens.js';
 

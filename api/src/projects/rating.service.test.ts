@@ -1,4 +1,4 @@
-import { ReportEngine } from '../reports/engine.js';
+import { ReportEngine } from '../engine/index.js';
 import type { ClickHouseClient } from '@stat/storage';
 import { describe, expect, it } from 'vitest';
 import type { Db, Sql } from '../db/db.js';

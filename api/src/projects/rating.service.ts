@@ -3,8 +3,7 @@ import { inRatingOrModeration, moscowDate, moscowDayStart, type ProjectCategory,
 import type { Db } from '../db/db.js';
 import { FieldErrorsException } from '../http/field-errors.js';
 import { DB, SETTINGS, type ApiSettings } from '../tokens.js';
-import { compileProjectSpans, metricAlias } from '../reports/compile.js';
-import { ReportEngine } from '../reports/engine.js';
+import { compileProjectSpans, metricAlias, ReportEngine } from '../engine/index.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProjectRow } from './projects.repository.js';
 import { byPopularity, LISTED_STATUSES } from './rating-report.js';

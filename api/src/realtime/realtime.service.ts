@@ -23,11 +23,9 @@ import {
 } from '@stat/schemas';
 import type { IsoDate, PeriodGroup } from '@stat/schemas/period';
 import { bucketStartOf } from '@stat/schemas/buckets';
-import { datesOf, periodSample, ReportRequestError, type ReportWindow } from '../reports/plan.js';
-import { Sampling } from '../reports/sampling.js';
+import { datesOf, periodSample, ReportRequestError, type ReportWindow, Sampling, ReportAnswers } from '../engine/index.js';
 import type { ReportRequestDto } from '../reports/report-request.dto.js';
 import type { MetricFilterRuleDto } from '../reports/filter.dto.js';
-import { ReportService } from '../reports/report.service.js';
 import { CLOCK, type Clock } from '../tokens.js';
 import type { RealtimeRequestDto } from './realtime.dto.js';
 
@@ -52,7 +50,7 @@ export function windowStart(nowS: number, minutes: number, group: PeriodGroup, t
 @Injectable()
 export class RealtimeService {
   constructor(
-    @Inject(ReportService) private readonly reports: ReportService,
+    @Inject(ReportAnswers) private readonly reports: ReportAnswers,
     @Inject(Sampling) private readonly sampling: Sampling,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

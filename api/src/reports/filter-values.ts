@@ -9,12 +9,9 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { CLOCK, type Clock } from '../tokens.js';
-import { compileTable, type Plan } from './compile.js';
-import { scopeOf, sourceOf } from './plan.js';
-import { ReportEngine } from './engine.js';
+import { compileTable, type Plan, scopeOf, sourceOf, ReportEngine, normalValue, ReportAnswers, showsTitle } from '../engine/index.js';
 import { ApiReportLimit, envelope, page } from '../openapi/answers.js';
 import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
-import { normalValue, ReportService, showsTitle } from './report.service.js';
 
 /** §9: a dynamic filter's page of values; the event list's. */
 export const FILTER_PAGE = FILTER_VALUES_PAGE.dimension;
@@ -104,7 +101,7 @@ function childOf(path: readonly Dimension[]): Dimension | undefined {
 export class FilterValuesController {
   constructor(
     @Inject(ReportEngine) private readonly engine: ReportEngine,
-    @Inject(ReportService) private readonly reports: ReportService,
+    @Inject(ReportAnswers) private readonly reports: ReportAnswers,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -22,6 +22,7 @@ import { CONSTRUCTOR_MAX_DIMENSIONS, DIMENSIONS, FILTER_LIMITS, GROUPS, METRICS,
 import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto } from './filter.dto.js';
 import { applyDecorators } from '@nestjs/common';
 import { Given, Trimmed } from '../http/dto-helpers.js';
+import type { ReportRequest } from '../engine/index.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SORT_NAMES = ['date', 'title', ...METRICS] as const;
@@ -115,7 +116,7 @@ function IsLineIds(): PropertyDecorator {
 }
 
 /** The body of a report graph or table call (specification 001, section 7). */
-export class ReportRequestDto {
+export class ReportRequestDto implements ReportRequest {
   /** YYYY-MM-DD, or today, yesterday, Ndays (§3); resolved in Moscow time by the planner */
   @IsReportDate()
   date_start!: string;

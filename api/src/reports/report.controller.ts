@@ -6,7 +6,7 @@ import { ok, type Envelope } from '../common/envelope.js';
 import { ReportCsvRequestDto, ReportRequestDto } from './report-request.dto.js';
 import { validated } from '../common/validated.js';
 import type { GraphResult, TableResult } from '@stat/schemas';
-import { ReportService } from './report.service.js';
+import { ReportAnswers } from '../engine/index.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
 import { User } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
@@ -19,7 +19,7 @@ import { streamedFile } from '../http/streamed-file.js';
 @ReadOnlyPost()
 @ApiReportLimit()
 export class ReportController {
-  constructor(@Inject(ReportService) private readonly reports: ReportService) {}
+  constructor(@Inject(ReportAnswers) private readonly reports: ReportAnswers) {}
 
   @Post('graph')
   @HttpCode(200)

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { constructorDefinition, reportDefinition, type TableResult } from '@stat/schemas';
-import { compileTable } from './compile.js';
+import { compileTable } from './sql/statements.js';
 import { DictionaryRepository } from './dictionaries.js';
-import { ReportEngine } from './engine.js';
+import { ReportEngine } from './runner.js';
 import { planReport } from './plan.js';
-import type { ReportRequestDto } from './report-request.dto.js';
-import { ReportService } from './report.service.js';
+import type { ReportRequest } from './request.js';
+import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { pageViewRows } from '../testing/page-views.js';
 
@@ -42,14 +42,14 @@ const VIEWS: [day: string, visitor: string, session: number, path: string, sourc
 
 let dir: string;
 let clickhouse: ClickHouseClient;
-let service: ReportService;
+let service: ReportAnswers;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stat-weeks-'));
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS, (i) => ({ traffic_type: VIEWS[i]![4], geo_country: VIEWS[i]![5] })), format: 'JSONEachRow' });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
+  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
@@ -58,15 +58,15 @@ afterAll(async () => {
 });
 
 const METRICS = ['page_views', 'visits', 'visitors'] as const;
-const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto => ({ ...PERIOD, group: 'day', metrics: [...METRICS], ...more }) as ReportRequestDto;
+const request = (more: Partial<ReportRequest> = {}): ReportRequest => ({ ...PERIOD, group: 'day', metrics: [...METRICS], ...more }) as ReportRequest;
 /** A rule every event passes, on a dimension no path rollup keeps: sends a request to the raw events. */
-const toRaw: Partial<ReportRequestDto> = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] };
+const toRaw: Partial<ReportRequest> = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] };
 /** Rows as [title, ...metrics] and the totals: what a reader of the table sees. */
 const shown = (t: TableResult): unknown => ({ rows: t.data.map((r) => [r.extra.title, ...r.metrics]), totals: t.totals });
 
 describe('a period with a whole week', () => {
   it('reads the whole week from the week rollup and the days around it from the day rollup', () => {
-    const table = (name: string, body: ReportRequestDto): string => {
+    const table = (name: string, body: ReportRequest): string => {
       const { plan, sort } = planReport(reportDefinition(name)!, PROJECT, body, '2026-11-12', 'table');
       return compileTable(plan, { sortBy: sort.name === 'date' ? 'title' : sort.name, order: sort.order, limit: 10, offset: 0, totals: true }).table;
     };
@@ -150,7 +150,7 @@ describe('a period with a whole week', () => {
 });
 
 describe('the constructor\'s dates by week and by month', () => {
-  const byDate = (more: Partial<ReportRequestDto>): Promise<TableResult> =>
+  const byDate = (more: Partial<ReportRequest>): Promise<TableResult> =>
     service.tableOf(PROJECT, constructorDefinition(['date']), request({ dimensions: ['date'], sort: { name: 'title', order: 'asc' }, ...more }));
 
   it('a week\'s row counts its days inside the period, titled by the first of them', async () => {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { DictionaryRepository } from './dictionaries.js';
-import { DISTINCT, DISTINCT_MERGE, scaledCount } from './compile.js';
-import { ReportEngine } from './engine.js';
-import type { ReportRequestDto } from './report-request.dto.js';
-import { ReportService } from './report.service.js';
+import { DISTINCT, DISTINCT_MERGE, scaledCount } from './sql/metrics.js';
+import { ReportEngine } from './runner.js';
+import type { ReportRequest } from './request.js';
+import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { eventKeyOf } from '@stat/schemas';
 
@@ -21,7 +21,7 @@ const VISITORS = 40_000;
 
 let dir: string;
 let clickhouse: ClickHouseClient;
-let service: ReportService;
+let service: ReportAnswers;
 
 /** Visitor i comes once from search (i even) or social (i odd), with one page view, a second for every third visitor. */
 function events(): Record<string, unknown>[] {
@@ -41,7 +41,7 @@ beforeAll(async () => {
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: events(), format: 'JSONEachRow' });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
+  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
@@ -49,8 +49,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const request = (sample: number): ReportRequestDto =>
-  ({ date_start: DAY, date_end: DAY, group: 'hour', metrics: ['visits', 'visitors', 'page_views', 'avg_view_depth'], sample }) as ReportRequestDto;
+const request = (sample: number): ReportRequest =>
+  ({ date_start: DAY, date_end: DAY, group: 'hour', metrics: ['visits', 'visitors', 'page_views', 'avg_view_depth'], sample }) as ReportRequest;
 
 describe('sampling', () => {
   it('reads the exact figures at sample 1; distinct visitors within the sketch\'s error', async () => {
@@ -97,7 +97,7 @@ describe('sampling', () => {
   });
 
   it('is exact for a period of today only, whatever sample is asked', async () => {
-    const today = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => Date.parse(`${DAY}T20:00:00Z`), new Sampling(new ReportEngine(clickhouse), 0));
+    const today = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => Date.parse(`${DAY}T20:00:00Z`), new Sampling(new ReportEngine(clickhouse), 0));
     const t = await today.table(PROJECT, 'drilldown_sources', request(0.01));
     expect([t.meta.sample, t.meta.whole]).toEqual([1, 'today']);
     expect(t.totals[0]).toBe(40_000);
@@ -111,9 +111,9 @@ describe('sampling', () => {
   });
 
   // The day holds 53 334 events (40 000 first page views, 13 334 second ones), as the day rollup counts them.
-  const withFloor = (minEvents: number): ReportService => {
+  const withFloor = (minEvents: number): ReportAnswers => {
     const engine = new ReportEngine(clickhouse);
-    return new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, minEvents));
+    return new ReportAnswers(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, minEvents));
   };
 
   it('reads a period of no more events than REPORT_SAMPLE_MIN_EVENTS whole at any sample asked, table and graph, and says so', async () => {
@@ -123,7 +123,7 @@ describe('sampling', () => {
       expect(t.totals.slice(0, 1)).toEqual([40_000]);
       expect(t.totals[2]).toBe(53_334);
       expect(t.data.map((row) => row.metrics[0])).toEqual([20_000, 20_000]);
-      const g = await withFloor(53_334).graph(PROJECT, 'drilldown_sources', { ...request(sample), need_all_total: true } as ReportRequestDto);
+      const g = await withFloor(53_334).graph(PROJECT, 'drilldown_sources', { ...request(sample), need_all_total: true } as ReportRequest);
       expect([g.sample, g.whole]).toEqual([1, 'period']);
       expect(g.data[0]!.points.reduce((sum, p) => sum + (p.metrics[2] ?? 0), 0)).toBe(53_334);
     }

@@ -1,5 +1,5 @@
-import type { Sql } from './compile.js';
-import { ReportEngine } from './engine.js';
+import type { Sql } from './sql/params.js';
+import { ReportEngine } from './runner.js';
 import type { Period } from './plan.js';
 
 /** The events of a project's period, read from the day rollup (a row a day, whatever the traffic). */
@@ -43,7 +43,7 @@ export class Sampling {
     return (await this.eventsOf(projectId, period)) <= this.minEvents ? 1 : sample;
   }
 
-  /** Whether a project's period holds so many events that its reports plan for large states (compile.ts, `largePeriod`). */
+  /** Whether a project's period holds so many events that its reports plan for large states (plan-types.ts, `largePeriod`). */
   async isLarge(projectId: number, period: Period): Promise<boolean> {
     return (await this.eventsOf(projectId, period)) >= this.largeEvents;
   }
@@ -64,7 +64,7 @@ export class Sampling {
 
 /**
  * A period of at least this many events is large: a filtered level of its pages is found keys
- * first (compile.ts, `splitsLargeLevel`). Measured: one query cheaper at 10 million events a
+ * first (sql/query-plan.ts, `splitsLargeLevel`). Measured: one query cheaper at 10 million events a
  * month, keys first at 100 million (benchmarks/RESULTS.md, 2026-11-28 "seventh"); the crossover
  * between was not measured, and either plan gives the same numbers.
  */

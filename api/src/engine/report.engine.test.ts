@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { DictionaryRepository } from './dictionaries.js';
-import { ReportEngine } from './engine.js';
-import type { ReportRequestDto } from './report-request.dto.js';
+import { ReportEngine } from './runner.js';
+import type { ReportRequest } from './request.js';
 import { eventKeyOf, reportDefinition, type TableResult } from '@stat/schemas';
-import { ReportService } from './report.service.js';
+import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { planReport } from './plan.js';
-import { findsKeysFirst, totalsOfSite } from './compile.js';
+import { findsKeysFirst, totalsOfSite } from './sql/query-plan.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;
@@ -87,7 +87,7 @@ function row(f: Fixture): Record<string, unknown> {
 
 let dir: string;
 let clickhouse: ClickHouseClient;
-let service: ReportService;
+let service: ReportAnswers;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stat-report-engine-'));
@@ -104,7 +104,7 @@ beforeAll(async () => {
     ],
     format: 'JSONEachRow',
   });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
+  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
@@ -113,7 +113,7 @@ afterAll(async () => {
 });
 
 const twoDays = { date_start: D1, date_end: D2, group: 'day' } as const;
-const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto => ({ ...twoDays, ...more }) as ReportRequestDto;
+const request = (more: Partial<ReportRequest> = {}): ReportRequest => ({ ...twoDays, ...more }) as ReportRequest;
 
 /** Rows as [title, ...metrics]: what a reader of the table sees. */
 const shown = (t: TableResult): (string | number | null)[][] => t.data.map((r) => [r.extra.title, ...r.metrics]);
@@ -155,7 +155,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     await clickhouse.command({ query: "ALTER TABLE ch_traffic_systems DELETE WHERE id = 'vk'", clickhouse_settings: { mutations_sync: '2' } });
     // The names are kept a minute (the aggregator writes them at its start), then read again.
     expect(shown(await service.table(PROJECT, 'social_network', request({ metrics: ['visits'] })))).toEqual([['ВКонтакте', 1]]);
-    const fresh = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
+    const fresh = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
     expect(shown(await fresh.table(PROJECT, 'social_network', request({ metrics: ['visits'] })))).toEqual([['vk', 1]]);
     await clickhouse.insert({ table: 'ch_traffic_systems', values: [{ traffic_type: 'social', id: 'vk', name: 'ВКонтакте', digest: 'b', version: 2 }], format: 'JSONEachRow' });
   });
@@ -187,7 +187,7 @@ describe('the report engine, on a traffic counted by hand', () => {
   });
 
   it('sorts by the name column as the names read, not by the codes behind them, and pages that order', async () => {
-    const byName = (order: 'asc' | 'desc', more: Partial<ReportRequestDto> = {}) =>
+    const byName = (order: 'asc' | 'desc', more: Partial<ReportRequest> = {}) =>
       service.table(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'title', order }, ...more }));
     // The codes direct, search, social would put «Прямые заходы» first.
     expect(shown(await byName('asc'))).toEqual([['Поисковые системы', 2], ['Прямые заходы', 1], ['Социальные сети', 1]]);
@@ -216,7 +216,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     const metrics = ['page_views', 'visits', 'visitors'] as const;
     // Found keys first (the pages' sums choose the page, then only its rows' states are merged),
     // the totals from the site's days: page views 4; visits 1, 2, 3; visitors a, b.
-    const plan = (more: Partial<ReportRequestDto>) => planReport(reportDefinition('page_urls')!, PROJECT, request({ metrics: [...metrics], ...more }), '2026-11-12', 'table').plan;
+    const plan = (more: Partial<ReportRequest>) => planReport(reportDefinition('page_urls')!, PROJECT, request({ metrics: [...metrics], ...more }), '2026-11-12', 'table').plan;
     expect([findsKeysFirst(plan({}), { sortBy: 'page_views', limit: 1 }), totalsOfSite(plan({}))]).toEqual([true, true]);
     const second = await service.table(PROJECT, 'page_urls', request({ metrics: [...metrics], limit: 1, offset: 1 }));
     // Ties by the address: «/» before «/news/2».
@@ -241,8 +241,8 @@ describe('the report engine, on a traffic counted by hand', () => {
     const metrics = ['page_views', 'visits', 'visitors'] as const;
     // Every period is large for this service (from 1 event): see LARGE_PERIOD_EVENTS.
     const engine = new ReportEngine(clickhouse);
-    const large = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0, () => NOW, 1));
-    const filtered: Partial<ReportRequestDto> = { metrics: [...metrics], dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] };
+    const large = new ReportAnswers(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0, () => NOW, 1));
+    const filtered: Partial<ReportRequest> = { metrics: [...metrics], dimension_filters: [{ key: 'url_no_args', op: 'like', value: '*news*' }] };
     const planned = planReport(reportDefinition('page_urls')!, PROJECT, request(filtered), '2026-11-12', 'table').plan;
     expect([findsKeysFirst(planned, { sortBy: 'page_views', limit: 10 }), findsKeysFirst({ ...planned, largePeriod: true }, { sortBy: 'page_views', limit: 10 })]).toEqual([false, true]);
     // An expanded level (a page's few addresses) stays one query.
@@ -350,10 +350,10 @@ describe('the report engine, on a traffic counted by hand', () => {
   });
 
   it('a page past the last row and a level of no rows keep their totals and count; the CSV of no rows has its totals line', async () => {
-    const filtered = { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'search' }] } as Partial<ReportRequestDto>;
+    const filtered = { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'search' }] } as Partial<ReportRequest>;
     const past = await service.table(PROJECT, 'traffic_sources', request({ ...filtered, metrics: ['visits', 'page_views'], offset: 5 }));
     expect([past.data, past.totals, past.meta.total]).toEqual([[], [1, 2], 1]);
-    const nothing = { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'ad' }] } as Partial<ReportRequestDto>;
+    const nothing = { dimension_filters: [{ key: 'traffic_type', op: '=', value: 'ad' }] } as Partial<ReportRequest>;
     const empty = await service.table(PROJECT, 'traffic_sources', request({ ...nothing, metrics: ['visits', 'page_views'] }));
     expect([empty.data, empty.totals, empty.meta.total]).toEqual([[], [0, 0], 0]);
     const csv = await service.csv(PROJECT, 'traffic_sources', request({ ...nothing, metrics: ['visits', 'page_views'] }));
@@ -407,7 +407,7 @@ describe('the report engine, on a traffic counted by hand', () => {
   });
 
   it('CSV of a report of time rows: a line per bucket, labelled as the table labels it', async () => {
-    const csv = async (more: Partial<ReportRequestDto>): Promise<string> => {
+    const csv = async (more: Partial<ReportRequest>): Promise<string> => {
       const { lines } = await service.csv(PROJECT, 'summary', request({ metrics: ['page_views', 'visits'], sort: { name: 'date', order: 'asc' }, ...more }));
       let text = '';
       for await (const line of lines) text += line;
@@ -431,7 +431,7 @@ describe('the report engine, on a traffic counted by hand', () => {
   });
 
   describe('filters', () => {
-    const sources = async (more: Partial<ReportRequestDto>): Promise<(string | number | null)[][]> =>
+    const sources = async (more: Partial<ReportRequest>): Promise<(string | number | null)[][]> =>
       shown(await service.table(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'page_views'], ...more })));
 
     it.each([
@@ -553,7 +553,7 @@ describe('the report engine, on a traffic counted by hand', () => {
         }),
       );
       await clickhouse.insert({ table: 'events', values: rows, format: 'JSONEachRow' });
-      const lines = async (more: Partial<ReportRequestDto>) => {
+      const lines = async (more: Partial<ReportRequest>) => {
         const body = request({ metrics: ['visits'], ...more });
         const [table, graph] = await Promise.all([service.table(OTHER, 'browser', body), service.graph(OTHER, 'browser', body)]);
         expect(graph.data.map((l) => l.id)).toEqual(table.data.slice(0, 5).map((r) => r.id));
@@ -608,10 +608,10 @@ describe('the report engine, on a traffic counted by hand', () => {
 
   describe('the day rollups of drill-down paths', () => {
     // A rule every event passes, on a dimension no path rollup keeps, sends a request to the raw events.
-    const toRaw: Partial<ReportRequestDto> = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] };
+    const toRaw: Partial<ReportRequest> = { dimension_filters: [{ key: 'title', op: 'like', value: '*' }] };
 
     it('answer traffic_sources, geo, page_urls and chapters when path, filters and metrics fit; the raw events otherwise', () => {
-      const source = (name: string, more: Partial<ReportRequestDto>, kind: 'table' | 'graph' = 'table'): string =>
+      const source = (name: string, more: Partial<ReportRequest>, kind: 'table' | 'graph' = 'table'): string =>
         planReport(reportDefinition(name)!, PROJECT, request(more), '2026-11-12', kind).plan.source;
       expect(['traffic_sources', 'geo', 'page_urls', 'chapters'].map((name) => source(name, {}))).toEqual(['paths', 'paths', 'paths', 'paths']);
       // The URL tree's levels are computed from the rollup's url_no_args, as filters too.
@@ -628,8 +628,8 @@ describe('the report engine, on a traffic counted by hand', () => {
       ['page_urls', ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'], ['https://site.example/news/1']],
       ['chapters', ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'], ['/news/']],
     ] as const)('%s: the same tables, expanded rows and graphs as the raw events', async (name, metrics, parents) => {
-      const asked = { metrics: [...metrics] } as Partial<ReportRequestDto>;
-      const raw = { ...asked, ...toRaw } as Partial<ReportRequestDto>;
+      const asked = { metrics: [...metrics] } as Partial<ReportRequest>;
+      const raw = { ...asked, ...toRaw } as Partial<ReportRequest>;
       expect((await service.table(PROJECT, name, request(asked))).data.length).toBeGreaterThan(0);
       expect(await service.table(PROJECT, name, request(asked))).toEqual(await service.table(PROJECT, name, request(raw)));
       expect(await service.table(PROJECT, name, request({ ...asked, parents: [...parents] }))).toEqual(await service.table(PROJECT, name, request({ ...raw, parents: [...parents] })));
@@ -671,7 +671,7 @@ describe('the runner', () => {
 
   it('reads a table in one query, its totals rolled up with its rows', async () => {
     const { engine, queries } = counted();
-    const page = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
+    const page = new ReportAnswers(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
     const asked = request({ metrics: ['visits', 'page_views'] });
     const [table, graph] = await Promise.all([page.table(PROJECT, 'traffic_sources', asked), page.graph(PROJECT, 'traffic_sources', asked)]);
     expect(table.totals).toEqual([3, 4]);
@@ -681,7 +681,7 @@ describe('the runner', () => {
     // the rows and totals.
     const together = queries();
     const alone = counted();
-    const one = new ReportService(alone.engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(alone.engine, 0));
+    const one = new ReportAnswers(alone.engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(alone.engine, 0));
     await one.table(PROJECT, 'traffic_sources', asked);
     expect(alone.queries()).toBe(1);
     await one.graph(PROJECT, 'traffic_sources', asked);

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { constructorDefinition, reportDefinition, URL_SECTION_DEPTH, type TableResult } from '@stat/schemas';
 import { DictionaryRepository } from './dictionaries.js';
-import { ReportEngine } from './engine.js';
-import { FilterValuesController } from './filter-values.js';
+import { ReportEngine } from './runner.js';
+import { FilterValuesController } from '../reports/filter-values.js';
 import { planReport } from './plan.js';
-import type { ReportRequestDto } from './report-request.dto.js';
-import { ReportService } from './report.service.js';
+import type { ReportRequest } from './request.js';
+import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { pageViewRows, type PageView } from '../testing/page-views.js';
 
@@ -46,7 +46,7 @@ const VIEWS: PageView[] = [
 let dir: string;
 let clickhouse: ClickHouseClient;
 let engine: ReportEngine;
-let service: ReportService;
+let service: ReportAnswers;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stat-chapters-'));
@@ -54,7 +54,7 @@ beforeAll(async () => {
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS), format: 'JSONEachRow' });
   engine = new ReportEngine(clickhouse);
-  service = new ReportService(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
+  service = new ReportAnswers(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
 });
 
 afterAll(async () => {
@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 const METRICS = ['page_views', 'visits', 'visitors'] as const;
-const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto => ({ date_start: D1, date_end: D2, group: 'day', metrics: [...METRICS], ...more }) as ReportRequestDto;
+const request = (more: Partial<ReportRequest> = {}): ReportRequest => ({ date_start: D1, date_end: D2, group: 'day', metrics: [...METRICS], ...more }) as ReportRequest;
 /** A rule every event passes, on a dimension no path rollup keeps: sends a request to the raw events. */
 const toRaw = { key: 'title', op: 'like', value: '*' } as const;
 
@@ -120,7 +120,7 @@ describe('chapters: the site sections as a URL tree', () => {
   });
 
   it('a filter on a section keeps its pages, in this report, in a report of pages and in a report of visits', async () => {
-    const politics = { dimension_filters: [{ key: 'url_section_2', op: '=', value: '/news/politics/' }] } as Partial<ReportRequestDto>;
+    const politics = { dimension_filters: [{ key: 'url_section_2', op: '=', value: '/news/politics/' }] } as Partial<ReportRequest>;
     const t = await service.table(PROJECT, 'chapters', request(politics));
     expect(shown(t)).toEqual([['/news/', true, 3, 2, 2]]);
     expect(t.totals).toEqual([3, 2, 2]);
@@ -138,7 +138,7 @@ describe('chapters: the site sections as a URL tree', () => {
   });
 
   it('is read from the pages day rollup, at every level and with filters on its levels; the raw events give the same numbers', async () => {
-    const source = (more: Partial<ReportRequestDto>, kind: 'table' | 'graph' = 'table'): string =>
+    const source = (more: Partial<ReportRequest>, kind: 'table' | 'graph' = 'table'): string =>
       planReport(reportDefinition('chapters')!, PROJECT, request(more), '2026-11-12', kind).plan.source;
     expect(source({})).toBe('paths');
     expect(source({ parents: ['/news/', '/news/politics/'] })).toBe('paths');
@@ -146,14 +146,14 @@ describe('chapters: the site sections as a URL tree', () => {
     expect(source({}, 'graph')).toBe('paths');
     expect(source({ dimension_filters: [toRaw] })).toBe('events');
 
-    const asked = { metrics: ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'] } as Partial<ReportRequestDto>;
-    const raw = { ...asked, dimension_filters: [toRaw] } as Partial<ReportRequestDto>;
+    const asked = { metrics: ['page_views', 'visits', 'visitors', 'avg_view_duration', 'uid'] } as Partial<ReportRequest>;
+    const raw = { ...asked, dimension_filters: [toRaw] } as Partial<ReportRequest>;
     for (const parents of [[], ['/news/'], ['/news/', '/news/politics/']]) {
       const fromRollup = await service.table(PROJECT, 'chapters', request({ ...asked, parents }));
       expect(fromRollup.data.length).toBeGreaterThan(0);
       expect(await service.table(PROJECT, 'chapters', request({ ...raw, parents }))).toEqual(fromRollup);
     }
-    const lines = { selected_lines: ['["/news/"]', '["/news/","/news/politics/"]', '["/news/","/news/a.html"]'], need_all_total: true } as Partial<ReportRequestDto>;
+    const lines = { selected_lines: ['["/news/"]', '["/news/","/news/politics/"]', '["/news/","/news/a.html"]'], need_all_total: true } as Partial<ReportRequest>;
     expect(await service.graph(PROJECT, 'chapters', request({ ...raw, ...lines }))).toEqual(await service.graph(PROJECT, 'chapters', request({ ...asked, ...lines })));
   });
 

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { clickHouseErrorCode, type ClickHouseClient } from '@stat/storage';
 import type { Logger, Metrics } from '@stat/telemetry';
-import { requestContext } from '../http/operations.js';
-import type { Sql } from './compile.js';
+import type { Sql } from './sql/params.js';
 
 /** §8: a report stopped by the memory limit shows a date picker to shorten the period. */
 export const MEMORY_LIMIT_TEXT = 'Превышен лимит памяти';
@@ -29,6 +28,15 @@ export interface ReportObserver {
   logger: Logger;
 }
 
+/**
+ * What the runner knows of the request it serves (the api's request context, handed in by whoever
+ * builds the runner): its id, and the report it reads once the planner knows it.
+ */
+export interface QueryContext {
+  readonly requestId: string;
+  report?: string;
+}
+
 /** A row of a query's answer: ClickHouse writes 64-bit numbers as strings, so values are read with Number(). */
 export type ResultRow = Record<string, unknown>;
 
@@ -50,7 +58,15 @@ export class ReportEngine {
     /** ClickHouse settings every report query runs with (the configured scan and memory limits) */
     private readonly settings: { max_memory_usage: number; max_rows_to_read: number } = { max_memory_usage: 0, max_rows_to_read: 0 },
     private readonly observer: ReportObserver | null = null,
+    /** the request being served, or undefined outside one (the rating's schedule) */
+    private readonly context: () => QueryContext | undefined = () => undefined,
   ) {}
+
+  /** Labels the current request's queries with the report it reads (metrics, log lines). */
+  nameReport(report: string): void {
+    const context = this.context();
+    if (context) context.report = report;
+  }
 
   /**
    * The rows of a query. A query asked again while the same one (same SQL, same parameters) runs
@@ -83,7 +99,7 @@ export class ReportEngine {
 
   /** Times a query and tells the operator of it once it is done, with the request's id and report. */
   private watch(sql: Sql, named?: string): { queryId: string | undefined; done(rows: number): void; failed(error: unknown): void } {
-    const ctx = requestContext();
+    const ctx = this.context();
     const report = named ?? ctx?.report ?? NO_REPORT;
     const queryId = ctx ? `${ctx.requestId}-${randomBytes(4).toString('hex')}` : undefined;
     const started = performance.now();

@@ -18,15 +18,19 @@ import {
 } from '@stat/schemas';
 import { formatBucket } from '@stat/schemas/period';
 import { bucketStartOf, bucketStarts, moscowDateTime } from '@stat/schemas/buckets';
-import { compileSeries, compileTable, compileTotals, isNumericDimension, metricAlias, readsBySize, totalsRollUp, TOTALS_MARK, type LinePath, type Plan, type Sql, type TableQuery } from './compile.js';
-import { ReportEngine, type ResultRow } from './engine.js';
+import { compileSeries, compileTable, compileTotals, type LinePath } from './sql/statements.js';
+import { isNumericDimension } from './sql/dimensions.js';
+import { metricAlias } from './sql/metrics.js';
+import { readsBySize, totalsRollUp, TOTALS_MARK, type TableQuery } from './sql/query-plan.js';
+import type { Plan } from './plan-types.js';
+import type { Sql } from './sql/params.js';
+import { ReportEngine, type ResultRow } from './runner.js';
 import { DEFAULT_LINES, planReport, type ReportPlan, type ReportWindow } from './plan.js';
-import type { ReportCsvRequestDto, ReportRequestDto } from './report-request.dto.js';
+import type { ReportCsvRequest, ReportRequest } from './request.js';
 import { DictionaryRepository } from './dictionaries.js';
 import { Sampling } from './sampling.js';
 import { BOM, csvDisposition, csvLine, csvMetricTitle } from './csv.js';
 import { CLOCK, type Clock } from '../tokens.js';
-import { requestContext } from '../http/operations.js';
 
 
 const values = (row: ResultRow | undefined, count: number): MetricValues =>
@@ -38,7 +42,7 @@ const RUSSIAN = new Intl.Collator('ru');
 /**
  * Dimensions whose rows read by a title from a catalogue or a dictionary (a traffic type's or a
  * device type's name, a place's, a traffic system's) instead of their stored value: a sort by the
- * name column sorts them by the names shown ({@link ReportService.byTitle}). Others sort in SQL by
+ * name column sorts them by the names shown ({@link ReportAnswers.byTitle}). Others sort in SQL by
  * their value, which is what they show (addresses, phrases, versions), or is their order (days,
  * ranges of visit time).
  */
@@ -58,7 +62,7 @@ const VISIT_TIME_TITLES: Readonly<Record<number, string>> = {
 };
 
 @Injectable()
-export class ReportService {
+export class ReportAnswers {
   constructor(
     @Inject(ReportEngine) private readonly engine: ReportEngine,
     @Inject(DictionaryRepository) private readonly dictionaries: DictionaryRepository,
@@ -66,12 +70,12 @@ export class ReportService {
     @Inject(Sampling) private readonly sampling: Sampling,
   ) {}
 
-  async table(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+  async table(projectId: number, reportName: string, body: ReportRequest, window: ReportWindow = {}): Promise<TableResult> {
     return this.tableOf(projectId, this.definition(reportName), body, window);
   }
 
   /** The table of any definition: a base report's, or one made at request time (the constructor). */
-  async tableOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, window: ReportWindow = {}): Promise<TableResult> {
+  async tableOf(projectId: number, definition: ReportDefinition, asked: ReportRequest, window: ReportWindow = {}): Promise<TableResult> {
     const { body, planned } = await this.withSample(projectId, definition, asked, 'table', window);
     const { whole } = planned;
     const { plan, sort } = planned;
@@ -108,7 +112,7 @@ export class ReportService {
     };
   }
 
-  async graph(projectId: number, reportName: string, body: ReportRequestDto, window: ReportWindow = {}): Promise<GraphResult> {
+  async graph(projectId: number, reportName: string, body: ReportRequest, window: ReportWindow = {}): Promise<GraphResult> {
     return this.graphOf(projectId, this.definition(reportName), body, DEFAULT_LINES, window);
   }
 
@@ -116,7 +120,7 @@ export class ReportService {
    * The graph of any definition. Without selected lines it draws the top `lineCount` rows of the
    * first level by the request's sort (§9: default lines 5; the constructor's 10).
    */
-  async graphOf(projectId: number, definition: ReportDefinition, asked: ReportRequestDto, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
+  async graphOf(projectId: number, definition: ReportDefinition, asked: ReportRequest, lineCount = DEFAULT_LINES, window: ReportWindow = {}): Promise<GraphResult> {
     const { body, planned } = await this.withSample(projectId, definition, asked, 'graph', window);
     const { whole } = planned;
     const { plan } = planned;
@@ -160,12 +164,12 @@ export class ReportService {
    * a header of the column titles, the totals, then every row of the level, written as
    * ClickHouse sends them.
    */
-  async csv(projectId: number, reportName: string, body: ReportCsvRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+  async csv(projectId: number, reportName: string, body: ReportCsvRequest): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
     return this.csvOf(projectId, this.definition(reportName), body);
   }
 
   /** The CSV of any definition, named by the title asked (else the definition's) and the period. */
-  async csvOf(projectId: number, definition: ReportDefinition, body: ReportCsvRequestDto): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
+  async csvOf(projectId: number, definition: ReportDefinition, body: ReportCsvRequest): Promise<{ disposition: string; lines: AsyncIterable<string> }> {
     const { title, ...request } = body;
     const planned = this.plan(projectId, definition, { ...request, sample: 1, limit: undefined, offset: undefined }, 'table');
     const { plan, sort } = planned;
@@ -175,7 +179,7 @@ export class ReportService {
     // The header goes out with the first data, never before it: a query that fails before its
     // first row is the call's error (streamedFile), not a file of a header alone.
     const head = BOM + csvLine(header);
-    const lines = async function* (this: ReportService): AsyncGenerator<string> {
+    const lines = async function* (this: ReportAnswers): AsyncGenerator<string> {
       if (definition.notCollected !== undefined) {
         yield head;
         return;
@@ -223,7 +227,7 @@ export class ReportService {
    * Refuses a request the report would refuse (its metrics, period, grouping, sort, filters), as
    * its table would, without reading anything: for a caller that asks several reports at once.
    */
-  check(projectId: number, reportName: string, body: ReportRequestDto): void {
+  check(projectId: number, reportName: string, body: ReportRequest): void {
     const definition = this.definition(reportName);
     planReport(definition, projectId, body, moscowDate(this.clock()), 'table');
   }
@@ -234,10 +238,9 @@ export class ReportService {
     return definition;
   }
 
-  private plan(projectId: number, definition: ReportDefinition, body: ReportRequestDto, kind: 'table' | 'graph', window: ReportWindow = {}): ReportPlan {
+  private plan(projectId: number, definition: ReportDefinition, body: ReportRequest, kind: 'table' | 'graph', window: ReportWindow = {}): ReportPlan {
     // The engine labels the request's queries with its name (metrics, log lines).
-    const context = requestContext();
-    if (context) context.report = definition.name;
+    this.engine.nameReport(definition.name);
     return planReport(definition, projectId, body, moscowDate(this.clock()), kind, window);
   }
 
@@ -250,10 +253,10 @@ export class ReportService {
   private async withSample(
     projectId: number,
     definition: ReportDefinition,
-    asked: ReportRequestDto,
+    asked: ReportRequest,
     kind: 'table' | 'graph',
     window: ReportWindow,
-  ): Promise<{ body: ReportRequestDto; planned: ReportPlan }> {
+  ): Promise<{ body: ReportRequest; planned: ReportPlan }> {
     const first = this.plan(projectId, definition, asked, kind, window);
     const sample = await this.sampling.sampleOf(projectId, first, first.plan.sample);
     if (sample === first.plan.sample) return { body: asked, planned: await this.sized(projectId, first) };
@@ -261,7 +264,7 @@ export class ReportService {
     return { body, planned: await this.sized(projectId, { ...this.plan(projectId, definition, body, kind, window), whole: 'period' }) };
   }
 
-  /** The plan told whether its period is large, where that chooses how a level of pages is read (compile.ts, `largePeriod`). */
+  /** The plan told whether its period is large, where that chooses how a level of pages is read (plan-types.ts, `largePeriod`). */
   private async sized(projectId: number, planned: ReportPlan): Promise<ReportPlan> {
     const { plan } = planned;
     if (!readsBySize(plan)) return planned;
@@ -312,7 +315,7 @@ export class ReportService {
   }
 
   /** The lines a graph draws (the selected rows, or by default the first rows) and their series. */
-  private async linesOf(planned: ReportPlan, body: ReportRequestDto, firstRows: () => Promise<LinePath[]>): Promise<[LinePath[], ResultRow[]]> {
+  private async linesOf(planned: ReportPlan, body: ReportRequest, firstRows: () => Promise<LinePath[]>): Promise<[LinePath[], ResultRow[]]> {
     const lines = body.selected_lines?.map((id) => JSON.parse(id) as LinePath) ?? (await firstRows());
     return [lines, lines.length > 0 ? await this.run(() => compileSeries(planned.plan, planned.group, lines)) : []];
   }
@@ -326,7 +329,7 @@ export class ReportService {
   private async firstPage(
     projectId: number,
     definition: ReportDefinition,
-    body: ReportRequestDto,
+    body: ReportRequest,
     planned: ReportPlan,
     lineCount: number,
     window: ReportWindow,
@@ -350,7 +353,7 @@ export class ReportService {
   }
 
   /** The rows of a report of time buckets: every bucket of the period up to now, sorted and paged. */
-  private async timeTable(planned: ReportPlan, body: ReportRequestDto): Promise<Pick<TableResult, 'data' | 'totals' | 'meta'>> {
+  private async timeTable(planned: ReportPlan, body: ReportRequest): Promise<Pick<TableResult, 'data' | 'totals' | 'meta'>> {
     const { plan, sort } = planned;
     const [series, totals] = await Promise.all([this.run(() => compileSeries(plan, planned.group)), this.run(() => compileTotals(plan))]);
     let points = fill(this.bucketsUpToNow(planned), series, plan.metrics.length);

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { eventKeyOf, type TableResult } from '@stat/schemas';
 import { DictionaryRepository } from './dictionaries.js';
-import { ReportEngine } from './engine.js';
-import type { ReportRequestDto } from './report-request.dto.js';
-import { ReportService } from './report.service.js';
+import { ReportEngine } from './runner.js';
+import type { ReportRequest } from './request.js';
+import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { MATERIALS_RECHECK_MS, MetricsRepository } from '../projects/metrics.js';
 
@@ -67,14 +67,14 @@ function row([type, time, visitor, session, n, path, more]: (typeof EVENTS)[numb
 
 let dir: string;
 let clickhouse: ClickHouseClient;
-let service: ReportService;
+let service: ReportAnswers;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stat-media-engine-'));
   clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
   await migrateClickHouse(clickhouse);
   await clickhouse.insert({ table: 'events', values: EVENTS.map(row), format: 'JSONEachRow' });
-  service = new ReportService(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
+  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
 });
 
 afterAll(async () => {
@@ -83,8 +83,8 @@ afterAll(async () => {
 });
 
 const METRICS = ['page_views', 'visitors', 'visits', 'read_throughs', 'read_through_share'] as const;
-const request = (more: Partial<ReportRequestDto> = {}): ReportRequestDto =>
-  ({ date_start: DAY, date_end: DAY, group: 'hour', metrics: [...METRICS], ...more }) as ReportRequestDto;
+const request = (more: Partial<ReportRequest> = {}): ReportRequest =>
+  ({ date_start: DAY, date_end: DAY, group: 'hour', metrics: [...METRICS], ...more }) as ReportRequest;
 
 /** Rows as [title, ...metrics]: what a reader of the table sees. */
 const shown = (t: TableResult): (string | number | null)[][] => t.data.map((r) => [r.extra.title, ...r.metrics]);
@@ -129,7 +129,7 @@ describe('media reports', () => {
   });
 
   it('a filter by author keeps that author’s materials', async () => {
-    const t = await service.table(PROJECT, 'materials_summary', request({ metrics: ['page_views'], dimension_filters: [{ key: 'author_name', op: '=', value: 'Иван Смирнов' }] } as Partial<ReportRequestDto>));
+    const t = await service.table(PROJECT, 'materials_summary', request({ metrics: ['page_views'], dimension_filters: [{ key: 'author_name', op: '=', value: 'Иван Смирнов' }] } as Partial<ReportRequest>));
     expect(shown(t)).toEqual([['Мосты над рекой', 3]]);
   });
 

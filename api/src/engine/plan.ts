@@ -1,8 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
 import { DIMENSIONS, METRIC_INFO, type Dimension, type DimensionStorage, type DimensionFilterRule, type Group, type Metric, type ReportDefinition, type WholeReason } from '@stat/schemas';
 import { allowedGroups, bucketCount, periodDays, resolveDate } from '@stat/schemas/period';
-import { canAnswer, isHitDimension, isVisitTableDimension, PATH_ROLLUPS, rollupTable, type PathRollup, type Plan, type Scope, type Source } from './compile.js';
-import type { ReportRequestDto } from './report-request.dto.js';
+import { canAnswer } from './metric-sources.js';
+import { isHitDimension, isVisitTableDimension } from './sql/dimensions.js';
+import { PATH_ROLLUPS, type PathRollup, type Plan, type Scope, type Source } from './plan-types.js';
+import { rollupTable } from './sql/sources.js';
+import type { ReportRequest } from './request.js';
 
 /** A request the planner refuses: the api answers 400 with its message. */
 export class ReportRequestError extends BadRequestException {}
@@ -45,7 +48,7 @@ export const sourceOf = (path: readonly Dimension[]): Source => (path.some(isVis
 export const scopeOf = (path: readonly Dimension[]): Scope => (path.some(isHitDimension) ? 'hit' : 'visit');
 
 /** The metrics asked for, each offered by the report. */
-export function metricsOf(definition: ReportDefinition, body: ReportRequestDto): Metric[] {
+export function metricsOf(definition: ReportDefinition, body: ReportRequest): Metric[] {
   const metrics = body.metrics ?? [...definition.defaultMetrics];
   const foreign = metrics.find((m) => !definition.metrics.includes(m));
   if (foreign !== undefined) throw new ReportRequestError(`metrics: ${foreign} is not a metric of the report ${definition.name} (it has ${definition.metrics.join(', ')})`);
@@ -53,7 +56,7 @@ export function metricsOf(definition: ReportDefinition, body: ReportRequestDto):
 }
 
 /** The sort asked for, with the column's default direction; it must name a shown column. */
-function sortOf(definition: ReportDefinition, body: ReportRequestDto, metrics: readonly Metric[]): ReportPlan['sort'] {
+function sortOf(definition: ReportDefinition, body: ReportRequest, metrics: readonly Metric[]): ReportPlan['sort'] {
   const rowsAreBuckets = definition.drilldown.length === 0;
   // The report's default sort falls to the first metric asked for when that one is not shown.
   const fallback = definition.defaultSort.name === 'date' || metrics.includes(definition.defaultSort.name) ? definition.defaultSort.name : metrics[0]!;
@@ -68,7 +71,7 @@ function sortOf(definition: ReportDefinition, body: ReportRequestDto, metrics: r
 }
 
 /** The path of the rows being expanded: at most one level above the report's last. */
-function parentsOf(definition: ReportDefinition, body: ReportRequestDto): (string | number)[] {
+function parentsOf(definition: ReportDefinition, body: ReportRequest): (string | number)[] {
   const parents = body.parents ?? [];
   if (parents.length > 0 && parents.length >= definition.drilldown.length) {
     throw new ReportRequestError(`parents: the report ${definition.name} has ${Math.max(definition.drilldown.length - 1, 0)} levels to expand`);
@@ -77,7 +80,7 @@ function parentsOf(definition: ReportDefinition, body: ReportRequestDto): (strin
 }
 
 /** The constructor's `dimensions`, accepted by a base report only when they are its own drill-down. */
-function checkDimensions(definition: ReportDefinition, body: ReportRequestDto): void {
+function checkDimensions(definition: ReportDefinition, body: ReportRequest): void {
   const asked = body.dimensions;
   if (asked === undefined || asked.length === 0) return;
   const own = definition.drilldown.slice(0, asked.length);
@@ -96,9 +99,9 @@ export interface Sampled {
  * The share of visitors read: 1 when the report does not sample and when the rollups answer
  * (they are exact and cheaper than any sample: `exact`), for a period of today only (§4:
  * "Sample is forced to 1 for today's period": `today`). A small period, the other reason to read
- * all, is the Sampling's decision, made after the plan (ReportService.withSample).
+ * all, is the Sampling's decision, made after the plan (ReportAnswers.withSample).
  */
-function sampleOf(definition: ReportDefinition, body: ReportRequestDto, period: Period, today: string, source: Source): Sampled {
+function sampleOf(definition: ReportDefinition, body: ReportRequest, period: Period, today: string, source: Source): Sampled {
   const sample = !definition.sampling || source === 'rollup' || source === 'paths' ? 1 : periodSample(body.sample, period, today);
   const asked = body.sample;
   if (asked === undefined || asked >= 1 || sample < 1) return { sample };
@@ -143,7 +146,7 @@ export interface Period {
 }
 
 /** The request's first and last day: relative dates resolved, none in the future, the end not before the start. */
-export function datesOf(body: Pick<ReportRequestDto, 'date_start' | 'date_end'>, today: string): Period {
+export function datesOf(body: Pick<ReportRequest, 'date_start' | 'date_end'>, today: string): Period {
   const dateStart = resolveDate(body.date_start, today);
   const dateEnd = resolveDate(body.date_end, today);
   if (dateStart === null) throw new ReportRequestError(`date_start: ${body.date_start} lies in the future`);
@@ -156,7 +159,7 @@ export function datesOf(body: Pick<ReportRequestDto, 'date_start' | 'date_end'>,
  * The period of a request in calendar days: relative dates resolved, none in the future, and a
  * grouping that fits its length (§4 "Period and grouping"; a single day also takes minutes).
  */
-export function periodOf(body: ReportRequestDto, today: string): Period {
+export function periodOf(body: ReportRequest, today: string): Period {
   const { dateStart, dateEnd } = datesOf(body, today);
   const allowed = new Set([...allowedGroups(dateStart, dateEnd), ...allowedGroups(dateStart, dateEnd, 30)]);
   if (!allowed.has(body.group)) {
@@ -176,7 +179,7 @@ export function periodOf(body: ReportRequestDto, today: string): Period {
 export function planReport(
   definition: ReportDefinition,
   projectId: number,
-  body: ReportRequestDto,
+  body: ReportRequest,
   today: string,
   kind: 'table' | 'graph',
   window: ReportWindow = {},

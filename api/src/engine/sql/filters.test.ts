@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../plan-types.js';
+import { Params } from './params.js';
+import { eventConditionsSql, metricConditions } from './filters.js';
+
+describe('filters', () => {
+  it('writes a pattern that ignores case as ilike with LIKE escapes, and a list as IN, every value a parameter', () => {
+    const p = new Params();
+    const sql = eventConditionsSql(
+      [
+        { key: 'url', op: 'like', value: '@*News_*' },
+        { key: 'traffic_type', op: 'include', value: ['search', 'ad'] },
+      ],
+      p,
+    );
+    expect({ sql, params: p.values }).toEqual({
+      sql: 'ilike(url, {p0:String}) AND traffic_type IN ({p1:String}, {p2:String})',
+      params: { p0: '%News\\_%', p1: 'search', p2: 'ad' },
+    });
+  });
+
+  it('compares a metric filter with the result column of its metric', () => {
+    const plan: Plan = {
+      projectId: 7,
+      dateStart: '2026-11-02',
+      dateEnd: '2026-11-03',
+      source: 'events',
+      scope: 'visit',
+      sample: 1,
+      metrics: ['visits', 'bounces'],
+      path: [],
+      parents: [],
+      filters: [],
+      metricFilters: [{ key: 'bounces', op: '>', value: 50 }],
+      skipEmpty: false,
+    };
+    const p = new Params();
+    expect({ sql: metricConditions(plan, p), params: p.values }).toEqual({ sql: ['m1 > {p0:Float64}'], params: { p0: 50 } });
+  });
+});
