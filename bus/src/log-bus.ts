@@ -15,9 +15,18 @@ export interface LogBusOptions {
   capacity: number;
   /** A new log segment is started once the active one holds this many bytes. */
   segmentBytes: number;
+  /**
+   * Makes what storage wrote so far survive a power cut (chDB's files synced to the disk), or
+   * null when nothing here can (storage on another machine). With it, the log keeps a stored
+   * hit until storage's copy is on the disk: a storage that acknowledges from the page cache
+   * loses its last seconds in a power cut, and then the log still has them.
+   */
+  settleStorage: (() => Promise<void>) | null;
+  /** How often, at most, storage is settled and the log released up to what was stored before it. */
+  releaseEveryMs: number;
 }
 
-const DEFAULTS = { maxBatch: 10_000, retryMs: 500, capacity: 200_000, segmentBytes: 16 * 1024 * 1024 };
+const DEFAULTS = { maxBatch: 10_000, retryMs: 500, capacity: 200_000, segmentBytes: 16 * 1024 * 1024, settleStorage: null, releaseEveryMs: 5_000 };
 
 /** Thrown by publish when the bus holds its capacity; the collector answers 503 (not taken). */
 export class BusFullError extends Error {
@@ -48,6 +57,11 @@ export class LogBus implements HitPublisher, HitConsumer {
   private readonly waiters: { through: number; resolve: () => void }[] = [];
   /** the highest offset handled, -1 before the first */
   private handled = -1;
+  /** the release in flight (settling storage first), if any */
+  private releasing: Promise<void> | null = null;
+  private releaseTimer: NodeJS.Timeout | null = null;
+  /** The opener settled storage just before (the service does at its start): the interval runs from now. */
+  private lastSettledAt = Date.now();
 
   private constructor(
     private readonly log: HitLog,
@@ -95,8 +109,13 @@ export class LogBus implements HitPublisher, HitConsumer {
     this.kick();
   }
 
+  /** Stops, releases what was stored (storage settled first), and closes the log. */
   async close(): Promise<void> {
     await this.stop();
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = null;
+    while (this.releasing) await this.releasing;
+    await this.releaseStored();
     await this.log.close();
   }
 
@@ -176,9 +195,47 @@ export class LogBus implements HitPublisher, HitConsumer {
       }
       this.queue.splice(0, batch.length);
       this.handled = batch[batch.length - 1]!.offset;
-      // A release that cannot be written costs only a longer replay: the aggregator skips what is stored.
-      this.log.release(this.handled).catch(() => undefined);
+      this.scheduleRelease();
       this.wake();
+    }
+  }
+
+  /**
+   * Releases what was stored, at once without a storage to settle; with one, at most every
+   * `releaseEveryMs` and one at a time, so that syncing storage's files costs a few syncs a
+   * minute, off the path of hits and batches.
+   */
+  private scheduleRelease(): void {
+    if (!this.options.settleStorage) {
+      void this.releaseStored();
+      return;
+    }
+    if (this.releasing || this.releaseTimer) return;
+    const wait = Math.max(0, this.lastSettledAt + this.options.releaseEveryMs - Date.now());
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = null;
+      this.releasing = this.releaseStored().finally(() => {
+        this.releasing = null;
+      });
+    }, wait);
+  }
+
+  /**
+   * Settles storage, then releases the log up to what was stored before the settle began. A
+   * settle or a release that fails costs only a longer replay after a crash: the aggregator skips
+   * what storage holds, and the records stay until the next try.
+   */
+  private async releaseStored(): Promise<void> {
+    const through = this.handled;
+    if (through <= this.log.releasedThrough) return;
+    try {
+      if (this.options.settleStorage) {
+        await this.options.settleStorage();
+        this.lastSettledAt = Date.now();
+      }
+      await this.log.release(through);
+    } catch {
+      // Kept for the next try (see above).
     }
   }
 

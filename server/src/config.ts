@@ -45,6 +45,7 @@ const envSchema = z.object({
   COLLECTOR_FLUSH_MS: positive.default(50),
   HITLOG_SEGMENT_BYTES: positive.min(4096).default(16 * 1024 * 1024),
   HITLOG_MAX_BYTES: positive.default(1024 * 1024 * 1024),
+  HITLOG_RELEASE_MS: positive.max(600_000).default(5_000),
   STOP_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   TRUST_PROXY: bool.default(false),
   DEMO_SEED: bool.default(true),

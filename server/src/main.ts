@@ -12,7 +12,7 @@ import { startDemo, type RunningDemo } from './process/demo.js';
 import { startHealthPort } from './process/health-port.js';
 import { openHitLog } from './process/hit-logs.js';
 import { createKit, sleep, STOP_MS, within } from './process/kit.js';
-import { counterSettingsDb, kafkaOf, openClickHouse } from './process/stores.js';
+import { counterSettingsDb, kafkaOf, openClickHouse, storageSettler } from './process/stores.js';
 
 /**
  * Starts the parts named by ROLES in this process, in this order: ClickHouse (migrated), the
@@ -31,7 +31,7 @@ export async function main(config: Config, logger: Logger = createLogger({ role:
 
   // The bus: in embedded mode the collector's durable log, read by the aggregator in this process.
   const kafka = kafkaOf(kit);
-  const logBus = kafka || !roles.has('collector') ? null : openHitLog(kit);
+  const logBus = kafka || !roles.has('collector') ? null : openHitLog(kit, clickhouse ? await storageSettler(kit) : null);
   kit.health.bus = logBus;
   const watch = kafka ? new KafkaWatch(kafka, config.KAFKA_GROUP) : null;
   if (watch) {

@@ -47,6 +47,8 @@ export interface Metrics {
   readonly storageWriteSeconds: Histogram;
   /** One fdatasync of a group of hits in the durable log. */
   readonly hitLogSyncSeconds: Histogram;
+  /** One sync of chDB's files to the disk, before the hit log lets go of the hits they hold. */
+  readonly storageSyncSeconds: Histogram;
   readonly eventsStored: Counter;
   readonly eventsDeadLettered: Counter<'reason'>;
   readonly eventsDropped: Counter<'reason'>;
@@ -149,6 +151,12 @@ export function createMetrics(): Metrics {
       name: 'stat_hitlog_fsync_seconds',
       help: 'Duration of one fdatasync of a group of hits in the collector\u2019s durable log, seconds.',
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
+    storageSyncSeconds: new Histogram({
+      name: 'stat_storage_sync_seconds',
+      help: 'Duration of one sync of chDB\u2019s files to the disk (embedded mode), after which the hit log releases the hits stored before it, seconds.',
+      buckets: SECONDS_BUCKETS,
       registers,
     }),
     eventsStored: new Counter({ name: 'stat_events_stored_total', help: 'Event rows the aggregator stored.', registers }),

@@ -5,12 +5,19 @@ import type { ProcessKit } from './kit.js';
 
 /**
  * The durable hit log of embedded mode, the bus, with its metrics; says what a crash left in it.
+ * It keeps stored hits until `settleStorage` (chDB's files synced) says they survive a power cut.
  * Bounded like the collector's buffer: when storage is down the backlog stops growing here and
  * the collector answers 503 (not taken).
  */
-export function openHitLog(kit: ProcessKit): LogBus {
+export function openHitLog(kit: ProcessKit, settleStorage: (() => Promise<void>) | null): LogBus {
   const { config, metrics, log } = kit;
-  const bus = LogBus.open({ dir: join(config.DATA_DIR, 'hitlog'), capacity: config.COLLECTOR_BUFFER, segmentBytes: config.HITLOG_SEGMENT_BYTES });
+  const bus = LogBus.open({
+    dir: join(config.DATA_DIR, 'hitlog'),
+    capacity: config.COLLECTOR_BUFFER,
+    segmentBytes: config.HITLOG_SEGMENT_BYTES,
+    settleStorage,
+    releaseEveryMs: config.HITLOG_RELEASE_MS,
+  });
   const { records, tornBytes, damaged } = bus.recovery;
   if (records.length > 0) log(`hit log: ${records.length} hits not known to be stored queued again (what storage holds already is skipped)`);
   if (tornBytes > 0) log(`hit log: ${tornBytes} bytes of a write a crash interrupted cut from its tail (never acknowledged)`);

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import type { KafkaBusConfig } from '@stat/bus';
 import { openDb, readCounterSettings, type Db, type RunningApi } from '@stat/api';
@@ -22,7 +24,7 @@ export async function openClickHouse(kit: ProcessKit, probed: boolean): Promise<
       database: config.CLICKHOUSE_DATABASE,
     });
   } else {
-    const path = join(config.DATA_DIR, 'clickhouse');
+    const path = chdbPathOf(kit)!;
     mkdirSync(path, { recursive: true });
     clickhouse = createClickHouse({ kind: 'chdb', path });
   }
@@ -37,6 +39,49 @@ export async function openClickHouse(kit: ProcessKit, probed: boolean): Promise<
     });
   }
   return clickhouse;
+}
+
+/** chDB's files: under DATA_DIR, or null when ClickHouse is a server. */
+export function chdbPathOf({ config }: ProcessKit): string | null {
+  return config.CLICKHOUSE_URL ? null : join(config.DATA_DIR, 'clickhouse');
+}
+
+const run = promisify(execFile);
+
+/**
+ * Syncs the filesystem that holds `path` to the disk (syncfs(2), through coreutils' `sync -f`):
+ * chDB acknowledges an insert once its part is in the page cache, so a power cut can take the
+ * last seconds of it; after this returns they survive one. Node has no syncfs of its own, and
+ * fsyncing each of chDB's files would be thousands of calls.
+ */
+export async function syncFilesystemOf(path: string): Promise<void> {
+  await run('sync', ['-f', path], { timeout: 60_000 });
+}
+
+/**
+ * What the hit log calls before it lets go of stored hits: chDB's files synced (timed in
+ * stat_storage_sync_seconds), or null when nothing here can sync storage (a ClickHouse server
+ * keeps its own disk; a machine without `sync -f`, said once in the log). Tried once now, so that
+ * a sync that can never work does not keep every hit in the log for ever.
+ */
+export async function storageSettler(kit: ProcessKit): Promise<(() => Promise<void>) | null> {
+  const path = chdbPathOf(kit);
+  if (!path) return null;
+  const settle = async (): Promise<void> => {
+    const stop = kit.metrics.storageSyncSeconds.startTimer();
+    try {
+      await syncFilesystemOf(path);
+    } finally {
+      stop();
+    }
+  };
+  try {
+    await settle();
+    return settle;
+  } catch (error) {
+    kit.log(`chDB's files cannot be synced here (${String(error)}): the hit log lets go of hits once stored, and a power cut may lose the last seconds of them`);
+    return null;
+  }
 }
 
 /** Kafka's settings (cluster mode), or null: embedded mode has no Kafka. */
