@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { MetricFilterRule } from '@stat/schemas';
 import type { Plan } from '../plan-types.js';
-import { Params } from './params.js';
+import { Params, ReportQueryError } from './params.js';
 import { eventConditionsSql, metricConditions } from './filters.js';
 
 describe('filters', () => {
@@ -20,21 +21,29 @@ describe('filters', () => {
   });
 
   it('compares a metric filter with the result column of its metric', () => {
-    const plan: Plan = {
-      projectId: 7,
-      dateStart: '2026-11-02',
-      dateEnd: '2026-11-03',
-      source: 'events',
-      scope: 'visit',
-      sample: 1,
-      metrics: ['visits', 'bounces'],
-      path: [],
-      parents: [],
-      filters: [],
-      metricFilters: [{ key: 'bounces', op: '>', value: 50 }],
-      skipEmpty: false,
-    };
     const p = new Params();
-    expect({ sql: metricConditions(plan, p), params: p.values }).toEqual({ sql: ['m1 > {p0:Float64}'], params: { p0: 50 } });
+    expect({ sql: metricConditions(planWith({ key: 'bounces', op: '>', value: 50 }), p), params: p.values }).toEqual({ sql: ['m1 > {p0:Float64}'], params: { p0: 50 } });
+  });
+
+  it("refuses a metric filter whose operator is not one of the catalogue's, whoever built the rule (it is written into the SQL)", () => {
+    const rule = { key: 'bounces', op: '> 0 OR 1 =', value: 1 } as unknown as MetricFilterRule;
+    expect(() => metricConditions(planWith(rule), new Params())).toThrow(new ReportQueryError('metric_filters: op must be one of >, <, ='));
   });
 });
+
+function planWith(rule: MetricFilterRule): Plan {
+  return {
+    projectId: 7,
+    dateStart: '2026-11-02',
+    dateEnd: '2026-11-03',
+    source: 'events',
+    scope: 'visit',
+    sample: 1,
+    metrics: ['visits', 'bounces'],
+    path: [],
+    parents: [],
+    filters: [],
+    metricFilters: [rule],
+    skipEmpty: false,
+  };
+}

@@ -1,4 +1,4 @@
-import { dimensionType, FILTER_LIMITS, isFilterNumber, LIST_OPERATORS, type Dimension, type DimensionFilterRule, type Metric } from '@stat/schemas';
+import { dimensionType, FILTER_LIMITS, isFilterNumber, LIST_OPERATORS, METRIC_OPERATORS, type Dimension, type DimensionFilterRule, type Metric } from '@stat/schemas';
 import type { Plan } from '../plan-types.js';
 import { ReportQueryError, Params } from './params.js';
 import { eventColumn, typedValue } from './dimensions.js';
@@ -89,6 +89,8 @@ export function metricConditions(plan: Plan, p: Params): string[] {
     if (i < 0) throw new ReportQueryError(`metric_filters: ${rule.key} is not among the metrics`);
     // A rule stored before its value was bounded: refused by the same bound, never sent.
     if (!isFilterNumber(rule.value)) throw new ReportQueryError(`metric_filters: value must be a number from -${FILTER_LIMITS.number} to ${FILTER_LIMITS.number}`);
+    // The operator goes into the SQL as written: only one of the catalogue's, whatever the caller checked.
+    if (!(METRIC_OPERATORS as readonly string[]).includes(rule.op)) throw new ReportQueryError(`metric_filters: op must be one of ${METRIC_OPERATORS.join(', ')}`);
     return `${metricAlias(i)} ${rule.op} ${p.add(rule.value, 'Float64')}`;
   });
 }
