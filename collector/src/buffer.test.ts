@@ -51,4 +51,25 @@ describe('HitBuffer', () => {
     expect(answers).toEqual([true, true]);
     expect(buffer.size).toBe(0);
   });
+
+  it('writes the group that gathered during a write as soon as that write settles, not after its window', async () => {
+    const bus = new HandSettledBus();
+    const buffer = new HitBuffer(bus, { capacity: 100, maxBatch: 100, flushMs: 60_000 });
+    const answered: number[] = [];
+    buffer.offer(hitAt(1), () => answered.push(1));
+    await turn();
+    // Idle: the first hit went at once, alone.
+    expect(bus.writes.map((w) => w.hits.length)).toEqual([1]);
+    for (const at of [2, 3, 4]) buffer.offer(hitAt(at), () => answered.push(at));
+    await turn();
+    expect(bus.writes).toHaveLength(1);
+    bus.writes[0]!.settle(true);
+    await turn();
+    // The three that came meanwhile, in one write, long before the minute's window.
+    expect(bus.writes.map((w) => w.hits.map((h) => h.at))).toEqual([[1], [2, 3, 4]]);
+    expect(answered).toEqual([1]);
+    bus.writes[1]!.settle(true);
+    await buffer.drain();
+    expect(answered).toEqual([1, 2, 3, 4]);
+  });
 });

@@ -6,9 +6,10 @@ export interface HitBufferOptions {
   /** Hits written in one group at most: a full group is written at once. */
   maxBatch: number;
   /**
-   * How long a group gathers hits before it is written, once the collector is busy (a write in
-   * flight); an idle collector writes a hit at once (with the hits of the same turn of the event
-   * loop). A hit's answer waits at most about this window and one write.
+   * How long a group gathers hits at most while the collector is busy (a write in flight): it is
+   * written when the write before it settles, or when this window is out, whichever comes first;
+   * an idle collector writes a hit at once (with the hits of the same turn of the event loop). A
+   * hit's answer waits at most about this window and one write.
    */
   flushMs: number;
 }
@@ -22,11 +23,13 @@ interface Waiting {
 }
 
 /**
- * Group commit: the hits that arrive within one flush window are written together (one fsync, one
- * Kafka send for all of them), a full group at once, and a hit that finds the collector idle (no
- * write in flight, no group gathering) at once too: light traffic waits only for its own write,
- * heavy traffic is written in groups as large as the window makes them, which keeps the cost per
- * hit low (a Kafka send of 10 hits costs about ten times as much per hit as one of 1 000). Each
+ * Group commit: the hits that arrive while a write is in flight are written together (one fsync,
+ * one Kafka send for all of them) as soon as it settles, or once the flush window is out, a full
+ * group at once, and a hit that finds the collector idle (no write in flight, no group gathering)
+ * at once too: light traffic waits only for its own write, heavy traffic is written in groups as
+ * large as a write takes, which grow with the load and keep the cost per hit low (a Kafka send of
+ * 10 hits costs about ten times as much per hit as one of 1 000), while a hit waits about one write,
+ * not a whole window (a client that waits for its answer sends its next hit sooner). Each
  * hit is answered only when its group's write resolved: durable (fsynced in the log, or
  * acknowledged by Kafka's in-sync replicas) or not, never before.
  * A write that fails answers its whole group "not durable" (503: not taken, a sender that reads answers sends again);
@@ -114,6 +117,8 @@ export class HitBuffer {
         this.writing -= group.length;
         this.writingSince.delete(done);
         for (const { answered } of group) answerSafely(answered, durable);
+        // The group that gathered meanwhile goes now, without waiting out its window.
+        if (this.group.length > 0) this.write();
       });
     this.writes.add(done);
     this.writingSince.set(done, group[0]!.hit.at);
