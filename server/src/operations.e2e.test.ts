@@ -8,7 +8,7 @@ import { smallDisk, type SmallDisk } from './testing/small-disk.js';
 
 // Needs: its own embedded service (a child process: chDB, PGlite, the hit log as its bus, no demo)
 // whose ClickHouse data directory is a small tmpfs the readiness test fills (see
-// storage-outage.e2e.test.ts); mounting needs root (CI is). Its stdout is the logger's JSON lines.
+// storage-outage.e2e.test.ts), mounted in a namespace of its own: no root needed. Its stdout is the logger's JSON lines.
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const REPORT_ROUTE = '/top100/api/report/v1.0/report/:projectId/:reportName/table';
@@ -22,10 +22,10 @@ let cookie: string;
 const started = Date.now();
 
 beforeAll(async () => {
-  disk = smallDisk();
+  disk = await smallDisk();
   const apiPort = await freePort();
   const collectorPort = await freePort();
-  service = await startService({ DATA_DIR: disk.dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'false', LOG_LEVEL: 'info' });
+  service = await startService({ DATA_DIR: disk.dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'false', LOG_LEVEL: 'info' }, undefined, disk.enter);
   api = `http://127.0.0.1:${apiPort}`;
   collector = `http://127.0.0.1:${collectorPort}`;
   ({ projectId, cookie } = await createProject(api));

@@ -9,7 +9,8 @@ import { smallDisk as newSmallDisk, type SmallDisk } from './testing/small-disk.
 
 // Needs: its own embedded service (a child process, chDB) whose ClickHouse data directory is a
 // small tmpfs this test fills: real ClickHouse then refuses every write (NOT_ENOUGH_SPACE), as
-// on a full disk, and takes writes again once the space is freed. Mounting needs root (CI is).
+// on a full disk, and takes writes again once the space is freed. The tmpfs is mounted in a user
+// and mount namespace of its own (testing/small-disk.ts): no root needed.
 
 const disks: SmallDisk[] = [];
 let service: ServiceProcess | null = null;
@@ -23,8 +24,8 @@ afterAll(() => {
 });
 
 /** A data directory whose ClickHouse part (or another) is a 64 MB tmpfs, with a switch to fill and free it. */
-function smallDisk(part?: string): SmallDisk {
-  const disk = newSmallDisk(part);
+async function smallDisk(part?: string): Promise<SmallDisk> {
+  const disk = await newSmallDisk(part);
   disks.push(disk);
   return disk;
 }
@@ -54,9 +55,9 @@ async function health(collectorPort: string): Promise<HealthReport> {
 describe('embedded mode, storage down (a full disk)', () => {
   it('SIGTERM with ClickHouse refusing writes exits within 15 s, the acknowledged hits stay in the hit log and are stored at the next start', async () => {
     const started = Date.now();
-    const disk = smallDisk();
+    const disk = await smallDisk();
     const first = await env(disk.dataDir);
-    service = await startService(first);
+    service = await startService(first, undefined, disk.enter);
     const { projectId, cookie } = await createProject(`http://127.0.0.1:${first.API_PORT}`);
     disk.fill();
     const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => sendPageView(first.COLLECTOR_PORT!, projectId, i)));
@@ -76,7 +77,7 @@ describe('embedded mode, storage down (a full disk)', () => {
 
     disk.free();
     const second = await env(disk.dataDir);
-    service = await startService(second);
+    service = await startService(second, undefined, disk.enter);
     const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visitors'] };
     const totals = await eventually(() => summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, body, cookie), (t) => t[0] === 300);
     expect(totals).toEqual([300, 7]);
@@ -85,9 +86,9 @@ describe('embedded mode, storage down (a full disk)', () => {
 
   it('answers 503 once the bounded queue is full, never 204 for a hit it then loses', async () => {
     const started = Date.now();
-    const disk = smallDisk();
+    const disk = await smallDisk();
     const config = await env(disk.dataDir, { COLLECTOR_BUFFER: '20', COLLECTOR_BATCH: '5' });
-    service = await startService(config);
+    service = await startService(config, undefined, disk.enter);
     const { projectId, cookie } = await createProject(`http://127.0.0.1:${config.API_PORT}`);
     disk.fill();
     const statuses: number[] = [];
@@ -113,9 +114,9 @@ describe('embedded mode, storage down (a full disk)', () => {
 describe('embedded mode, the hit log’s disk full', () => {
   it('answers 503, never 204, while the log cannot write, loses none it answered 204, and takes hits again once there is room', async () => {
     const started = Date.now();
-    const disk = smallDisk('hitlog');
+    const disk = await smallDisk('hitlog');
     const config = await env(disk.dataDir);
-    service = await startService(config);
+    service = await startService(config, undefined, disk.enter);
     const { projectId, cookie } = await createProject(`http://127.0.0.1:${config.API_PORT}`);
     const before = await Promise.all(Array.from({ length: 30 }, (_, i) => sendPageView(config.COLLECTOR_PORT!, projectId, i)));
     expect(before.every((s) => s === 204)).toBe(true);
@@ -144,7 +145,7 @@ describe('embedded mode, the hit log’s disk full', () => {
     // A restart replays the log: what was stored is not stored again, the refused never was.
     expect(await service.stop()).toBe(0);
     const again = await env(disk.dataDir);
-    service = await startService(again);
+    service = await startService(again, undefined, disk.enter);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await summaryTotals(`http://127.0.0.1:${again.API_PORT}`, projectId, body, cookie)).toEqual([stored]);
   });

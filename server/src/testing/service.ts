@@ -47,9 +47,11 @@ function anyFreePort(): Promise<number> {
 /**
  * Starts `node server/dist/main.js` with the given environment and waits until it prints
  * "ready". Fails with the process's output when it exits or takes longer than the timeout.
+ * `enter` is a command that runs it somewhere else (a small disk's namespace: SmallDisk.enter).
  */
-export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+export async function startService(env: Record<string, string>, timeoutMs = 60_000, enter: readonly string[] = []): Promise<ServiceProcess> {
+  const [command = process.execPath, ...args] = [...enter, process.execPath, MAIN];
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
