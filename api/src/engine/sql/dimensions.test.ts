@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../plan-types.js';
 import { Params } from './params.js';
 import { dimensionSql, pathConditions, rowDimension } from './dimensions.js';
+import { testPlan } from './testing.js';
 
-const plan: Plan = {
-  projectId: 7,
-  dateStart: '2026-11-02',
-  dateEnd: '2026-11-03',
-  source: 'events',
-  scope: 'visit',
-  sample: 1,
-  metrics: ['visits'],
-  path: ['traffic_type', 'traffic_system'],
-  parents: ['search'],
-  filters: [],
-  metricFilters: [],
-  skipEmpty: false,
-};
+const plan = testPlan({ path: ['traffic_type', 'traffic_system'], parents: ['search'] });
 
 describe('dimensions', () => {
   it('reads the rows of a level below its parent: the parent as a typed condition, the level by its column', () => {

@@ -3,6 +3,7 @@ import type { MetricFilterRule } from '@stat/schemas';
 import type { Plan } from '../plan-types.js';
 import { Params, ReportQueryError } from './params.js';
 import { eventConditionsSql, metricConditions } from './filters.js';
+import { testPlan } from './testing.js';
 
 describe('filters', () => {
   it('writes a pattern that ignores case as ilike with LIKE escapes, and a list as IN, every value a parameter', () => {
@@ -32,18 +33,5 @@ describe('filters', () => {
 });
 
 function planWith(rule: MetricFilterRule): Plan {
-  return {
-    projectId: 7,
-    dateStart: '2026-11-02',
-    dateEnd: '2026-11-03',
-    source: 'events',
-    scope: 'visit',
-    sample: 1,
-    metrics: ['visits', 'bounces'],
-    path: [],
-    parents: [],
-    filters: [],
-    metricFilters: [rule],
-    skipEmpty: false,
-  };
+  return testPlan({ metrics: ['visits', 'bounces'], metricFilters: [rule] });
 }

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../plan-types.js';
 import { Params } from './params.js';
 import { selectMetrics } from './metrics.js';
+import { testPlan } from './testing.js';
 
 describe('metrics', () => {
   it('scales the counts read from a sample back to the whole, and not a ratio of them', () => {
-    const plan: Plan = {
-      projectId: 7,
-      dateStart: '2026-11-02',
-      dateEnd: '2026-11-03',
-      source: 'events',
-      scope: 'visit',
-      sample: 0.1,
-      metrics: ['visits', 'visitors', 'bounces'],
-      path: [],
-      parents: [],
-      filters: [],
-      metricFilters: [],
-      skipEmpty: false,
-    };
+    const plan = testPlan({ sample: 0.1, metrics: ['visits', 'visitors', 'bounces'] });
     const p = new Params();
     expect({ sql: selectMetrics(plan, p), params: p.values }).toEqual({
       sql:

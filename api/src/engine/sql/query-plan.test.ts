@@ -2,21 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { PATH_ROLLUPS, type Plan } from '../plan-types.js';
 import { totalsOfSite, totalsRollUp } from './query-plan.js';
 import { compileTable, compileTotals } from './statements.js';
+import { testPlan } from './testing.js';
 
-const plan: Plan = {
-  projectId: 7,
-  dateStart: '2026-11-02',
-  dateEnd: '2026-11-03',
-  source: 'events',
-  scope: 'visit',
-  sample: 1,
-  metrics: ['visits'],
-  path: ['traffic_type'],
-  parents: [],
-  filters: [],
-  metricFilters: [],
-  skipEmpty: false,
-};
+const plan = testPlan({ path: ['traffic_type'] });
 
 describe('query plan', () => {
   it('reads the totals of the unfiltered top level of pages from the site’s days', () => {

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../plan-types.js';
 import { Params } from './params.js';
 import { rowsOf, whereSql } from './sources.js';
+import { testPlan } from './testing.js';
 
-const plan: Plan = {
-  projectId: 7,
-  dateStart: '2026-11-02',
-  dateEnd: '2026-11-03',
-  source: 'events',
-  scope: 'visit',
-  sample: 1,
-  metrics: ['visits'],
-  path: [],
-  parents: [],
-  filters: [],
-  metricFilters: [],
-  skipEmpty: false,
-};
+const plan = testPlan();
 
 describe('sources', () => {
   it('reads an hour rollup by its buckets from the first Moscow midnight of the period to the one after its last day', () => {

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../plan-types.js';
 import { compileSeries, compileTable } from './statements.js';
+import { testPlan } from './testing.js';
 
-const plan: Plan = {
-  projectId: 7,
-  dateStart: '2026-11-02',
-  dateEnd: '2026-11-03',
-  source: 'events',
-  scope: 'visit',
-  sample: 1,
-  metrics: ['visits', 'page_views'],
-  path: ['traffic_type'],
-  parents: [],
-  filters: [],
-  metricFilters: [],
-  skipEmpty: false,
-};
+const plan = testPlan({ metrics: ['visits', 'page_views'], path: ['traffic_type'] });
 
 describe('statements', () => {
   it('pages a level of events sorted by a metric, ties by value, with the count of its rows', () => {
