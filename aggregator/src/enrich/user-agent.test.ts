@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { agentInfo } from '../testing/enrichment.js';
 import { isBot, isWebView, parseUserAgent } from './user-agent.js';
 
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.127 Safari/537.36';
@@ -21,153 +22,36 @@ const YANDEXBOT = 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bo
 const HEADLESS = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36';
 
 describe('parseUserAgent', () => {
-  it('Chrome on Windows is a desktop', () => {
-    expect(parseUserAgent(CHROME_WINDOWS)).toEqual({
-      browser_family: 'Chrome',
-      browser_version_major: '126',
-      browser_version_minor: '0',
-      os_family: 'Windows',
-      os_version_major: '10',
-      os_version_minor: '',
-      device_type: 'desktop',
-      device_brand: '',
-      device_model: '',
-    });
+  // Whole values: the browser, the system and the device, each as family (type), major, minor (brand, model).
+  it.each([
+    ['Chrome on Windows is a desktop', CHROME_WINDOWS, ['Chrome', '126', '0'], ['Windows', '10', ''], ['desktop', '', '']],
+    ['Yandex Browser on Windows is Yandex, by its own version', YANDEX_WINDOWS, ['Yandex', '24', '6'], ['Windows', '10', ''], ['desktop', '', '']],
+    ['Yandex Browser on a Samsung phone', YANDEX_ANDROID, ['Yandex', '24', '4'], ['Android', '12', ''], ['mobile', 'Samsung', 'SM-A525F']],
+    ['Safari on an iPhone reads the iOS version with underscores', SAFARI_IPHONE, ['Mobile Safari', '17', '5'], ['iOS', '17', '5'], ['mobile', 'Apple', 'iPhone']],
+    ['Safari on a Mac is a desktop by its model', SAFARI_MAC, ['Safari', '17', '5'], ['Mac OS', '10', '15'], ['desktop', 'Apple', 'Macintosh']],
+    ['Samsung Internet on a Galaxy S23 Ultra', SAMSUNG, ['Samsung Internet', '25', '0'], ['Android', '14', ''], ['mobile', 'Samsung', 'SM-S918B']],
+    ['Firefox on Ubuntu is a desktop with no system version', FIREFOX_UBUNTU, ['Firefox', '127', '0'], ['Ubuntu', '', ''], ['desktop', '', '']],
+    ['an empty user agent is all unknown, device other', '', ['', '', ''], ['', '', ''], ['other', '', '']],
+  ] as const)('%s', (_, ua, browser, os, device) => {
+    expect(parseUserAgent(ua)).toEqual(agentInfo(browser, os, device));
   });
 
-  it('Yandex Browser on Windows is Yandex, by its own version', () => {
-    expect(parseUserAgent(YANDEX_WINDOWS)).toEqual({
-      browser_family: 'Yandex',
-      browser_version_major: '24',
-      browser_version_minor: '6',
-      os_family: 'Windows',
-      os_version_major: '10',
-      os_version_minor: '',
-      device_type: 'desktop',
-      device_brand: '',
-      device_model: '',
-    });
-  });
-
-  it('Yandex Browser on a Samsung phone', () => {
-    expect(parseUserAgent(YANDEX_ANDROID)).toEqual({
-      browser_family: 'Yandex',
-      browser_version_major: '24',
-      browser_version_minor: '4',
-      os_family: 'Android',
-      os_version_major: '12',
-      os_version_minor: '',
-      device_type: 'mobile',
-      device_brand: 'Samsung',
-      device_model: 'SM-A525F',
-    });
-  });
-
-  it('Safari on an iPhone reads the iOS version with underscores', () => {
-    expect(parseUserAgent(SAFARI_IPHONE)).toEqual({
-      browser_family: 'Mobile Safari',
-      browser_version_major: '17',
-      browser_version_minor: '5',
-      os_family: 'iOS',
-      os_version_major: '17',
-      os_version_minor: '5',
-      device_type: 'mobile',
-      device_brand: 'Apple',
-      device_model: 'iPhone',
-    });
-  });
-
-  it('Safari on an iPad is a tablet', () => {
-    expect(parseUserAgent(SAFARI_IPAD)).toMatchObject({ device_type: 'tablet', device_brand: 'Apple', device_model: 'iPad', os_family: 'iOS' });
-  });
-
-  it('Safari on a Mac is a desktop by its model', () => {
-    expect(parseUserAgent(SAFARI_MAC)).toEqual({
-      browser_family: 'Safari',
-      browser_version_major: '17',
-      browser_version_minor: '5',
-      os_family: 'Mac OS',
-      os_version_major: '10',
-      os_version_minor: '15',
-      device_type: 'desktop',
-      device_brand: 'Apple',
-      device_model: 'Macintosh',
-    });
-  });
-
-  it('Samsung Internet on a Galaxy S23 Ultra', () => {
-    expect(parseUserAgent(SAMSUNG)).toEqual({
-      browser_family: 'Samsung Internet',
-      browser_version_major: '25',
-      browser_version_minor: '0',
-      os_family: 'Android',
-      os_version_major: '14',
-      os_version_minor: '',
-      device_type: 'mobile',
-      device_brand: 'Samsung',
-      device_model: 'SM-S918B',
-    });
+  // The fields each case is about.
+  it.each([
+    ['Safari on an iPad is a tablet', SAFARI_IPAD, { device_type: 'tablet', device_brand: 'Apple', device_model: 'iPad', os_family: 'iOS' }],
+    ['Edge is Edge, not the Chrome it carries', EDGE, { browser_family: 'Edge', browser_version_major: '126', browser_version_minor: '0', device_type: 'desktop' }],
+    ['an Android tablet without "Mobile" is a tablet', ANDROID_TABLET, { device_type: 'tablet', device_brand: 'Lenovo', device_model: 'TB-J606F' }],
+    ['a Samsung smart TV is a tv', SMART_TV, { device_type: 'tv', device_brand: 'Samsung', os_family: 'Tizen' }],
+    ['a PlayStation is a console', PLAYSTATION, { device_type: 'console', device_brand: 'Sony', device_model: 'PlayStation 5' }],
+  ])('%s', (_, ua, fields) => {
+    expect(parseUserAgent(ua)).toMatchObject(fields);
   });
 
   it('Chrome\'s reduced user agent on Android says neither the system\'s version nor the model («Android 10; K» is a placeholder)', () => {
     const reduced = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
-    expect(parseUserAgent(reduced)).toEqual({
-      browser_family: 'Chrome',
-      browser_version_major: '131',
-      browser_version_minor: '0',
-      os_family: 'Android',
-      os_version_major: '',
-      os_version_minor: '',
-      device_type: 'mobile',
-      device_brand: '',
-      device_model: '',
-    });
+    expect(parseUserAgent(reduced)).toEqual(agentInfo(['Chrome', '131', '0'], ['Android', '', ''], ['mobile', '', '']));
     // A real Android 10 device that names its model keeps both.
     expect(parseUserAgent('Mozilla/5.0 (Linux; Android 10; SM-G973F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Mobile Safari/537.36')).toMatchObject({ os_version_major: '10', device_model: 'SM-G973F' });
-  });
-
-  it('Firefox on Ubuntu is a desktop with no system version', () => {
-    expect(parseUserAgent(FIREFOX_UBUNTU)).toEqual({
-      browser_family: 'Firefox',
-      browser_version_major: '127',
-      browser_version_minor: '0',
-      os_family: 'Ubuntu',
-      os_version_major: '',
-      os_version_minor: '',
-      device_type: 'desktop',
-      device_brand: '',
-      device_model: '',
-    });
-  });
-
-  it('Edge is Edge, not the Chrome it carries', () => {
-    expect(parseUserAgent(EDGE)).toMatchObject({ browser_family: 'Edge', browser_version_major: '126', browser_version_minor: '0', device_type: 'desktop' });
-  });
-
-  it('an Android tablet without "Mobile" is a tablet', () => {
-    expect(parseUserAgent(ANDROID_TABLET)).toMatchObject({ device_type: 'tablet', device_brand: 'Lenovo', device_model: 'TB-J606F' });
-  });
-
-  it('a Samsung smart TV is a tv', () => {
-    expect(parseUserAgent(SMART_TV)).toMatchObject({ device_type: 'tv', device_brand: 'Samsung', os_family: 'Tizen' });
-  });
-
-  it('a PlayStation is a console', () => {
-    expect(parseUserAgent(PLAYSTATION)).toMatchObject({ device_type: 'console', device_brand: 'Sony', device_model: 'PlayStation 5' });
-  });
-
-  it('an empty user agent is all unknown, device other', () => {
-    expect(parseUserAgent('')).toEqual({
-      browser_family: '',
-      browser_version_major: '',
-      browser_version_minor: '',
-      os_family: '',
-      os_version_major: '',
-      os_version_minor: '',
-      device_type: 'other',
-      device_brand: '',
-      device_model: '',
-    });
   });
 
   it('a repeated user agent comes from the cache: the same object', () => {
