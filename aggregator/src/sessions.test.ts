@@ -1,40 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BOUNCE_MS, VISIT_RETAIN_MS, VISIT_TIMEOUT_MS, VisitCutter, type HitRole, type Visit, type VisitStep } from './sessions.js';
-import type { VisitSource } from './source.js';
+import { visitSource } from './testing/enrichment.js';
 
 const SECOND = 1000;
 const MINUTE = 60_000;
 const t0 = Date.parse('2026-11-21T10:00:00Z');
 
-/** A source with no referrer and no tags (direct), with the fields given. */
-const source = (fields: Partial<VisitSource> = {}): VisitSource => ({
-  traffic_type: 'direct',
-  traffic_system: '',
-  search_system: '',
-  search_phrase: '',
-  social_network: '',
-  message_system: '',
-  recom_system: '',
-  aggrnews_system: '',
-  exchange_system: '',
-  ad_system: '',
-  qr_system: '',
-  utm_source: '',
-  utm_medium: '',
-  utm_campaign: '',
-  utm_content: '',
-  utm_term: '',
-  openstat_service: '',
-  openstat_campaign: '',
-  openstat_ad: '',
-  openstat_source: '',
-  referer_domain: '',
-  referer_path: '',
-  ...fields,
-});
-const DIRECT = source();
-const YANDEX = source({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex' });
+const DIRECT = visitSource();
+const YANDEX = visitSource({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex' });
 
 /** A step without its visit's id, whose values depend on nothing but the hash. */
 const withoutId = (step: VisitStep): Omit<VisitStep, 'visit'> & { visit: Omit<Visit, 'id'> } => {
@@ -161,7 +135,7 @@ describe('VisitCutter: a page view from another source starts a new visit', () =
   it('keeps the visit for internal navigation, even to a page tagged as an ad', () => {
     const cutter = new VisitCutter();
     const first = cutter.step(1, 'v', t0, 'pageview', { source: YANDEX });
-    const banner = source({ traffic_type: 'ad', traffic_system: 'promo', ad_system: 'promo', utm_source: 'promo', utm_medium: 'banner' });
+    const banner = visitSource({ traffic_type: 'ad', traffic_system: 'promo', ad_system: 'promo', utm_source: 'promo', utm_medium: 'banner' });
     const internal = cutter.step(1, 'v', t0 + MINUTE, 'pageview', { source: banner, internal: true });
     expect([internal.visit.id === first.visit.id, internal.eventNumber, internal.visit.source]).toEqual([true, 2, YANDEX]);
   });
@@ -183,7 +157,7 @@ describe('VisitCutter: a page view from another source starts a new visit', () =
   });
 
   it('gives visits cut in the same millisecond different ids, and the same ids when the stream is cut again', () => {
-    const ad = source({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' });
+    const ad = visitSource({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' });
     const cut = (): bigint[] => {
       const cutter = new VisitCutter();
       return [DIRECT, YANDEX, ad].map((s) => cutter.step(1, 'v', t0, 'pageview', { source: s }).visit.id);
@@ -252,7 +226,7 @@ describe('VisitCutter: bounces', () => {
   });
 
   it('sums the deltas of any visit to 1 for a bounce and 0 otherwise, never passing through another value', () => {
-    const sources = [DIRECT, YANDEX, source({ utm_source: 'mail', utm_campaign: 'spring' }), source({ utm_source: 'mail', utm_campaign: 'autumn' })];
+    const sources = [DIRECT, YANDEX, visitSource({ utm_source: 'mail', utm_campaign: 'spring' }), visitSource({ utm_source: 'mail', utm_campaign: 'autumn' })];
     const hit = fc.record({
       gapMs: fc.oneof(fc.integer({ min: 0, max: 20 * SECOND }), fc.integer({ min: 0, max: 40 * MINUTE })),
       role: fc.constantFrom<HitRole>('pageview', 'pageview', 'action', 'report'),

@@ -1,5 +1,6 @@
 import type { AcceptedHit } from '@stat/schemas';
 import { describe, expect, it } from 'vitest';
+import { agentInfo, NO_CAMPAIGN, referrerInfo } from '../testing/enrichment.js';
 import { createEnricher, enrichHit, ENRICHMENT_COLUMN_TYPES, type Enrichment } from './enrich.js';
 import type { GeoLocator } from './geo.js';
 
@@ -28,44 +29,18 @@ describe('enrichHit', () => {
     ).toEqual({
       kind: 'ok',
       enrichment: {
-        browser_family: 'Chrome',
-        browser_version_major: '126',
-        browser_version_minor: '0',
-        os_family: 'Windows',
-        os_version_major: '10',
-        os_version_minor: '',
-        device_type: 'desktop',
-        device_brand: '',
-        device_model: '',
+        ...agentInfo(['Chrome', '126', '0'], ['Windows', '10', ''], ['desktop', '', '']),
         geo_country: 2017370,
         geo_area: 524894,
         geo_city: 524901,
-        traffic_type: 'search',
-        traffic_system: 'yandex',
-        search_system: 'yandex',
-        search_phrase: 'телефоны',
-        social_network: '',
-        message_system: '',
-        recom_system: '',
-        aggrnews_system: '',
-        exchange_system: '',
-        ad_system: '',
-        qr_system: '',
-        referer_domain: 'yandex.ru',
-        referer_path: '/search/',
+        ...referrerInfo({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex', search_phrase: 'телефоны', referer_domain: 'yandex.ru', referer_path: '/search/' }),
         url: 'https://www.example.ru/catalog/phones?page=2&utm_source=yandex&utm_medium=organic',
         url_no_args: 'https://www.example.ru/catalog/phones',
         url_args_key: 'page&utm_medium&utm_source',
         page_format: 'Web',
+        ...NO_CAMPAIGN,
         utm_source: 'yandex',
         utm_medium: 'organic',
-        utm_campaign: '',
-        utm_content: '',
-        utm_term: '',
-        openstat_service: '',
-        openstat_campaign: '',
-        openstat_ad: '',
-        openstat_source: '',
       } satisfies Enrichment,
     });
   });

@@ -2,45 +2,29 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_REFERRER, referrerInfo } from '../testing/enrichment.js';
 import { DATA_DIR } from './data-dir.js';
-import { classifyReferrer, createReferrerClassifier, referrerCatalog, type ReferrerInfo } from './referrer.js';
+import { classifyReferrer, createReferrerClassifier, referrerCatalog } from './referrer.js';
 
 const PAGE = 'https://example.ru/catalog/phones';
 
-const NONE: ReferrerInfo = {
-  traffic_type: 'direct',
-  traffic_system: '',
-  search_system: '',
-  search_phrase: '',
-  social_network: '',
-  message_system: '',
-  recom_system: '',
-  aggrnews_system: '',
-  exchange_system: '',
-  ad_system: '',
-  qr_system: '',
-  referer_domain: '',
-  referer_path: '',
-};
-const expected = (fields: Partial<ReferrerInfo>): ReferrerInfo => ({ ...NONE, ...fields });
-
 describe('classifyReferrer: direct and internal', () => {
   it('no referrer is direct', () => {
-    expect(classifyReferrer('', PAGE)).toEqual(NONE);
+    expect(classifyReferrer('', PAGE)).toEqual(NO_REFERRER);
   });
 
   it('a blank referrer is direct', () => {
-    expect(classifyReferrer('  ', PAGE)).toEqual(NONE);
+    expect(classifyReferrer('  ', PAGE)).toEqual(NO_REFERRER);
   });
 
   it('the same site is internal, with www. merged', () => {
     expect(classifyReferrer('https://www.example.ru/catalog?page=2', PAGE)).toEqual(
-      expected({ traffic_type: 'internal', referer_domain: 'example.ru', referer_path: '/catalog' }),
+      referrerInfo({ traffic_type: 'internal', referer_domain: 'example.ru', referer_path: '/catalog' }),
     );
   });
 
   it('a subdomain of the site is internal', () => {
-    expect(classifyReferrer('https://m.example.ru/', 'https://www.example.ru/')).toEqual(expected({ traffic_type: 'internal', referer_domain: 'm.example.ru', referer_path: '/' }));
+    expect(classifyReferrer('https://m.example.ru/', 'https://www.example.ru/')).toEqual(referrerInfo({ traffic_type: 'internal', referer_domain: 'm.example.ru', referer_path: '/' }));
   });
 
   it('the project site host decides, not the page host', () => {
@@ -50,7 +34,7 @@ describe('classifyReferrer: direct and internal', () => {
 
   it('two sites on a shared hosting suffix are not internal (github.io is a public suffix)', () => {
     expect(classifyReferrer('https://other.github.io/post', 'https://me.github.io/')).toEqual(
-      expected({ traffic_type: 'link', traffic_system: 'other.github.io', referer_domain: 'other.github.io', referer_path: '/post' }),
+      referrerInfo({ traffic_type: 'link', traffic_system: 'other.github.io', referer_domain: 'other.github.io', referer_path: '/post' }),
     );
   });
 });
@@ -58,13 +42,13 @@ describe('classifyReferrer: direct and internal', () => {
 describe('classifyReferrer: search engines', () => {
   it('Yandex with text=', () => {
     expect(classifyReferrer('https://yandex.ru/search/?text=%D0%BA%D1%83%D0%BF%D0%B8%D1%82%D1%8C+%D1%81%D0%BB%D0%BE%D0%BD%D0%B0&lr=213', PAGE)).toEqual(
-      expected({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex', search_phrase: 'купить слона', referer_domain: 'yandex.ru', referer_path: '/search/' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex', search_phrase: 'купить слона', referer_domain: 'yandex.ru', referer_path: '/search/' }),
     );
   });
 
   it('Yandex as the origin only (its referrer policy) is search with an empty phrase', () => {
     expect(classifyReferrer('https://yandex.ru/', PAGE)).toEqual(
-      expected({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex', referer_domain: 'yandex.ru', referer_path: '/' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'yandex', search_system: 'yandex', referer_domain: 'yandex.ru', referer_path: '/' }),
     );
   });
 
@@ -81,9 +65,9 @@ describe('classifyReferrer: search engines', () => {
     expect(
       ['https://www.google.com/', 'https://www.google.co.uk/search?q=', 'https://www.google.ru/url?sa=t&rct=j&q=&esrc=s&source=web&cd=1&url=https%3A%2F%2Fexample.ru%2F'].map((r) => classifyReferrer(r, PAGE)),
     ).toEqual([
-      expected({ traffic_type: 'search', traffic_system: 'google', search_system: 'google', referer_domain: 'google.com', referer_path: '/' }),
-      expected({ traffic_type: 'search', traffic_system: 'google', search_system: 'google', referer_domain: 'google.co.uk', referer_path: '/search' }),
-      expected({ traffic_type: 'search', traffic_system: 'google', search_system: 'google', referer_domain: 'google.ru', referer_path: '/url' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'google', search_system: 'google', referer_domain: 'google.com', referer_path: '/' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'google', search_system: 'google', referer_domain: 'google.co.uk', referer_path: '/search' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'google', search_system: 'google', referer_domain: 'google.ru', referer_path: '/url' }),
     ]);
   });
 
@@ -101,7 +85,7 @@ describe('classifyReferrer: search engines', () => {
 
   it('Mail.ru search with q=', () => {
     expect(classifyReferrer('https://go.mail.ru/search?q=%D0%BF%D0%BE%D0%B3%D0%BE%D0%B4%D0%B0+%D0%B2+%D0%BC%D0%BE%D1%81%D0%BA%D0%B2%D0%B5&fm=1', PAGE)).toEqual(
-      expected({ traffic_type: 'search', traffic_system: 'mail_ru', search_system: 'mail_ru', search_phrase: 'погода в москве', referer_domain: 'go.mail.ru', referer_path: '/search' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'mail_ru', search_system: 'mail_ru', search_phrase: 'погода в москве', referer_domain: 'go.mail.ru', referer_path: '/search' }),
     );
   });
 
@@ -111,7 +95,7 @@ describe('classifyReferrer: search engines', () => {
 
   it('Bing', () => {
     expect(classifyReferrer('https://www.bing.com/search?q=Web+Analytics&form=QBLH', PAGE)).toEqual(
-      expected({ traffic_type: 'search', traffic_system: 'bing', search_system: 'bing', search_phrase: 'web analytics', referer_domain: 'bing.com', referer_path: '/search' }),
+      referrerInfo({ traffic_type: 'search', traffic_system: 'bing', search_system: 'bing', search_phrase: 'web analytics', referer_domain: 'bing.com', referer_path: '/search' }),
     );
   });
 
@@ -143,13 +127,13 @@ describe('classifyReferrer: search engines', () => {
 
 describe('classifyReferrer: social networks and messengers', () => {
   it('VK on vk.com', () => {
-    expect(classifyReferrer('https://vk.com/', PAGE)).toEqual(expected({ traffic_type: 'social', traffic_system: 'vk', social_network: 'vk', referer_domain: 'vk.com', referer_path: '/' }));
+    expect(classifyReferrer('https://vk.com/', PAGE)).toEqual(referrerInfo({ traffic_type: 'social', traffic_system: 'vk', social_network: 'vk', referer_domain: 'vk.com', referer_path: '/' }));
   });
 
   it('VK mobile (m.vk.com) and its away.php link wrapper', () => {
     expect([classifyReferrer('https://m.vk.com/wall-1_2', PAGE), classifyReferrer('https://vk.com/away.php?to=https%3A%2F%2Fexample.ru%2F&cc_key=', PAGE)]).toEqual([
-      expected({ traffic_type: 'social', traffic_system: 'vk', social_network: 'vk', referer_domain: 'm.vk.com', referer_path: '/wall-1_2' }),
-      expected({ traffic_type: 'social', traffic_system: 'vk', social_network: 'vk', referer_domain: 'vk.com', referer_path: '/away.php' }),
+      referrerInfo({ traffic_type: 'social', traffic_system: 'vk', social_network: 'vk', referer_domain: 'm.vk.com', referer_path: '/wall-1_2' }),
+      referrerInfo({ traffic_type: 'social', traffic_system: 'vk', social_network: 'vk', referer_domain: 'vk.com', referer_path: '/away.php' }),
     ]);
   });
 
@@ -169,9 +153,9 @@ describe('classifyReferrer: social networks and messengers', () => {
       classifyReferrer('https://web.telegram.org/k/', PAGE),
       classifyReferrer('android-app://org.telegram.messenger/', PAGE),
     ]).toEqual([
-      expected({ traffic_type: 'messenger', traffic_system: 'telegram', message_system: 'telegram', referer_domain: 't.me', referer_path: '/' }),
-      expected({ traffic_type: 'messenger', traffic_system: 'telegram', message_system: 'telegram', referer_domain: 'web.telegram.org', referer_path: '/k/' }),
-      expected({ traffic_type: 'messenger', traffic_system: 'telegram', message_system: 'telegram', referer_domain: 'org.telegram.messenger' }),
+      referrerInfo({ traffic_type: 'messenger', traffic_system: 'telegram', message_system: 'telegram', referer_domain: 't.me', referer_path: '/' }),
+      referrerInfo({ traffic_type: 'messenger', traffic_system: 'telegram', message_system: 'telegram', referer_domain: 'web.telegram.org', referer_path: '/k/' }),
+      referrerInfo({ traffic_type: 'messenger', traffic_system: 'telegram', message_system: 'telegram', referer_domain: 'org.telegram.messenger' }),
     ]);
   });
 
@@ -183,8 +167,8 @@ describe('classifyReferrer: social networks and messengers', () => {
 describe('classifyReferrer: recommendations, news, exchanges', () => {
   it('Dzen on dzen.ru and on the old zen.yandex.ru', () => {
     expect([classifyReferrer('https://dzen.ru/a/ZkQ1a2b3c4d5e6f7', PAGE), classifyReferrer('https://zen.yandex.ru/media/example/statia-5f1a', PAGE)]).toEqual([
-      expected({ traffic_type: 'recommend', traffic_system: 'dzen', recom_system: 'dzen', referer_domain: 'dzen.ru', referer_path: '/a/ZkQ1a2b3c4d5e6f7' }),
-      expected({ traffic_type: 'recommend', traffic_system: 'dzen', recom_system: 'dzen', referer_domain: 'zen.yandex.ru', referer_path: '/media/example/statia-5f1a' }),
+      referrerInfo({ traffic_type: 'recommend', traffic_system: 'dzen', recom_system: 'dzen', referer_domain: 'dzen.ru', referer_path: '/a/ZkQ1a2b3c4d5e6f7' }),
+      referrerInfo({ traffic_type: 'recommend', traffic_system: 'dzen', recom_system: 'dzen', referer_domain: 'zen.yandex.ru', referer_path: '/media/example/statia-5f1a' }),
     ]);
   });
 
@@ -194,8 +178,8 @@ describe('classifyReferrer: recommendations, news, exchanges', () => {
 
   it('Yandex News on dzen.ru/news and yandex.ru/news is a news aggregator, not Dzen or search', () => {
     expect([classifyReferrer('https://dzen.ru/news/story/Example--abc123', PAGE), classifyReferrer('https://yandex.ru/news/story/Example--abc123?lang=ru', PAGE)]).toEqual([
-      expected({ traffic_type: 'aggrnews', traffic_system: 'yandex_news', aggrnews_system: 'yandex_news', referer_domain: 'dzen.ru', referer_path: '/news/story/Example--abc123' }),
-      expected({ traffic_type: 'aggrnews', traffic_system: 'yandex_news', aggrnews_system: 'yandex_news', referer_domain: 'yandex.ru', referer_path: '/news/story/Example--abc123' }),
+      referrerInfo({ traffic_type: 'aggrnews', traffic_system: 'yandex_news', aggrnews_system: 'yandex_news', referer_domain: 'dzen.ru', referer_path: '/news/story/Example--abc123' }),
+      referrerInfo({ traffic_type: 'aggrnews', traffic_system: 'yandex_news', aggrnews_system: 'yandex_news', referer_domain: 'yandex.ru', referer_path: '/news/story/Example--abc123' }),
     ]);
   });
 
@@ -215,12 +199,12 @@ describe('classifyReferrer: recommendations, news, exchanges', () => {
 describe('classifyReferrer: advertising and QR from the page address', () => {
   it('a Yandex Direct click: yclid and utm_medium=cpc, from a Yandex search page', () => {
     expect(classifyReferrer('https://yandex.ru/', 'https://example.ru/?utm_source=yandex&utm_medium=cpc&utm_campaign=12345&yclid=4820019873456128000')).toEqual(
-      expected({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct', referer_domain: 'yandex.ru', referer_path: '/' }),
+      referrerInfo({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct', referer_domain: 'yandex.ru', referer_path: '/' }),
     );
   });
 
   it('yclid alone is Yandex Direct, even with no referrer', () => {
-    expect(classifyReferrer('', 'https://example.ru/?yclid=4820019873456128000')).toEqual(expected({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' }));
+    expect(classifyReferrer('', 'https://example.ru/?yclid=4820019873456128000')).toEqual(referrerInfo({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' }));
   });
 
   it('gclid is Google Ads', () => {
@@ -233,7 +217,7 @@ describe('classifyReferrer: advertising and QR from the page address', () => {
 
   it('a paid medium from an unknown source keeps the source as the system', () => {
     expect(classifyReferrer('https://partner.example.com/', 'https://example.ru/?utm_source=Partner_Net&utm_medium=CPM')).toEqual(
-      expected({ traffic_type: 'ad', traffic_system: 'partner_net', ad_system: 'partner_net', referer_domain: 'partner.example.com', referer_path: '/' }),
+      referrerInfo({ traffic_type: 'ad', traffic_system: 'partner_net', ad_system: 'partner_net', referer_domain: 'partner.example.com', referer_path: '/' }),
     );
   });
 
@@ -247,7 +231,7 @@ describe('classifyReferrer: advertising and QR from the page address', () => {
 
   it('an _openstat tag is advertising, named by its service', () => {
     const tag = Buffer.from('direct.yandex.ru;12345;67890;search').toString('base64');
-    expect(classifyReferrer('', `https://example.ru/?_openstat=${tag}`)).toEqual(expected({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' }));
+    expect(classifyReferrer('', `https://example.ru/?_openstat=${tag}`)).toEqual(referrerInfo({ traffic_type: 'ad', traffic_system: 'yandex_direct', ad_system: 'yandex_direct' }));
   });
 
   it('a click through an ad server is advertising with no tags at all', () => {
@@ -255,7 +239,7 @@ describe('classifyReferrer: advertising and QR from the page address', () => {
   });
 
   it('a QR code tagged by utm_medium, named by utm_source', () => {
-    expect(classifyReferrer('', 'https://example.ru/promo?utm_source=poster_metro&utm_medium=qr&utm_campaign=spring')).toEqual(expected({ traffic_type: 'qr', traffic_system: 'poster_metro', qr_system: 'poster_metro' }));
+    expect(classifyReferrer('', 'https://example.ru/promo?utm_source=poster_metro&utm_medium=qr&utm_campaign=spring')).toEqual(referrerInfo({ traffic_type: 'qr', traffic_system: 'poster_metro', qr_system: 'poster_metro' }));
   });
 
   it('a QR code tagged by utm_source=qr, or by a qr=1 parameter', () => {
@@ -273,16 +257,16 @@ describe('classifyReferrer: advertising and QR from the page address', () => {
 describe('classifyReferrer: links', () => {
   it('another site is a link, its domain the system', () => {
     expect(classifyReferrer('https://lenta.ru/news/2025/06/01/example/?from=main', PAGE)).toEqual(
-      expected({ traffic_type: 'link', traffic_system: 'lenta.ru', referer_domain: 'lenta.ru', referer_path: '/news/2025/06/01/example/' }),
+      referrerInfo({ traffic_type: 'link', traffic_system: 'lenta.ru', referer_domain: 'lenta.ru', referer_path: '/news/2025/06/01/example/' }),
     );
   });
 
   it('an unparsable or non-web referrer is a link with no domain', () => {
-    expect([classifyReferrer('not a url', PAGE), classifyReferrer('chrome-extension://abc/page.html', PAGE)]).toEqual([expected({ traffic_type: 'link' }), expected({ traffic_type: 'link' })]);
+    expect([classifyReferrer('not a url', PAGE), classifyReferrer('chrome-extension://abc/page.html', PAGE)]).toEqual([referrerInfo({ traffic_type: 'link' }), referrerInfo({ traffic_type: 'link' })]);
   });
 
   it('an unknown Android app is a link from that app', () => {
-    expect(classifyReferrer('android-app://com.example.reader/', PAGE)).toEqual(expected({ traffic_type: 'link', traffic_system: 'com.example.reader', referer_domain: 'com.example.reader' }));
+    expect(classifyReferrer('android-app://com.example.reader/', PAGE)).toEqual(referrerInfo({ traffic_type: 'link', traffic_system: 'com.example.reader', referer_domain: 'com.example.reader' }));
   });
 });
 

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NO_CAMPAIGN } from '../testing/enrichment.js';
 import { parseUrl, type UrlInfo } from './url.js';
-
-const EMPTY_CAMPAIGN = {
-  utm_source: '',
-  utm_medium: '',
-  utm_campaign: '',
-  utm_content: '',
-  utm_term: '',
-  openstat_service: '',
-  openstat_campaign: '',
-  openstat_ad: '',
-  openstat_source: '',
-};
 
 describe('parseUrl', () => {
   it('a plain page', () => {
@@ -20,7 +9,7 @@ describe('parseUrl', () => {
       url_no_args: 'https://shop.example.ru/catalog/phones',
       url_args_key: '',
       page_format: 'Web',
-      ...EMPTY_CAMPAIGN,
+      ...NO_CAMPAIGN,
     });
   });
 
@@ -30,7 +19,7 @@ describe('parseUrl', () => {
       url_no_args: 'https://example.ru/list',
       url_args_key: 'id&page',
       page_format: 'Web',
-      ...EMPTY_CAMPAIGN,
+      ...NO_CAMPAIGN,
     });
   });
 
@@ -53,7 +42,7 @@ describe('parseUrl', () => {
       url_no_args: 'https://example.ru/',
       url_args_key: 'utm_campaign&utm_content&utm_medium&utm_source&utm_term',
       page_format: 'Web',
-      ...EMPTY_CAMPAIGN,
+      ...NO_CAMPAIGN,
       utm_source: 'yandex',
       utm_medium: 'cpc',
       utm_campaign: 'лето-2025',
@@ -125,6 +114,6 @@ describe('parseUrl', () => {
   });
 
   it('an address that does not parse keeps url and the part before ?', () => {
-    expect(parseUrl('not a url?x=1')).toEqual<UrlInfo>({ url: 'not a url?x=1', url_no_args: 'not a url', url_args_key: '', page_format: 'Web', ...EMPTY_CAMPAIGN });
+    expect(parseUrl('not a url?x=1')).toEqual<UrlInfo>({ url: 'not a url?x=1', url_no_args: 'not a url', url_args_key: '', page_format: 'Web', ...NO_CAMPAIGN });
   });
 });

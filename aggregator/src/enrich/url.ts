@@ -83,6 +83,27 @@ export function queryParams(search: URLSearchParams): Map<string, string> {
   return params;
 }
 
+/** The dimensions of a page address from its parts; the campaign fields come from its query parameters. */
+function urlInfo(url: string, urlNoArgs: string, argsKey: string, format: PageFormat, params: ReadonlyMap<string, string>): UrlInfo {
+  const [service, campaign, ad, source] = openstat(params.get('_openstat') ?? '');
+  const get = (name: string): string => (params.get(name) ?? '').trim();
+  return {
+    url,
+    url_no_args: urlNoArgs,
+    url_args_key: argsKey,
+    page_format: format,
+    utm_source: get('utm_source'),
+    utm_medium: get('utm_medium'),
+    utm_campaign: get('utm_campaign'),
+    utm_content: get('utm_content'),
+    utm_term: get('utm_term'),
+    openstat_service: service,
+    openstat_campaign: campaign,
+    openstat_ad: ad,
+    openstat_source: source,
+  };
+}
+
 /** Takes a page address apart; never throws (an unparsable address keeps only `url`). */
 export function pageFacts(pageUrl: string): PageFacts {
   const url = pageUrl.trim();
@@ -93,48 +114,15 @@ export function pageFacts(pageUrl: string): PageFacts {
     parsed = null;
   }
   if (parsed === null) {
-    const info: UrlInfo = {
-      url,
-      url_no_args: url.split(/[?#]/, 1)[0] ?? '',
-      url_args_key: '',
-      page_format: 'Web',
-      utm_source: '',
-      utm_medium: '',
-      utm_campaign: '',
-      utm_content: '',
-      utm_term: '',
-      openstat_service: '',
-      openstat_campaign: '',
-      openstat_ad: '',
-      openstat_source: '',
-    };
-    return { info, host: '', params: new Map() };
+    const params = new Map<string, string>();
+    return { info: urlInfo(url, url.split(/[?#]/, 1)[0] ?? '', '', 'Web', params), host: '', params };
   }
   const params = queryParams(parsed.searchParams);
   const names = [...new Set([...parsed.searchParams.keys()])].sort();
   const route = /^#!?\//.test(parsed.hash) ? (parsed.hash.split('?', 1)[0] ?? '') : '';
-  const [service, campaign, ad, source] = openstat(params.get('_openstat') ?? '');
-  const get = (name: string): string => (params.get(name) ?? '').trim();
   const host = parsed.hostname;
-  return {
-    info: {
-      url,
-      url_no_args: `${parsed.protocol}//${parsed.host}${parsed.pathname}${route}`,
-      url_args_key: names.join('&'),
-      page_format: pageFormat(host, parsed.pathname, params),
-      utm_source: get('utm_source'),
-      utm_medium: get('utm_medium'),
-      utm_campaign: get('utm_campaign'),
-      utm_content: get('utm_content'),
-      utm_term: get('utm_term'),
-      openstat_service: service,
-      openstat_campaign: campaign,
-      openstat_ad: ad,
-      openstat_source: source,
-    },
-    host,
-    params,
-  };
+  const info = urlInfo(url, `${parsed.protocol}//${parsed.host}${parsed.pathname}${route}`, names.join('&'), pageFormat(host, parsed.pathname, params), params);
+  return { info, host, params };
 }
 
 /** The content (url, url_no_args, url_args_key, page_format) and campaign (UTM, openstat) dimensions of a page address. */
