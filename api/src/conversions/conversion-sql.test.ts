@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { eventKeyOf, type AttributionModel, type ConversionMetric, type GoalBody } from '@stat/schemas';
 import { type Sql } from '../engine/index.js';
 import { compileAttributed, compileConversionBreakdown, compileConversionSide, compileConversionTable, compileDenominatorBySource, type ConversionBreakdown, type ConversionTableQuery } from './conversion-sql.js';
+import { useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). A conversion's sides and its attribution, each number counted by hand.
 const PROJECT = 78;
@@ -57,19 +55,10 @@ function rows(v: Visit): Record<string, unknown>[] {
   ];
 }
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-conversion-sql-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: VISITS.flatMap(rows), format: 'JSONEachRow' });
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+useChdb('conversion-sql', () => VISITS.flatMap(rows), (client) => {
+  clickhouse = client;
 });
 
 async function read(sql: Sql, key: string, value: string): Promise<Record<string, number>> {

@@ -1,18 +1,14 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { constructorDefinition, reportDefinition, URL_SECTION_DEPTH, type TableResult } from '@stat/schemas';
-import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './runner.js';
 import { FilterValuesController } from '../reports/filter-values.js';
 import { planReport } from './plan.js';
 import type { ReportRequest } from './request.js';
 import { ReportAnswers } from './answers.js';
-import { Sampling } from './sampling.js';
 import { pageViewRows, type PageView } from '../testing/page-views.js';
+import { answersOver, useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). «Разделы сайта» as a URL tree, on page views counted by hand.
 const PROJECT = 43;
@@ -43,23 +39,14 @@ const VIEWS: PageView[] = [
   [D2, 'a', 4, '/news/a.html?x=1'],
 ];
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 let engine: ReportEngine;
 let service: ReportAnswers;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-chapters-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS), format: 'JSONEachRow' });
+useChdb('chapters', () => pageViewRows(PROJECT, VIEWS), (client) => {
+  clickhouse = client;
   engine = new ReportEngine(clickhouse);
-  service = new ReportAnswers(engine, new DictionaryRepository(clickhouse), () => NOW, new Sampling(engine, 0));
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+  service = answersOver(clickhouse, NOW, engine);
 });
 
 const METRICS = ['page_views', 'visits', 'visitors'] as const;

@@ -1,16 +1,12 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { eventKeyOf, type TableResult } from '@stat/schemas';
-import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './runner.js';
 import type { ReportRequest } from './request.js';
 import { ReportAnswers } from './answers.js';
-import { Sampling } from './sampling.js';
 import { MATERIALS_RECHECK_MS, MetricsRepository } from '../projects/metrics.js';
+import { answersOver, useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). The media reports («Материалы», «Авторы») on a small traffic whose
 // every number below was counted by hand.
@@ -65,21 +61,12 @@ function row([type, time, visitor, session, n, path, more]: (typeof EVENTS)[numb
   };
 }
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 let service: ReportAnswers;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-media-engine-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: EVENTS.map(row), format: 'JSONEachRow' });
-  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+useChdb('media-engine', () => EVENTS.map(row), (client) => {
+  clickhouse = client;
+  service = answersOver(clickhouse, NOW);
 });
 
 const METRICS = ['page_views', 'visitors', 'visits', 'read_throughs', 'read_through_share'] as const;

@@ -1,32 +1,22 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { METRICS, type Dimension, type Metric } from '@stat/schemas';
 import { METRIC_SOURCES } from './metric-sources.js';
 import { PATH_ROLLUPS, type Plan, type Scope, type Source } from './plan-types.js';
 import { ReportEngine } from './runner.js';
 import { ReportQueryError } from './sql/params.js';
 import { compileSeries, compileTable, compileTotals } from './sql/statements.js';
+import { useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process), the migrated tables (empty): every metric's SQL on every source runs.
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 let engine: ReportEngine;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-metric-sources-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
+useChdb('metric-sources', () => [], (client) => {
+  clickhouse = client;
   engine = new ReportEngine(clickhouse);
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A plan of each source and scope, with a level of rows where the source has one. */

@@ -1,9 +1,6 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { DictionaryRepository } from './dictionaries.js';
 import { ReportEngine } from './runner.js';
 import type { ReportRequest } from './request.js';
@@ -12,6 +9,7 @@ import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { planReport } from './plan.js';
 import { findsKeysFirst, totalsOfSite } from './sql/query-plan.js';
+import { answersOver, useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;
@@ -85,15 +83,11 @@ function row(f: Fixture): Record<string, unknown> {
   };
 }
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 let service: ReportAnswers;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-report-engine-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: EVENTS.map(row), format: 'JSONEachRow' });
+useChdb('report-engine', () => EVENTS.map(row), async (client) => {
+  clickhouse = client;
   // The names of two systems, as the aggregator writes them at its start; the newer version of a name wins.
   await clickhouse.insert({
     table: 'ch_traffic_systems',
@@ -104,12 +98,7 @@ beforeAll(async () => {
     ],
     format: 'JSONEachRow',
   });
-  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+  service = answersOver(clickhouse, NOW);
 });
 
 const twoDays = { date_start: D1, date_end: D2, group: 'day' } as const;

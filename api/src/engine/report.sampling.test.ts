@@ -1,9 +1,6 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { DictionaryRepository } from './dictionaries.js';
 import { DISTINCT, DISTINCT_MERGE, scaledCount } from './sql/metrics.js';
 import { ReportEngine } from './runner.js';
@@ -11,6 +8,7 @@ import type { ReportRequest } from './request.js';
 import { ReportAnswers } from './answers.js';
 import { Sampling } from './sampling.js';
 import { eventKeyOf } from '@stat/schemas';
+import { answersOver, useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). 40 000 visitors of one day: sampling and distinct counts against the exact figures
 // (drilldown_sources: a report of sources that no day rollup holds, so it reads the raw events).
@@ -19,7 +17,6 @@ const DAY = '2026-11-10';
 const NOW = Date.parse('2026-11-12T12:00:00Z');
 const VISITORS = 40_000;
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 let service: ReportAnswers;
 
@@ -36,17 +33,9 @@ function events(): Record<string, unknown>[] {
   return rows;
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-report-sampling-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: events(), format: 'JSONEachRow' });
-  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+useChdb('report-sampling', () => events(), (client) => {
+  clickhouse = client;
+  service = answersOver(clickhouse, NOW);
 });
 
 const request = (sample: number): ReportRequest =>

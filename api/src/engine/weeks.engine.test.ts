@@ -1,18 +1,13 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { constructorDefinition, reportDefinition, type TableResult } from '@stat/schemas';
 import { compileTable } from './sql/statements.js';
-import { DictionaryRepository } from './dictionaries.js';
-import { ReportEngine } from './runner.js';
 import { planReport } from './plan.js';
 import type { ReportRequest } from './request.js';
 import { ReportAnswers } from './answers.js';
-import { Sampling } from './sampling.js';
 import { pageViewRows } from '../testing/page-views.js';
+import { answersOver, useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). A period of two weeks whose middle week is whole: its rows come from
 // the week rollups (migration 0020), the days around it from the day rollups; every number below
@@ -40,21 +35,12 @@ const VIEWS: [day: string, visitor: string, session: number, path: string, sourc
   ['2026-11-11', 'v3', 10, '/a', 'direct', RUSSIA],
 ];
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 let service: ReportAnswers;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-weeks-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: pageViewRows(PROJECT, VIEWS, (i) => ({ traffic_type: VIEWS[i]![4], geo_country: VIEWS[i]![5] })), format: 'JSONEachRow' });
-  service = new ReportAnswers(new ReportEngine(clickhouse), new DictionaryRepository(clickhouse), () => NOW, new Sampling(new ReportEngine(clickhouse), 0));
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+useChdb('weeks', () => pageViewRows(PROJECT, VIEWS, (i) => ({ traffic_type: VIEWS[i]![4], geo_country: VIEWS[i]![5] })), (client) => {
+  clickhouse = client;
+  service = answersOver(clickhouse, NOW);
 });
 
 const METRICS = ['page_views', 'visits', 'visitors'] as const;

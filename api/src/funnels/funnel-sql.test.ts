@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { eventKeyOf, type GoalBody } from '@stat/schemas';
 import { compileFunnel, funnelFigures, scaledCounts, type FunnelCounts } from './funnel-sql.js';
+import { useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). Funnels of 2 and of 11 steps over visitors whose paths were laid out
 // by hand; every count below was worked out from them.
@@ -73,19 +71,10 @@ const ELEVEN: Step[] = [
 const pageGoal = (path: string): GoalBody => ({ dimension_filters: [{ key: 'event_type', op: '=', value: 'pageview' }, { key: 'url', op: 'like', value: `*${path}` }] });
 const DOWNLOAD: GoalBody = { dimension_filters: [{ key: 'event_type', op: '=', value: 'outbound' }, { key: 'event_name', op: '=', value: 'download' }] };
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-funnel-sql-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: [...TWO, ...ELEVEN].map(row), format: 'JSONEachRow' });
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+useChdb('funnel-sql', () => [...TWO, ...ELEVEN].map(row), (client) => {
+  clickhouse = client;
 });
 
 async function count(steps: GoalBody[][]): Promise<FunnelCounts> {

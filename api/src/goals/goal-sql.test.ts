@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@stat/storage';
 import { AUTOGOAL_TEMPLATES, eventKeyOf, type DimensionFilterRule, type GoalBody } from '@stat/schemas';
 import { compileGoalCounts, goalCondition, goalCountsOf, type GoalCounts } from './goal-sql.js';
 import { Params, ReportQueryError } from '../engine/index.js';
+import { useChdb } from '../testing/chdb.js';
 
 // Needs: chDB (in-process). Goals counted over stored events, each number below counted by hand.
 const PROJECT = 77;
@@ -72,19 +70,10 @@ function row(f: Fixture, i: number): Record<string, unknown> {
   };
 }
 
-let dir: string;
 let clickhouse: ClickHouseClient;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stat-goal-sql-'));
-  clickhouse = createClickHouse({ kind: 'chdb', path: join(dir, 'clickhouse') });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.insert({ table: 'events', values: EVENTS.map(row), format: 'JSONEachRow' });
-});
-
-afterAll(async () => {
-  await clickhouse.close();
-  rmSync(dir, { recursive: true, force: true });
+useChdb('goal-sql', () => EVENTS.map(row), (client) => {
+  clickhouse = client;
 });
 
 async function countsOf(bodies: GoalBody[], dateEnd = DAY): Promise<GoalCounts[]> {
