@@ -36,31 +36,35 @@ const ratio = (num: string, den: string, factor: number, digits: number): string
 /** The counter's end-of-article event (the autogoal «Дочитывание статьи»), once a page view: a read-through. */
 const READ_THROUGHS = "countIf(event_type = 'event' AND event_class = 'base' AND event_name = 'scroll')";
 
+/**
+ * A metric read from a rollup of whole visits (the day and hour rollup, or the paths rollup at the
+ * visit scope): sums and merged states of its columns; `own` holds the metrics only that rollup has.
+ */
+function visitRollupSql(m: Metric, own: Partial<Record<Metric, string>>): string | undefined {
+  const visits = 'sum(visit_starts)';
+  switch (m) {
+    case 'page_views':
+      return 'sum(page_views)';
+    case 'visits':
+      return visits;
+    case 'visitors':
+      return `${DISTINCT_MERGE}(visitors)`;
+    case 'bounces':
+      return ratio('sum(bounces)', visits, 100, 2);
+    case 'avg_view_depth':
+      return ratio('sum(page_views)', visits, 1, 2);
+    case 'avg_sessions_duration':
+      return ratio('sum(duration_ms)', visits, 0.001, 1);
+    default:
+      return own[m];
+  }
+}
+
 /** The SQL of each metric over each source, or undefined where that source cannot answer it ({@link METRIC_SOURCES}). */
 function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
   if (!canAnswer(m, plan)) return undefined;
   const s = (sql: string): string => scaled(sql, plan, p);
-  if (plan.source === 'rollup') {
-    const visits = 'sum(visit_starts)';
-    switch (m) {
-      case 'page_views':
-        return 'sum(page_views)';
-      case 'visits':
-        return visits;
-      case 'visitors':
-        return `${DISTINCT_MERGE}(visitors)`;
-      case 'bounces':
-        return ratio('sum(bounces)', visits, 100, 2);
-      case 'avg_view_depth':
-        return ratio('sum(page_views)', visits, 1, 2);
-      case 'avg_sessions_duration':
-        return ratio('sum(duration_ms)', visits, 0.001, 1);
-      case 'events_count':
-        return 'sum(custom_events)';
-      default:
-        return undefined;
-    }
-  }
+  if (plan.source === 'rollup') return visitRollupSql(m, { events_count: 'sum(custom_events)' });
   if (plan.source === 'paths') {
     const pageViews = 'sum(page_views)';
     if (plan.scope === 'hit') {
@@ -79,25 +83,7 @@ function metricSql(m: Metric, plan: Plan, p: Params): string | undefined {
           return undefined;
       }
     }
-    const visits = 'sum(visit_starts)';
-    switch (m) {
-      case 'page_views':
-        return pageViews;
-      case 'visits':
-        return visits;
-      case 'visitors':
-        return `${DISTINCT_MERGE}(visitors)`;
-      case 'bounces':
-        return ratio('sum(bounces)', visits, 100, 2);
-      case 'avg_view_depth':
-        return ratio(pageViews, visits, 1, 2);
-      case 'avg_sessions_duration':
-        return ratio('sum(duration_ms)', visits, 0.001, 1);
-      case 'uid':
-        return 'uniqIfMerge(uid)';
-      default:
-        return undefined;
-    }
+    return visitRollupSql(m, { uid: 'uniqIfMerge(uid)' });
   }
   if (plan.source === 'visits') {
     switch (m) {
