@@ -6,7 +6,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -24,15 +23,15 @@ import {
   CONSTRUCTOR_TEXTS,
   CONSTRUCTOR_TITLE,
   CONSTRUCTOR_VIEW_TYPES,
-  FILTER_LIMITS,
   GROUPS,
   type ConstructorTemplateBody,
   type ConstructorViewType,
   type Group,
 } from '@stat/schemas';
-import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
+import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto, MetricFilterRules } from '../reports/filter.dto.js';
+import { IsSample } from '../reports/report-request.dto.js';
 import { IsRowId } from '../http/id.pipe.js';
-import { Given, Trimmed } from '../http/dto-helpers.js';
+import { Given, IsPageOffset, Trimmed } from '../http/dto-helpers.js';
 
 /**
  * What is wrong with a template's title (already trimmed), or null (§5: required, 3 to 255
@@ -91,9 +90,7 @@ export class ConstructorTemplateBodyDto implements ConstructorTemplateBody {
   viewType!: ConstructorViewType;
 
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.0001)
-  @Max(1)
+  @IsSample()
   sample?: number;
 
   @IsOptional()
@@ -101,17 +98,11 @@ export class ConstructorTemplateBodyDto implements ConstructorTemplateBody {
   graphs?: number;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionFilterRuleDto)
+  @DimensionFilterRules()
   dimension_filters?: DimensionFilterRuleDto[];
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => MetricFilterRuleDto)
+  @MetricFilterRules()
   metric_filters?: MetricFilterRuleDto[];
 
   @IsOptional()
@@ -119,9 +110,7 @@ export class ConstructorTemplateBodyDto implements ConstructorTemplateBody {
   limit?: number;
 
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsPageOffset()
   offset?: number;
 }
 
@@ -176,9 +165,7 @@ export class UpdateConstructorTemplateDto {
 export class ConstructorTemplateListQueryDto {
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsPageOffset()
   offset?: number;
 
   @IsOptional()

@@ -26,7 +26,7 @@ import { ID_MAX, IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto, DimensionFilterRules } from '../reports/filter.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
-import { Given, QueryId, Trimmed } from '../http/dto-helpers.js';
+import { Given, IsPageOffset, QueryId, Trimmed } from '../http/dto-helpers.js';
 
 /** How many conversions one report call reads. */
 export const CONVERSIONS_A_CALL = 20;
@@ -35,7 +35,7 @@ export const CONVERSIONS_A_CALL = 20;
 export class ConversionListQueryDto {
   @IsRowId() @QueryId() project_id!: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;
   /** others' public conversions too (default true, §7) */
   @IsOptional() @queryBoolean() @IsBoolean() show_common?: boolean;
@@ -162,7 +162,7 @@ export class ConversionTableDto extends ConversionBreakdownDto {
   /** missing: converted units, most first */
   @IsOptional() @ValidateNested() @Type(() => ConversionTableSortDto) sort?: ConversionTableSortDto;
   @IsOptional() @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @IsPageOffset() offset?: number;
 }
 
 /** POST …/eventbase/{projectId}/conversion_widget/eventbase_conversion_{widget}: one conversion by a widget's dimension. */

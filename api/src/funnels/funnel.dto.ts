@@ -19,7 +19,7 @@ import { IsRowId } from '../http/id.pipe.js';
 import { queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
-import { Trimmed } from '../http/dto-helpers.js';
+import { IsPageOffset, Trimmed } from '../http/dto-helpers.js';
 
 
 // A field's checks run from the decorator nearest to it upwards; the pipe stops at a field's
@@ -93,7 +93,7 @@ export class UpdateFunnelDto extends FunnelDto implements FunnelInput {
 /** GET /api/v1.0/{projectId}/funnels. */
 export class FunnelListQueryDto {
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(FUNNELS_PAGE) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;
 }
 

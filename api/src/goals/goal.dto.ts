@@ -33,8 +33,8 @@ import {
 import { IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
-import { Given, QueryId, Trimmed } from '../http/dto-helpers.js';
-import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
+import { Given, IsPageOffset, QueryId, Trimmed } from '../http/dto-helpers.js';
+import { IsReportDate, IsReportDateEnd } from '../reports/report-request.dto.js';
 
 
 /** One text per title: required, at least 3, at most 255 characters (§5). */
@@ -161,7 +161,7 @@ export class GoalListQueryDto {
   project_id!: number;
 
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(GOALS_LIST_PAGE) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;
   /** public goals only */
   @IsOptional() @queryBoolean() @IsBoolean() common_only?: boolean;
@@ -186,7 +186,7 @@ export class GoalsByIdsDto {
 export class AutogoalListQueryDto {
   @IsOptional() @IsRowId() @QueryId() project_id?: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(GOALS_LIST_PAGE) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
   @IsOptional() @IsString() @MaxLength(255) search?: string;
 }
 
@@ -206,7 +206,6 @@ export class GoalCountsDto {
   @IsReportDate()
   date_start!: string;
 
-  @IsReportDate()
-  @IsNotBefore('date_start')
+  @IsReportDateEnd()
   date_end!: string;
 }

@@ -1,5 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { ValidateIf } from 'class-validator';
+import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 
 /** Whitespace around a title or description is not part of it. */
 export const Trimmed = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
@@ -10,3 +11,9 @@ export const QueryId = (): PropertyDecorator =>
 
 /** Validates a field only when it was sent (null is sent, and checked). */
 export const Given = (): PropertyDecorator => ValidateIf((_, value) => value !== undefined);
+
+/** The furthest row a paged list or table is read from. */
+export const OFFSET_MAX = 1_000_000;
+
+/** A page's offset: a whole number from 0 to OFFSET_MAX (the nearest of the stacked decorators first, as `@IsInt() @Min(0) @Max(OFFSET_MAX)` reads). */
+export const IsPageOffset = (): PropertyDecorator => applyDecorators(Max(OFFSET_MAX), Min(0), IsInt());

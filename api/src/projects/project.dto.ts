@@ -19,6 +19,7 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
+import { IsPageOffset } from '../http/dto-helpers.js';
 import { IsRowId } from '../http/id.pipe.js';
 import type { CounterCodeOptions, CounterSettings, CreateProjectBody, ProjectUpdate } from '@stat/schemas/projects';
 import { parseSiteUrl, SITE_URL_MAX, SITE_URL_TEXTS } from '@stat/schemas/site';
@@ -109,13 +110,13 @@ export class ProjectListQueryDto {
   @IsOptional() @queryBoolean() @IsBoolean() deleted?: boolean;
   @IsOptional() @queryBoolean() @IsBoolean() expanded?: boolean;
   @IsOptional() @queryBoolean() @IsBoolean() use_rating?: boolean;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @IsString() @MaxLength(100) search?: string;
 }
 
 export class UserProjectsQueryDto {
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
   @IsOptional() @IsString() @MaxLength(100) search?: string;
 }
@@ -123,7 +124,7 @@ export class UserProjectsQueryDto {
 export class SameUrlQueryDto {
   @IsString() @MaxLength(SITE_URL_MAX, { message: SITE_URL_TEXTS.tooLong }) @IsSiteUrl() url!: string;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
 }
 
 export class MetadataQueryDto {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/co
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { RATING_STATUSES, type RatingStatus } from '@stat/schemas/rating';
+import { IsPageOffset } from '../http/dto-helpers.js';
 import { IsRowId } from '../http/id.pipe.js';
 import { ok } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
@@ -16,7 +17,7 @@ const queryInt = () => Transform(({ value }) => (typeof value === 'string' && /^
 export class CatalogueQueryDto {
   @queryInt() @IsRowId() category_id!: number;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
 }
 
 export class ModerationQueryDto {
@@ -24,7 +25,7 @@ export class ModerationQueryDto {
   @IsIn(RATING_STATUSES)
   status?: RatingStatus;
   @IsOptional() @queryInt() @IsInt() @Min(1) @Max(100) limit?: number;
-  @IsOptional() @queryInt() @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsOptional() @queryInt() @IsPageOffset() offset?: number;
 }
 
 export class ModerationDto {

@@ -1,8 +1,7 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import {
   AUDIENCE_DIMENSIONS,
-  FILTER_LIMITS,
   GROUPS,
   MAX_DASHBOARD_EVENTS,
   REALTIME_LIMITS,
@@ -16,8 +15,8 @@ import {
   type TrafficType,
 } from '@stat/schemas';
 import { PERIOD_DETAILS, type PeriodDetail } from '@stat/schemas/period';
-import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
-import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
+import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto, MetricFilterRules } from '../reports/filter.dto.js';
+import { IsReportDate, IsReportDateEnd, IsSample } from '../reports/report-request.dto.js';
 
 /** One widget's parameters (§7 `widget_params`): which metrics, rows, dimension or source group. */
 export class RealtimeWidgetParamsDto implements RealtimeWidgetParams {
@@ -66,8 +65,7 @@ export class RealtimeRequestDto implements RealtimeRequest {
   @IsReportDate()
   date_start!: string;
 
-  @IsReportDate()
-  @IsNotBefore('date_start')
+  @IsReportDateEnd()
   date_end!: string;
 
   /** the graphs' buckets; must fit the period (a day: minute, five_minute or hour) */
@@ -76,31 +74,20 @@ export class RealtimeRequestDto implements RealtimeRequest {
 
   /** share of visitors to read, (0, 1] (§9: default 1; today is always read whole) */
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.0001)
-  @Max(1)
+  @IsSample()
   sample?: number;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionFilterRuleDto)
+  @DimensionFilterRules()
   filters?: DimensionFilterRuleDto[];
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionFilterRuleDto)
+  @DimensionFilterRules()
   dimension_filters?: DimensionFilterRuleDto[];
 
   /** rules on a widget's first metric, applied to its rows */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => MetricFilterRuleDto)
+  @MetricFilterRules()
   metric_filters?: MetricFilterRuleDto[];
 
   /** a period of today only: the last 5, 30, 60, 120 or 240 minutes; `today` or missing: the whole period */

@@ -5,6 +5,7 @@ import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } fr
 import { FILTER_VALUES_PAGE, hasRowsBelow, moscowDate, REPORT_DEFINITIONS, type Dimension, type DimensionFilterRule, type FilterOption } from '@stat/schemas';
 import { resolveDate } from '@stat/schemas/period';
 import { ProjectIdPipe } from '../common/project-id.pipe.js';
+import { IsPageOffset } from '../http/dto-helpers.js';
 import { ok, type Envelope } from '../common/envelope.js';
 import { validated } from '../common/validated.js';
 import { ProjectView, ReadOnlyPost } from '../auth/policy.js';
@@ -45,9 +46,7 @@ export class FilterValuesRequestDto {
 
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsPageOffset()
   offset?: number;
 
   @IsOptional()

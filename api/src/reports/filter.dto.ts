@@ -94,3 +94,11 @@ export class MetricFilterRuleDto implements MetricFilterRule {
   @IsNumber({ allowNaN: false, allowInfinity: false })
   value!: number;
 }
+
+/**
+ * A list of metric filter rules as the report bodies carry them (`metric_filters`): at most
+ * FILTER_LIMITS.rules, each a {@link MetricFilterRuleDto}.
+ */
+export const MetricFilterRules = (): PropertyDecorator =>
+  // Applied in this order, as the same decorators stacked above a field are (the nearest first).
+  applyDecorators(Type(() => MetricFilterRuleDto), ValidateNested({ each: true }), ArrayMaxSize(FILTER_LIMITS.rules), IsArray());

@@ -18,10 +18,10 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { CONSTRUCTOR_MAX_DIMENSIONS, DIMENSIONS, FILTER_LIMITS, GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
-import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto } from './filter.dto.js';
+import { CONSTRUCTOR_MAX_DIMENSIONS, DIMENSIONS, GROUPS, METRICS, type Group, type Metric } from '@stat/schemas';
+import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto, MetricFilterRules } from './filter.dto.js';
 import { applyDecorators } from '@nestjs/common';
-import { Given, Trimmed } from '../http/dto-helpers.js';
+import { Given, IsPageOffset, Trimmed } from '../http/dto-helpers.js';
 import type { ReportRequest } from '../engine/index.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -62,6 +62,14 @@ export function IsNotBefore(field: string): PropertyDecorator {
       },
     });
 }
+
+/** The end of a report's period: a report date (§3), not before its `date_start`. */
+export const IsReportDateEnd = (): PropertyDecorator =>
+  // The nearest of the stacked decorators first, as `@IsReportDate() @IsNotBefore('date_start')` reads.
+  applyDecorators(IsNotBefore('date_start'), IsReportDate());
+
+/** A report's share of visitors to read, (0, 1] (§9). */
+export const IsSample = (): PropertyDecorator => applyDecorators(Max(1), Min(0.0001), IsNumber({ allowNaN: false, allowInfinity: false }));
 
 export class ReportSortDto {
   /** a metric, `date` (rows of time buckets) or `title` (the rows' values) */
@@ -121,8 +129,7 @@ export class ReportRequestDto implements ReportRequest {
   @IsReportDate()
   date_start!: string;
 
-  @IsReportDate()
-  @IsNotBefore('date_start')
+  @IsReportDateEnd()
   date_end!: string;
 
   @IsIn(GROUPS)
@@ -178,17 +185,12 @@ export class ReportRequestDto implements ReportRequest {
   dimension_filters?: DimensionFilterRuleDto[];
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FILTER_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => MetricFilterRuleDto)
+  @MetricFilterRules()
   metric_filters?: MetricFilterRuleDto[];
 
   /** share of visitors to read, (0, 1]; the answer says the sample used */
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.0001)
-  @Max(1)
+  @IsSample()
   sample?: number;
 
   @IsOptional()
@@ -198,9 +200,7 @@ export class ReportRequestDto implements ReportRequest {
   limit?: number;
 
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IsPageOffset()
   offset?: number;
 
   /** table of time buckets: include the buckets without traffic (default true) */
