@@ -4,11 +4,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { CounterSettings, Project, ProjectListRow } from '@stat/schemas/projects';
+import type { Project, ProjectListRow } from '@stat/schemas/projects';
 import { ProjectContext } from '../app/project';
 import { SessionProvider } from '../app/session';
 import { SnackbarProvider } from '../app/Snackbar';
 import { ApiError } from '../lib/api';
+import { testListRow, testProject as project } from '../testing/fixtures';
 import { fakeApi, fire, render, testUser, until, type Rendered } from '../testing/render';
 import { accessFailure } from './settings/AccessSettings';
 import CounterSettingsPage from './settings/CounterSettings';
@@ -18,79 +19,22 @@ import { ProjectRow } from './projects/ProjectsPage';
 
 const user = testUser();
 
-const row = (over: Partial<ProjectListRow>): ProjectListRow => ({
-  id: 8000001,
-  title: 'Мой сайт',
-  url: 'https://example.ru',
-  favicon: null,
-  status: 'unincluded',
-  counter_is_set: false,
-  can_edit_project: true,
-  in_rating: false,
-  can_be_in_rate: true,
-  deleted: false,
-  has_access_requests: false,
-  metrics: {
-    page_views: { today: 1234, yesterday: 1000, change: 23.4 },
-    visits: { today: 10, yesterday: 20, change: -50 },
-    visitors: { today: 4, yesterday: 0, change: null },
-    events: { today: 0, yesterday: 0, change: null },
-    depth: { today: 2.5, yesterday: 2, change: 25 },
-  },
-  views: 1234,
-  views_change: 23.4,
-  visitors: 4,
-  visitors_change: null,
-  categories: [],
-  ...over,
-});
-
-const settings: CounterSettings = {
-  color: '#313EFB',
-  counter_type: 0,
-  merge_subdomains: false,
-  merge_www: true,
-  track_hashes: false,
-  track_user_id: false,
-  use_block_analytics: false,
-  block_analytics_attribute: 'your-attribute',
-  use_whitelist: false,
-  whitelisted_urls: [],
-  blacklisted_urls: [],
-  title: 'Мой сайт',
-};
-
-const project = (over: Partial<Project>): Project => ({
-  id: 8000001,
-  title: 'Мой сайт',
-  url: 'https://example.ru',
-  cleanedUrl: 'example.ru',
-  favicon: null,
-  keywords: '',
-  tags: [],
-  types: [],
-  regions: [],
-  categories: [],
-  counter_settings: settings,
-  rating_blockers: { ununique: false, blacklisted: false },
-  available_reports: ['summary'],
-  deleted: false,
-  can_edit_project: true,
-  can_be_in_rate: true,
-  counter_is_set: false,
-  in_rating: false,
-  public_stats: true,
-  status: 'unincluded',
-  users: [],
-  permissions: { can_edit_project: true },
-  created: '2026-11-21T10:00:00.000Z',
-  views: 0,
-  views_change: null,
-  visitors: 0,
-  visitors_change: null,
-  metrics: null,
-  ...over,
-});
+const row = (over: Partial<ProjectListRow>): ProjectListRow =>
+  testListRow(8000001, {
+    title: 'Мой сайт',
+    url: 'https://example.ru',
+    metrics: {
+      page_views: { today: 1234, yesterday: 1000, change: 23.4 },
+      visits: { today: 10, yesterday: 20, change: -50 },
+      visitors: { today: 4, yesterday: 0, change: null },
+      events: { today: 0, yesterday: 0, change: null },
+      depth: { today: 2.5, yesterday: 2, change: 25 },
+    },
+    views: 1234,
+    views_change: 23.4,
+    visitors: 4,
+    ...over,
+  });
 
 let view: Rendered | null = null;
 afterEach(() => {

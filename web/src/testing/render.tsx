@@ -51,6 +51,22 @@ export function fakeApi(results: Record<string, unknown>): typeof fetch {
   }) as typeof fetch;
 }
 
+/** An answer of the api: `body` as JSON with the given status. */
+export function apiAnswer(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * A fetch that asks `route` for the answer to each call, by the call's path below the api prefix;
+ * a path it leaves unanswered (undefined) gets the api's 404.
+ */
+export function routedApi(route: (path: string, init: RequestInit | undefined) => Response | undefined): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
+    return route(path, init) ?? apiAnswer(404, { responseStatus: 404, errors: { message: 'not found' } });
+  }) as typeof fetch;
+}
+
 /** Dispatches a DOM event inside act(). */
 export async function fire(target: Element | null | undefined, event: Event): Promise<void> {
   await act(async () => {

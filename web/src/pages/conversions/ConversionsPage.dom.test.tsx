@@ -6,32 +6,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
-import type { Conversion } from '@stat/schemas/conversions';
 import type { Project } from '@stat/schemas/projects';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { Address, address, inProject } from '../../testing/project-page';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import { testConversion } from '../../testing/fixtures';
+import { apiAnswer as answer, fire, render, routedApi, until, type Rendered } from '../../testing/render';
 import ConversionPage from './ConversionPage';
 import ConversionsPage from './ConversionsPage';
 
 const project = { id: 8000002, title: 'Мой сайт', permissions: { can_edit_project: true } } as unknown as Project;
 
-const conversion: Conversion = {
-  id: 41,
-  project_id: 8000002,
-  title: 'Покупки',
-  description: '',
-  metric: 'visits',
-  numerator_goal_id: 5,
-  denominator_goal_id: null,
-  access: 'own',
-  is_favorite: false,
-  email: { email: 'owner@example.com' },
-  is_owner: true,
-  attribution: 'last_click',
-  attribution_window: 7,
-  update_date: '2025-03-01T10:00:00.000Z',
-};
+const conversion = testConversion({ id: 41, project_id: 8000002, title: 'Покупки', numerator_goal_id: 5, email: { email: 'owner@example.com' }, update_date: '2025-03-01T10:00:00.000Z' });
 
 /** The periods the figures were asked for, as «start..end». */
 const asked: string[] = [];
@@ -45,9 +30,7 @@ beforeEach(() => {
   bodies.clear();
   answeredSample = null;
   window.localStorage.clear();
-  vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
-    const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
-    const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal('fetch', routedApi((path, init) => {
     if (path === '/api/v1.0/user/conversions') return answer(200, { responseStatus: 200, result: { conversions: [conversion], totals: 1 } });
     if (path === '/api/v1.0/conversion/41') return answer(200, { responseStatus: 200, result: conversion });
     if (path.startsWith('/api/report/')) {
@@ -61,8 +44,8 @@ beforeEach(() => {
       // No figures: the page shows its placeholders (the graphs are not what is tested here).
       return answer(200, { responseStatus: 200, result: { conversions: [], sample: answeredSample ?? body.sample ?? 1 } });
     }
-    return answer(404, { responseStatus: 404, errors: { message: 'not found' } });
-  }) as typeof fetch);
+    return undefined;
+  }));
 });
 afterEach(() => {
   view?.unmount();

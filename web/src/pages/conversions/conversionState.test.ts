@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Conversion } from '@stat/schemas/conversions';
+import { testConversion as conversion } from '../../testing/fixtures';
 import { cardActions, conversionRights, conversionText, draftProblems, readDimensions, readSample, readSort, windowText, writeSample } from './conversionState';
-
-const conversion = (over: Partial<Conversion>): Conversion => ({
-  id: 1,
-  project_id: 5,
-  title: 'Корзина',
-  description: '',
-  metric: 'visits',
-  numerator_goal_id: 2,
-  denominator_goal_id: null,
-  access: 'own',
-  is_favorite: false,
-  email: { email: 'a@example.com' },
-  is_owner: true,
-  attribution: 'last_click',
-  attribution_window: 7,
-  update_date: '2026-11-24',
-  ...over,
-});
 
 describe('the conversion form', () => {
   it('asks for a title of 3 to 255 characters, a short description and a goal', () => {

@@ -9,7 +9,7 @@ import type { Funnel } from '@stat/schemas/funnels';
 import type { Project } from '@stat/schemas/projects';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { inProject } from '../../testing/project-page';
-import { render, until, type Rendered } from '../../testing/render';
+import { apiAnswer as answer, render, routedApi, until, type Rendered } from '../../testing/render';
 import FunnelsPage from './FunnelsPage';
 
 const project = {
@@ -47,16 +47,14 @@ beforeEach(() => {
   window.localStorage.clear();
   reportStatus = 200;
   asked.length = 0;
-  vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
-    const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
-    const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal('fetch', routedApi((path, init) => {
     if (path === '/api/v1.0/8000001/funnels') return answer(200, { responseStatus: 200, result: { funnels: [funnel(1, 'Первая'), funnel(2, 'Вторая')], totals: 2 } });
     if (path === '/api/report/v1.0/eventbase/8000001/funnel') {
       asked.push(JSON.parse(String(init?.body)));
       return reportStatus === 200 ? answer(200, { responseStatus: 200, result: REPORT }) : answer(reportStatus, { responseStatus: reportStatus, errors: { message: 'Превышен лимит памяти' } });
     }
-    return answer(404, { responseStatus: 404, errors: { message: 'not found' } });
-  }) as typeof fetch);
+    return undefined;
+  }));
 });
 afterEach(() => {
   view?.unmount();

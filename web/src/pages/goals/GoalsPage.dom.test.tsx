@@ -14,32 +14,21 @@ import { SessionProvider } from '../../app/session';
 import { moscowToday } from '../../lib/dates';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { Address, address, inProject } from '../../testing/project-page';
-import { render, testUser, until, type Rendered } from '../../testing/render';
+import { testGoal } from '../../testing/fixtures';
+import { apiAnswer as answer, render, routedApi, testUser, until, type Rendered } from '../../testing/render';
 import GoalsPage from './GoalsPage';
 
 const project = { id: 8000003, title: 'Мой сайт', url: 'https://www.my-site.example/', cleanedUrl: 'my-site.example', permissions: { can_edit_project: true } } as unknown as Project;
 
-const goal: Goal = {
+const goal = testGoal({
   id: 7,
   project_id: 8000003,
   title: 'Покупка',
-  description: '',
-  access: 'own',
-  is_protected: false,
-  is_td_sending: false,
   conditions: [{ key: 'event_name', op: '=', value: 'buy' }],
   body: { dimension_filters: [{ key: 'event_name', op: '=', value: 'buy' }] },
-  conversions: [],
   email: 'owner@example.com',
-  is_owner: true,
-  can_delete: true,
-  is_deleted: false,
-  goal_template_id: null,
-  yandex_id: null,
-  yandex_goal_name: null,
-  is_yandex_sending: false,
   update_date: '2025-03-01T10:00:00.000Z',
-};
+});
 
 /** The goals the list call answers. */
 let listed: Goal[] = [goal];
@@ -50,9 +39,7 @@ beforeEach(() => {
   asked.length = 0;
   listed = [goal];
   window.localStorage.clear();
-  vi.stubGlobal('fetch', (async (input: string | URL | Request, init?: RequestInit) => {
-    const path = new URL(String(input), 'http://localhost').pathname.replace(/^\/top100/, '');
-    const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal('fetch', routedApi((path, init) => {
     if (path === '/api/v1.0/user/goals') return answer(200, { responseStatus: 200, result: { goals: listed, totals: listed.length } });
     if (path === '/api/report/v1.0/eventbase/8000003/goals') {
       const body = JSON.parse(String(init?.body)) as { date_start: string; date_end: string };
@@ -61,8 +48,8 @@ beforeEach(() => {
       const reaches = body.date_start === '2025-03-01' ? 12_345 : asked.length;
       return answer(200, { responseStatus: 200, result: { date_start: body.date_start, date_end: body.date_end, goals: [{ goal_id: 7, reaches, visits: 2, visitors: 1 }] } });
     }
-    return answer(404, { responseStatus: 404, errors: { message: 'not found' } });
-  }) as typeof fetch);
+    return undefined;
+  }));
 });
 afterEach(() => {
   view?.unmount();

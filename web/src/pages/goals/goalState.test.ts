@@ -1,30 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Goal } from '@stat/schemas/goals';
 import { ApiError } from '../../lib/api';
+import { testGoal as goal } from '../../testing/fixtures';
 import { copyTitle, goalFailure, goalRights, rowActions } from './goalState';
-
-const goal = (more: Partial<Goal>): Goal => ({
-  id: 1,
-  project_id: 5,
-  title: 'Цель',
-  description: '',
-  access: 'own',
-  is_protected: false,
-  is_td_sending: false,
-  conditions: [],
-  body: { dimension_filters: [] },
-  conversions: [],
-  email: 'a@example.com',
-  is_owner: true,
-  can_delete: true,
-  is_deleted: false,
-  goal_template_id: null,
-  yandex_id: null,
-  yandex_goal_name: null,
-  is_yandex_sending: false,
-  update_date: '2026-11-24T00:00:00.000Z',
-  ...more,
-});
 
 describe('who may do what on the goals page (spec 002 §5)', () => {
   it('creating needs a login, and on the demo project the right to edit it', () => {

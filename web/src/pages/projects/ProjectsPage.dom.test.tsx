@@ -10,6 +10,7 @@ import type { CurrentUser } from '@stat/schemas/accounts';
 import type { ProjectListRow } from '@stat/schemas/projects';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
+import { testListRow } from '../../testing/fixtures';
 import { fire, render, testUser, until, type Rendered } from '../../testing/render';
 import ProjectsPage from './ProjectsPage';
 
@@ -20,25 +21,7 @@ const user = (roleId: number): CurrentUser =>
     role_id: roleId,
   });
 
-const row = (id: number): ProjectListRow => ({
-  id,
-  title: `Сайт ${id}`,
-  url: `https://s${id}.example`,
-  favicon: null,
-  status: 'unincluded',
-  counter_is_set: true,
-  can_edit_project: true,
-  in_rating: false,
-  can_be_in_rate: true,
-  deleted: false,
-  has_access_requests: false,
-  metrics: null,
-  views: 0,
-  views_change: null,
-  visitors: 0,
-  visitors_change: null,
-  categories: [],
-});
+const row = (id: number): ProjectListRow => testListRow(id, { counter_is_set: true });
 
 interface Call {
   readonly method: string;

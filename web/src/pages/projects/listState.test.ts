@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectList, ProjectListRow } from '@stat/schemas/projects';
+import { testListRow } from '../../testing/fixtures';
 import { hasMore, INITIAL_LIST, listReducer, listTotal, type ListState } from './listState';
 
-const row = (id: number): ProjectListRow => ({
-  id,
-  title: `Сайт ${id}`,
-  url: `https://s${id}.example`,
-  favicon: null,
-  status: 'unincluded',
-  counter_is_set: false,
-  can_edit_project: true,
-  in_rating: false,
-  can_be_in_rate: true,
-  deleted: false,
-  has_access_requests: false,
-  metrics: null,
-  views: 0,
-  views_change: null,
-  visitors: 0,
-  visitors_change: null,
-  categories: [],
-});
+const row = (id: number): ProjectListRow => testListRow(id);
 
 const answer = (ids: number[], total: number, deleted = 0): ProjectList => ({
   data: ids.map(row),

@@ -6,61 +6,14 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
-import type { CounterSettings, Project } from '@stat/schemas/projects';
+import type { Project } from '@stat/schemas/projects';
 import { NotificationProvider } from '../../app/Notifications';
 import { ProjectContext } from '../../app/project';
 import { SnackbarProvider } from '../../app/Snackbar';
 import { writeStored } from '../../lib/browser';
+import { testProject as project } from '../../testing/fixtures';
 import { fakeApi, render, until, type Rendered } from '../../testing/render';
 import CounterSettingsPage, { counterNoticeKey } from './CounterSettings';
-
-const settings: CounterSettings = {
-  color: '#313EFB',
-  counter_type: 0,
-  merge_subdomains: false,
-  merge_www: true,
-  track_hashes: false,
-  track_user_id: false,
-  use_block_analytics: false,
-  block_analytics_attribute: 'your-attribute',
-  use_whitelist: false,
-  whitelisted_urls: [],
-  blacklisted_urls: [],
-  title: 'Мой сайт',
-};
-
-const project = (over: Partial<Project> = {}): Project => ({
-  id: 8000001,
-  title: 'Мой сайт',
-  url: 'https://example.ru',
-  cleanedUrl: 'example.ru',
-  favicon: null,
-  keywords: '',
-  tags: [],
-  types: [],
-  regions: [],
-  categories: [],
-  counter_settings: settings,
-  rating_blockers: { ununique: false, blacklisted: false },
-  available_reports: ['summary'],
-  deleted: false,
-  can_edit_project: true,
-  can_be_in_rate: true,
-  counter_is_set: false,
-  in_rating: false,
-  public_stats: true,
-  status: 'unincluded',
-  users: [],
-  permissions: { can_edit_project: true },
-  created: '2026-11-21T10:00:00.000Z',
-  views: 0,
-  views_change: null,
-  visitors: 0,
-  visitors_change: null,
-  metrics: null,
-  ...over,
-});
-
 let view: Rendered | null = null;
 beforeEach(() => {
   window.localStorage.clear();

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CounterSettings } from '@stat/schemas/projects';
 import type { AccessUser } from '@stat/schemas/access';
+import { testCounterSettings } from '../../testing/fixtures';
 import { isChangeable, isListed, levelLabel, payloadOf, withAdded, without, withLevel } from './accessList';
 import { counterPayload, fieldErrorsOf, formFromProject, isRated, validateCounterForm } from './counterForm';
 import { participates, ratingFormOf, ratingPayload, validateRatingForm } from './ratingForm';
 
-const settings: CounterSettings = {
-  color: '#313EFB',
-  counter_type: 0,
-  merge_subdomains: false,
-  merge_www: true,
-  track_hashes: false,
-  track_user_id: false,
-  use_block_analytics: false,
-  block_analytics_attribute: 'your-attribute',
-  use_whitelist: false,
-  whitelisted_urls: [],
-  blacklisted_urls: [],
-  title: 'Мой сайт',
-};
+const settings = testCounterSettings;
 const project = { title: 'Мой сайт', counter_settings: settings };
 
 describe('counter settings form (spec 000 §2.6, §3)', () => {
