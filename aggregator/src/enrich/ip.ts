@@ -1,32 +1,34 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
-/** IPv4 blocks that never locate: this network, private, shared (CGNAT), loopback, link-local, documentation, benchmarking, multicast, reserved. */
-const IPV4_NOT_PUBLIC: ReadonlyArray<readonly [number, number]> = [
-  [0x00000000, 8], // 0.0.0.0/8
-  [0x0a000000, 8], // 10.0.0.0/8
-  [0x64400000, 10], // 100.64.0.0/10
-  [0x7f000000, 8], // 127.0.0.0/8
-  [0xa9fe0000, 16], // 169.254.0.0/16
-  [0xac100000, 12], // 172.16.0.0/12
-  [0xc0000000, 24], // 192.0.0.0/24
-  [0xc0000200, 24], // 192.0.2.0/24
-  [0xc0a80000, 16], // 192.168.0.0/16
-  [0xc6120000, 15], // 198.18.0.0/15
-  [0xc6336400, 24], // 198.51.100.0/24
-  [0xcb007100, 24], // 203.0.113.0/24
-  [0xe0000000, 4], // 224.0.0.0/4
-  [0xf0000000, 4], // 240.0.0.0/4, with 255.255.255.255
-];
+/** A block of addresses: its first bytes and the length of its prefix in bits. */
+interface Block {
+  bytes: readonly number[];
+  bits: number;
+}
+
+/** '10.0.0.0/8' → the block, by the bytes of its address. */
+function block(cidr: string, bytesOf: (address: string) => number[]): Block {
+  const [address = '', bits = ''] = cidr.split('/');
+  return { bytes: bytesOf(address), bits: Number(bits) };
+}
+
+/** Whether the address (its bytes) lies in the block. */
+function inBlock(bytes: readonly number[], { bytes: base, bits }: Block): boolean {
+  for (let i = 0; i * 8 < bits; i++) {
+    const mask = bits - i * 8 >= 8 ? 0xff : (0xff << (8 - (bits - i * 8))) & 0xff;
+    if (((bytes[i] ?? 0) & mask) !== ((base[i] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+function ipv4Bytes(text: string): number[] {
+  return text.split('.').map(Number);
+}
 
 function ipv4Number(text: string): number {
   let n = 0;
-  for (const part of text.split('.')) n = n * 256 + Number(part);
+  for (const part of ipv4Bytes(text)) n = n * 256 + part;
   return n;
-}
-
-function isPublicIpv4(text: string): boolean {
-  const n = ipv4Number(text);
-  return !IPV4_NOT_PUBLIC.some(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
 }
 
 /** The 16 bytes of a valid IPv6 address (as `isIPv6` accepts it, without a zone). */
@@ -49,17 +51,43 @@ function ipv6Bytes(text: string): number[] {
   return bytes;
 }
 
+/** Blocks by kind, from their CIDR notation. */
+function blocks(bytesOf: (address: string) => number[], byKind: Readonly<Record<string, readonly string[]>>): readonly Block[] {
+  return Object.values(byKind).flatMap((cidrs) => cidrs.map((cidr) => block(cidr, bytesOf)));
+}
+
+/** IPv4 blocks that never locate. */
+const IPV4_NOT_PUBLIC = blocks(ipv4Bytes, {
+  'this network': ['0.0.0.0/8'],
+  private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
+  'shared (CGNAT)': ['100.64.0.0/10'],
+  loopback: ['127.0.0.0/8'],
+  'link-local': ['169.254.0.0/16'],
+  'IETF protocol assignments': ['192.0.0.0/24'],
+  documentation: ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24'],
+  benchmarking: ['198.18.0.0/15'],
+  multicast: ['224.0.0.0/4'],
+  'reserved, with 255.255.255.255': ['240.0.0.0/4'],
+});
+
+/** IPv6 blocks that never locate. */
+const IPV6_NOT_PUBLIC = blocks(ipv6Bytes, {
+  unspecified: ['::/128'],
+  loopback: ['::1/128'],
+  'unique local': ['fc00::/7'],
+  'link-local': ['fe80::/10'],
+  multicast: ['ff00::/8'],
+  documentation: ['2001:db8::/32'],
+  discard: ['100::/64'],
+});
+
+function isPublicIpv4(text: string): boolean {
+  const bytes = ipv4Bytes(text);
+  return !IPV4_NOT_PUBLIC.some((b) => inBlock(bytes, b));
+}
+
 function isPublicIpv6(bytes: readonly number[]): boolean {
-  const b0 = bytes[0] ?? 0;
-  const b1 = bytes[1] ?? 0;
-  if (bytes.every((b) => b === 0)) return false; // ::
-  if (bytes.slice(0, 15).every((b) => b === 0) && bytes[15] === 1) return false; // ::1
-  if ((b0 & 0xfe) === 0xfc) return false; // fc00::/7 unique local
-  if (b0 === 0xfe && (b1 & 0xc0) === 0x80) return false; // fe80::/10 link-local
-  if (b0 === 0xff) return false; // multicast
-  if (b0 === 0x20 && b1 === 0x01 && bytes[2] === 0x0d && bytes[3] === 0xb8) return false; // 2001:db8::/32 documentation
-  if (b0 === 0x01 && b1 === 0x00 && bytes.slice(2, 8).every((b) => b === 0)) return false; // 100::/64 discard
-  return true;
+  return !IPV6_NOT_PUBLIC.some((b) => inBlock(bytes, b));
 }
 
 /**
