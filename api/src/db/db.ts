@@ -28,5 +28,24 @@ export interface Db extends Sql {
 /** Where Postgres is: a data directory for PGlite (`memory://` for none), or a server URL. */
 export type DbTarget = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; schema?: string; max?: number };
 
+/** What an adapter's driver runs statements on (a connection, a pool, a transaction), as its results come. */
+export interface SqlRunner {
+  query(text: string, params: unknown[]): Promise<{ rows: unknown[] }>;
+  exec(script: string): Promise<unknown>;
+}
+
+/** The {@link Sql} of a driver's runner: the rows of one statement, and a script run whole. */
+export function sqlOf(runner: SqlRunner): Sql {
+  return {
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      const result = await runner.query(text, params as unknown[]);
+      return result.rows as T[];
+    },
+    async exec(script: string) {
+      await runner.exec(script);
+    },
+  };
+}
+
 /** Postgres type oids the adapters parse the same way. */
 export const INT8_OID = 20;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { INT8_OID, type Db, type Sql } from './db.js';
+import { INT8_OID, sqlOf, type Db, type Sql } from './db.js';
 
 /**
  * A PostgreSQL server through a `pg` pool. `schema`, when given, is created if missing and
@@ -22,20 +22,10 @@ export async function openPostgres(url: string, options: { schema?: string; max?
   pool.on('error', () => undefined);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 
-  const wrap = (runner: pg.Pool | pg.PoolClient): Sql => ({
-    async query<T>(text: string, params: readonly unknown[] = []) {
-      const result = await runner.query(text, params as unknown[]);
-      return result.rows as T[];
-    },
-    async exec(script: string) {
-      await runner.query(script);
-    },
-  });
-  const base = wrap(pool);
+  const wrap = (runner: pg.Pool | pg.PoolClient): Sql => sqlOf({ query: (text, params) => runner.query(text, params), exec: (script) => runner.query(script) });
   return {
     kind: 'postgres',
-    query: base.query,
-    exec: base.exec,
+    ...wrap(pool),
     async transaction(work) {
       const client = await pool.connect();
       try {
