@@ -16,6 +16,18 @@ afterAll(async () => {
   await db.close();
 });
 
+/** A database and a folder of migration files of the test's own, for `work`; the folder removed after. */
+async function withOwnMigrations(work: (other: Db, dir: string, url: URL) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'stat-pg-migrations-'));
+  try {
+    const other = await openPglite('memory://');
+    await work(other, dir, pathToFileURL(`${dir}/`));
+    await other.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('Postgres migrations', () => {
   it('apply in order once, recorded with their checksums; a second run applies nothing', async () => {
     const all = await loadPgMigrations();
@@ -35,35 +47,21 @@ describe('Postgres migrations', () => {
     expect(demo).toEqual({ id: 7596044 });
   });
 
-  it('refuse to start when an applied migration file changed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'stat-pg-migrations-'));
-    try {
-      const other = await openPglite('memory://');
-      const url = pathToFileURL(`${dir}/`);
+  it('refuse to start when an applied migration file changed', () =>
+    withOwnMigrations(async (other, dir, url) => {
       writeFileSync(join(dir, '0001_t.sql'), 'CREATE TABLE t (a int);');
       expect(await migratePostgres(other, url)).toEqual([1]);
       writeFileSync(join(dir, '0001_t.sql'), 'CREATE TABLE t (a int, b int);');
       await expect(migratePostgres(other, url)).rejects.toThrow(/0001_t changed after it was applied/);
-      await other.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('roll a failing migration back whole, unrecorded', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'stat-pg-migrations-'));
-    try {
-      const other = await openPglite('memory://');
-      const url = pathToFileURL(`${dir}/`);
+  it('roll a failing migration back whole, unrecorded', () =>
+    withOwnMigrations(async (other, dir, url) => {
       writeFileSync(join(dir, '0001_bad.sql'), 'CREATE TABLE good (a int);\nCREATE TABLE bad (a no_such_type);');
       await expect(migratePostgres(other, url)).rejects.toThrow(/no_such_type/);
       expect(await other.query("SELECT 1 FROM pg_tables WHERE tablename = 'good'")).toEqual([]);
       expect(await other.query('SELECT version FROM schema_migrations')).toEqual([]);
-      await other.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it('give int8 as numbers and roll a failed transaction back', async () => {
     expect(await db.query('SELECT count(*) AS n, 5::bigint AS b')).toEqual([{ n: 1, b: 5 }]);
