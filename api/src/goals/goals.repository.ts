@@ -3,23 +3,6 @@ import type { GoalAccess, GoalBody } from '@stat/schemas';
 import type { Sql } from '../db/db.js';
 import { DB } from '../tokens.js';
 
-/** A goal's row with its owner's e-mail. */
-export interface GoalRow {
-  id: number;
-  project_id: number;
-  owner_id: number | null;
-  email: string | null;
-  title: string;
-  description: string;
-  access: GoalAccess;
-  is_protected: boolean;
-  is_td_sending: boolean;
-  body: GoalBody;
-  goal_template_id: number | null;
-  is_deleted: boolean;
-  updated_at: Date;
-}
-
 /** What a goal is made of, apart from its id, project and owner. */
 export interface GoalFields {
   title: string;
@@ -28,6 +11,17 @@ export interface GoalFields {
   is_protected: boolean;
   is_td_sending: boolean;
   body: GoalBody;
+}
+
+/** A goal's row with its owner's e-mail. */
+export interface GoalRow extends GoalFields {
+  id: number;
+  project_id: number;
+  owner_id: number | null;
+  email: string | null;
+  goal_template_id: number | null;
+  is_deleted: boolean;
+  updated_at: Date;
 }
 
 /** Which goals a list holds (GET /user/goals). */
