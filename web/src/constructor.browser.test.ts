@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { chromiumForTests } from '../../server/src/testing/browser';
+import { pageWithErrors, registerUser, russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const DEMO = '7596044';
@@ -44,16 +45,10 @@ describe('the report constructor in a browser', () => {
   });
 
   it('builds a three-dimension report, saves it, finds it in «Мои отчёты», reopens, renames and deletes it', async () => {
-    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const context = await russianContext(browser(), 1440);
+    const { page, errors } = await pageWithErrors(context);
     try {
-      await page.goto(`${base}/stat/projects?register`);
-      await page.fill('input[name=email]', `constructor-${stamp}@example.com`);
-      await page.fill('input[name=password]', 'browser test password');
-      await page.click('[data-testid=register-form] button[type=submit]');
-      await page.waitForSelector('[data-testid=projects]');
+      await registerUser(page, base, `constructor-${stamp}@example.com`);
 
       // A new report: nothing chosen in «Строки», so nothing to show and nothing to save.
       await page.goto(`${base}/stat/projects/${DEMO}/new/report/constructor?dateStart=7days&dateEnd=today&groupBy=day`);
@@ -154,7 +149,7 @@ describe('the report constructor in a browser', () => {
   }, 240_000);
 
   it('«Настройки» at 1440×900 show their last fields inside the panel, padded, and the search\'s placeholder whole', async () => {
-    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await russianContext(browser(), 1440);
     const page = await context.newPage();
     try {
       await page.goto(`${base}/stat/projects/${DEMO}/new/report/constructor?dateStart=7days&dateEnd=today&groupBy=day`);

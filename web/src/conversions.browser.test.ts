@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { createSite, pageWithErrors, registerUser, russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
@@ -57,22 +58,13 @@ describe('the conversions pages', () => {
   });
 
   it('creates a conversion, shows its value on the card and its report by source; the attribution model goes into the request', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const context = await russianContext(browser(), 1280, { acceptDownloads: true });
+    const { page, errors } = await pageWithErrors(context);
     try {
-      await page.goto(`${base}/stat/projects?register`);
-      await page.fill('input[name=email]', `conversions-${stamp}@example.com`);
-      await page.fill('input[name=password]', 'browser test password');
-      await page.click('[data-testid=register-form] button[type=submit]');
-      await page.waitForSelector('[data-testid=projects]');
-      const created = await context.request.post(`${base}/top100/api/v1.0/project`, {
-        headers: JSON_HEADERS,
-        data: JSON.stringify({ url: `https://conversions-${stamp}.example`, title: 'Сайт с конверсиями', agree: true }),
-      });
-      expect(created.status()).toBe(200);
-      const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+      await registerUser(page, base, `conversions-${stamp}@example.com`);
+      const created = await createSite(context, base, `https://conversions-${stamp}.example`, 'Сайт с конверсиями');
+      expect(created.status).toBe(200);
+      const project = String(created.id);
 
       // Three visits: a direct one to the home page, one from a search engine that reaches the cart, a direct one to «about».
       await hit(project, { u: 'https://example.ru/', v: 'installcheck01' });

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumForTests } from '../../server/src/testing/browser';
+import { russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const admin = inject('admin');
@@ -46,7 +47,7 @@ describe('the data export page in a browser', () => {
   }, 90_000);
 
   it('gives an administrator a data address that is shown, hidden, copied, and streams the events', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await russianContext(browser(), 1280);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     try {
       const page = await signIn(context, admin.email, admin.password, false);

@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
 import { eventClassTitle } from '@stat/schemas/filters';
+import { createSite, openPage, pageWithErrors, registerUser, russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
@@ -83,9 +84,7 @@ describe('filters in a browser', () => {
   });
 
   it('applies filters from the dialog: requests, chips, totals of the filtered request, removal', async () => {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const { page, errors } = await openPage(browser(), 1440);
     try {
       const first = page.waitForRequest(isCall(DEMO, 'traffic_sources', 'table', false));
       await page.goto(`${base}/stat/projects/${DEMO}/new/report/traffic_sources?dateStart=7days&dateEnd=today&groupBy=day&sample=1`);
@@ -237,22 +236,13 @@ describe('filters in a browser', () => {
   }, 180_000);
 
   it('saves a filter as a template, applies it from the dropdown after a reload, edits and deletes it', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const context = await russianContext(browser(), 1280);
+    const { page, errors } = await pageWithErrors(context);
     try {
-      await page.goto(`${base}/stat/projects?register`);
-      await page.fill('input[name=email]', `filters-${stamp}@example.com`);
-      await page.fill('input[name=password]', 'browser test password');
-      await page.click('[data-testid=register-form] button[type=submit]');
-      await page.waitForSelector('[data-testid=projects]');
-      const created = await context.request.post(`${base}/top100/api/v1.0/project`, {
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-        data: JSON.stringify({ url: `https://filters-${stamp}.example`, title: 'Сайт с фильтрами', agree: true }),
-      });
-      expect(created.status()).toBe(200);
-      const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+      await registerUser(page, base, `filters-${stamp}@example.com`);
+      const created = await createSite(context, base, `https://filters-${stamp}.example`, 'Сайт с фильтрами');
+      expect(created.status).toBe(200);
+      const project = String(created.id);
       // The site's counter is installed (one hit stored): a site without hits shows its install code instead of reports.
       await installed(project, context);
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumForTests } from '../../server/src/testing/browser';
+import { createSite, pageWithErrors, registerUser, russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
@@ -30,19 +31,12 @@ describe('the funnels page', () => {
   });
 
   it('builds a three-step funnel, shows it, copies it and deletes the copy', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', acceptDownloads: true });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const context = await russianContext(browser(), 1280, { acceptDownloads: true });
+    const { page, errors } = await pageWithErrors(context);
     const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
     try {
-      await page.goto(`${base}/stat/projects?register`);
-      await page.fill('input[name=email]', `funnels-${stamp}@example.com`);
-      await page.fill('input[name=password]', 'browser test password');
-      await page.click('[data-testid=register-form] button[type=submit]');
-      await page.waitForSelector('[data-testid=projects]');
-      const created = await context.request.post(`${base}/top100/api/v1.0/project`, { headers, data: JSON.stringify({ url: `https://funnels-${stamp}.example`, title: 'Сайт с воронками', agree: true }) });
-      const project = ((await created.json()) as { result: { project_id: number } }).result.project_id;
+      await registerUser(page, base, `funnels-${stamp}@example.com`);
+      const project = (await createSite(context, base, `https://funnels-${stamp}.example`, 'Сайт с воронками')).id;
       for (const [title, path] of [['Каталог', '/catalog'], ['Корзина', '/cart'], ['Оплата', '/pay']]) {
         const answer = await context.request.post(`${base}/top100/api/v1.0/goal`, {
           headers,

@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addDays } from '@stat/schemas/period';
 import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { createSite, pageWithErrors, registerUser, russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collectorUrl = inject('collectorUrl').replace(/\/+$/, '');
@@ -56,22 +57,13 @@ describe('the goals page', () => {
   });
 
   it('creates a goal from an autogoal and one with a condition; the demo project’s buttons are disabled for a user', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const context = await russianContext(browser(), 1280);
+    const { page, errors } = await pageWithErrors(context);
     try {
-      await page.goto(`${base}/stat/projects?register`);
-      await page.fill('input[name=email]', `goals-${stamp}@example.com`);
-      await page.fill('input[name=password]', 'browser test password');
-      await page.click('[data-testid=register-form] button[type=submit]');
-      await page.waitForSelector('[data-testid=projects]');
-      const created = await context.request.post(`${base}/top100/api/v1.0/project`, {
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-        data: JSON.stringify({ url: `https://goals-${stamp}.example`, title: 'Сайт с целями', agree: true }),
-      });
-      expect(created.status()).toBe(200);
-      const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+      await registerUser(page, base, `goals-${stamp}@example.com`);
+      const created = await createSite(context, base, `https://goals-${stamp}.example`, 'Сайт с целями');
+      expect(created.status).toBe(200);
+      const project = String(created.id);
 
       await page.goto(`${base}/stat/projects/${project}/goals`);
       await page.waitForSelector('[data-testid="goals-empty"]');
@@ -159,22 +151,13 @@ describe('the goals page', () => {
   }, 180_000);
 
   it('shows how many times each goal was reached and by how many visitors, as counted by hand; the row actions work', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    const context = await russianContext(browser(), 1280);
+    const { page, errors } = await pageWithErrors(context);
     try {
-      await page.goto(`${base}/stat/projects?register`);
-      await page.fill('input[name=email]', `goal-counts-${stamp}@example.com`);
-      await page.fill('input[name=password]', 'browser test password');
-      await page.click('[data-testid=register-form] button[type=submit]');
-      await page.waitForSelector('[data-testid=projects]');
-      const created = await context.request.post(`${base}/top100/api/v1.0/project`, {
-        headers: JSON_HEADERS,
-        data: JSON.stringify({ url: `https://counts-${stamp}.example`, title: 'Сайт со счётом целей', agree: true }),
-      });
-      expect(created.status()).toBe(200);
-      const project = String(((await created.json()) as { result: { project_id: number } }).result.project_id);
+      await registerUser(page, base, `goal-counts-${stamp}@example.com`);
+      const created = await createSite(context, base, `https://counts-${stamp}.example`, 'Сайт со счётом целей');
+      expect(created.status).toBe(200);
+      const project = String(created.id);
       const site = `https://counts-${stamp}.example`;
       // Visitor A: views /cart, stays on it (an engagement hit), buys there. Visitor B: views /cart
       // twice and buys. Visitor C: views the home page. By hand: «Корзина» (the address alone) is

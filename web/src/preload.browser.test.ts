@@ -13,20 +13,12 @@ import type { Page, Request } from 'playwright-core';
 import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
 import { addDays } from '@stat/schemas/period';
 import { moscowToday } from './lib/dates';
+import { postApi, russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
 
-interface Envelope<T> {
-  responseStatus: number;
-  result: T;
-}
-
-async function api<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${base}/top100${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as Envelope<T>).result;
-}
+const api = <T>(path: string, body: unknown): Promise<T> => postApi<T>(base, path, body);
 
 /** The report calls a page makes (top-level tables and graphs), as sent. */
 function reportCalls(page: Page): { kind: string; report: string; body: Record<string, unknown> }[] {
@@ -57,7 +49,7 @@ describe('a report page opened by its address', () => {
 
   it('asks once for what its address says and shows that answer; opened again, it asks again', async () => {
     // A visitor: no session, so the early calls go before the session is known.
-    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await russianContext(browser(), 1440);
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
@@ -124,7 +116,7 @@ describe('a report page opened by its address', () => {
   }, 120_000);
 
   it('draws a demo report while its project is still read, and keeps it when the project comes', async () => {
-    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await russianContext(browser(), 1440);
     const page = await context.newPage();
     const calls = reportCalls(page);
     let answerProject = () => undefined as void;
@@ -151,7 +143,7 @@ describe('a report page opened by its address', () => {
   }, 120_000);
 
   it('shows the summary of a period, sort and page given in the address', async () => {
-    const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await russianContext(browser(), 1280);
     const page = await context.newPage();
     const calls = reportCalls(page);
     try {

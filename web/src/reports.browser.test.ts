@@ -11,21 +11,12 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
+import { openPage, postApi } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
 
-interface Envelope<T> {
-  responseStatus: number;
-  result: T;
-}
-
-async function api<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${base}/top100${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(response.status).toBe(200);
-  const envelope = (await response.json()) as Envelope<T>;
-  return envelope.result;
-}
+const api = <T>(path: string, body: unknown): Promise<T> => postApi<T>(base, path, body);
 
 const isTopTable = (name: string) => (r: Request) =>
   r.method() === 'POST' && r.url().endsWith(`/report/${PROJECT}/${name}/table`) && !(r.postDataJSON() as { parents?: unknown }).parents;
@@ -54,9 +45,7 @@ describe('dimension reports in a browser', () => {
   const browser = chromiumForTests();
 
   it('opens reports of every kind from the menu: graph, totals, tree, lines, placeholder', async () => {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const { page, errors: pageErrors } = await openPage(browser(), 1440);
     try {
       await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=7days&dateEnd=today&groupBy=day`);
       await page.waitForSelector('[data-testid="report-menu"]');
@@ -148,9 +137,7 @@ describe('dimension reports in a browser', () => {
   }, 180_000);
 
   it('chapters: the URL tree expands a section into subsections and a subsection into its pages; a page does not expand', async () => {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const { page, errors: pageErrors } = await openPage(browser(), 1440);
     try {
       const top = page.waitForRequest(isTopTable('chapters'));
       // By title, descending: /tags/ comes among the first rows, after the sections named past it.

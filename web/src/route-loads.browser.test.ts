@@ -8,6 +8,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { chromiumForTests } from '../../server/src/testing/browser';
+import { russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 
@@ -18,7 +19,7 @@ describe('a page load at a redirecting address', () => {
     ['/', '/stat/projects', '[data-testid=login-form]'],
     ['/stat/projects/7596044', '/stat/projects/7596044/dashboard', '[data-testid=widget-traffic_sources]'],
   ])('%s goes on to %s and logs no warning or error', async (path, target, shown) => {
-    const context = await browser().newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const context = await russianContext(browser(), 1440);
     const page = await context.newPage();
     const logged: string[] = [];
     page.on('console', (message) => {

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../../server/src/testing/api-client';
 import { chromiumForTests, VISITOR_USER_AGENT } from '../../server/src/testing/browser';
+import { russianContext } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const collector = inject('collectorUrl').replace(/\/+$/, '');
@@ -49,7 +50,7 @@ describe('the site screens as a new user meets them', () => {
 
   beforeAll(async () => {
     mkdirSync(SCREENS, { recursive: true });
-    context = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    context = await russianContext(browser(), 1280);
     page = await context.newPage();
   }, 60_000);
 
@@ -215,7 +216,7 @@ describe('the site screens as a new user meets them', () => {
   }, 90_000);
 
   it('the profile changes the name and the password; «Выйти на всех устройствах» logs out every browser', async () => {
-    const other = await browser().newContext({ viewport: { width: 1280, height: 900 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+    const other = await russianContext(browser(), 1280);
     const login = await other.request.post(`${base}/top100/api/v1.0/auth/login`, {
       headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
       data: JSON.stringify({ email, password: PASSWORD }),

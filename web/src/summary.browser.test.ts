@@ -10,6 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
 import { addDays } from '@stat/schemas/period';
 import { moscowToday } from './lib/dates';
+import { openPage } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const PROJECT = '7596044';
@@ -36,9 +37,7 @@ describe('summary report in a browser', () => {
   const browser = chromiumForTests();
 
   it('draws the graph and shows the table endpoint\'s totals', async () => {
-    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const { page, errors: pageErrors } = await openPage(browser(), 1280);
     try {
       const tableRequest = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/report/${PROJECT}/summary/table`));
       await page.goto(`${base}/stat/projects/${PROJECT}/new/report/summary?dateStart=30days&dateEnd=today&groupBy=day`);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumForTests, paintedPixels } from '../../server/src/testing/browser';
+import { openPage } from './testing/browser';
 
 const base = inject('apiUrl').replace(/\/+$/, '');
 const SCREENS = fileURLToPath(new URL('../../test-output/screens/', import.meta.url));
@@ -51,9 +52,7 @@ describe('report toolbar in a browser', () => {
 
   /** A page at 1440 × 900 that keeps its errors, and a reader of its URL's parameters. */
   async function reportPage(): Promise<{ page: Page; pageErrors: string[]; param: (name: string) => string | null }> {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 900 } });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const { page, errors: pageErrors } = await openPage(browser(), 1440);
     return { page, pageErrors, param: (name) => new URL(page.url()).searchParams.get(name) };
   }
 
