@@ -59,6 +59,20 @@ export function defineReport(input: DefinitionInput): ReportDefinition {
   };
 }
 
+/** What a group says once for its reports: their metrics and order, and any other field most of them share. */
+type GroupDefaults = Pick<DefinitionInput, 'metrics' | 'defaultSort'> & Partial<Omit<DefinitionInput, 'group' | 'name' | 'title' | 'drilldown' | 'metrics' | 'defaultSort'>>;
+
+/** A report of a group: what defineReport takes, less the group and what the group says (which it may say otherwise). */
+export type GroupReportInput = Omit<DefinitionInput, 'group' | 'metrics' | 'defaultSort'> & Partial<GroupDefaults>;
+
+/**
+ * The definer of one menu group's reports (one file each): a report of it is in `group` and has
+ * the group's `defaults` unless it says otherwise; then defineReport's defaults apply.
+ */
+export function reportGroup(group: ReportGroup, defaults: GroupDefaults): (input: GroupReportInput) => ReportDefinition {
+  return (input) => defineReport({ group, ...defaults, ...input });
+}
+
 /** The metrics of a report whose rows are visits' sources, places or devices (every event of a visit has the same value). */
 export const VISIT_METRICS = [
   'visits',

@@ -1,5 +1,5 @@
 import type { Metric } from '../catalogue.js';
-import { BY_PAGE_VIEWS, defineReport, type ReportDefinition } from './define.js';
+import { BY_PAGE_VIEWS, reportGroup, type ReportDefinition } from './define.js';
 
 /**
  * The entry of a project's `available_reports` that opens its media reports (specification 000:
@@ -14,6 +14,9 @@ export const MEDIA_TOTALS = 'media_totals';
  */
 export const MEDIA_METRICS = ['page_views', 'visitors', 'visits', 'read_throughs', 'read_through_share', 'avg_view_duration'] as const satisfies readonly Metric[];
 
+/** Every media report counts a material's readers, most page views first, and leaves out the pages of no material. */
+const mediaReport = reportGroup('media', { metrics: MEDIA_METRICS, defaultMetrics: ['page_views', 'visitors', 'read_through_share'], defaultSort: BY_PAGE_VIEWS, skipEmpty: true });
+
 /**
  * «Материалы» (materials_summary): a row per material title, expanding into its addresses; and
  * «Авторы» (authors_summary): a row per author, expanding into the author's materials. Pages
@@ -21,26 +24,6 @@ export const MEDIA_METRICS = ['page_views', 'visitors', 'visits', 'read_throughs
  * are not built yet.
  */
 export const MEDIA_REPORTS: readonly ReportDefinition[] = [
-  defineReport({
-    name: 'materials_summary',
-    title: 'Материалы',
-    header: 'Название материала, URL',
-    group: 'media',
-    drilldown: ['media_title', 'url_no_args'],
-    metrics: MEDIA_METRICS,
-    defaultMetrics: ['page_views', 'visitors', 'read_through_share'],
-    defaultSort: BY_PAGE_VIEWS,
-    skipEmpty: true,
-  }),
-  defineReport({
-    name: 'authors_summary',
-    title: 'Авторы',
-    header: 'Автор',
-    group: 'media',
-    drilldown: ['author_name', 'media_title'],
-    metrics: MEDIA_METRICS,
-    defaultMetrics: ['page_views', 'visitors', 'read_through_share'],
-    defaultSort: BY_PAGE_VIEWS,
-    skipEmpty: true,
-  }),
+  mediaReport({ name: 'materials_summary', title: 'Материалы', header: 'Название материала, URL', drilldown: ['media_title', 'url_no_args'] }),
+  mediaReport({ name: 'authors_summary', title: 'Авторы', header: 'Автор', drilldown: ['author_name', 'media_title'] }),
 ];
