@@ -1,4 +1,5 @@
 import type { Dimension } from './dimensions.js';
+import { GOAL_ACCESS, GOAL_DESCRIPTION_MAX, GOAL_TITLE_MAX, GOAL_TITLE_MIN, type GoalAccess } from './goals.js';
 
 /**
  * Conversions (spec 002, §3 "Conversion", §4, §5, §9): the share of visits, visitors or events
@@ -24,13 +25,14 @@ export const ATTRIBUTION_LABELS: Record<AttributionModel, string> = {
 export const ATTRIBUTION_WINDOWS = [7, 14, 21, 28] as const;
 export type AttributionWindow = (typeof ATTRIBUTION_WINDOWS)[number];
 
-export const CONVERSION_ACCESS = ['own', 'common'] as const;
-export type ConversionAccess = (typeof CONVERSION_ACCESS)[number];
+/** Who sees a conversion: as for a goal, `own` its creator only, `common` everyone with access to the project. */
+export const CONVERSION_ACCESS = GOAL_ACCESS;
+export type ConversionAccess = GoalAccess;
 
-/** §5 */
-export const CONVERSION_TITLE_MIN = 3;
-export const CONVERSION_TITLE_MAX = 255;
-export const CONVERSION_DESCRIPTION_MAX = 500;
+/** §5: the title's and the description's limits, the same as a goal's. */
+export const CONVERSION_TITLE_MIN = GOAL_TITLE_MIN;
+export const CONVERSION_TITLE_MAX = GOAL_TITLE_MAX;
+export const CONVERSION_DESCRIPTION_MAX = GOAL_DESCRIPTION_MAX;
 /** §9: the conversions report table's default rows. */
 export const CONVERSION_TABLE_PAGE = 10;
 
