@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -123,6 +124,23 @@ export async function startService(name, env, logFile, timeoutMs = 120_000) {
   };
 }
 
+/**
+ * The embedded service in `dataDir` with the whole demo filled before «ready» (by default it
+ * fills after: minutes on two cores), on two free ports, its log in `dataDir/service.log`; `env`
+ * adds to it (DEMO_DAYS, DEMO_LIVE…). Resolves with the service and its api's port.
+ */
+export async function startDemoService(dataDir, env) {
+  const apiPort = await freePort();
+  const collectorPort = await freePort();
+  const service = await startService(
+    'embedded',
+    { DATA_DIR: dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'true', DEMO_SEED_WAIT: 'true', ...env },
+    join(dataDir, 'service.log'),
+    900_000,
+  );
+  return { service, apiPort };
+}
+
 /** Today's Moscow date, YYYY-MM-DD. */
 export function moscowToday(now = Date.now()) {
   return new Date(now + 3 * 3600_000).toISOString().slice(0, 10);
@@ -172,6 +190,29 @@ export async function timed(f) {
 export function timeStats(times) {
   const sorted = [...times].sort((a, b) => a - b);
   return { n: sorted.length, median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] };
+}
+
+/**
+ * Times each call `n` times in turn, after two warm-up calls (the first of each shape compiles
+ * its query plan), and prints a Markdown table of median, p90 and maximum ms. A call is
+ * `[label, () => fetch(…)]`; an answer other than 200 throws.
+ */
+export async function printCallLatencies(calls, n) {
+  console.log('| call | median ms | p90 ms | max ms |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const [label, call] of calls) {
+    for (let i = 0; i < 2; i++) await (await call()).arrayBuffer();
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const started = performance.now();
+      const response = await call();
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${label}: ${response.status}`);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`| ${label} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.9).toFixed(1)} | ${times[times.length - 1].toFixed(1)} |`);
+  }
 }
 
 /**

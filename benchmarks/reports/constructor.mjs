@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, load, machine, moscowToday, quantile, startService } from '../lib/harness.mjs';
+import { load, machine, moscowToday, printCallLatencies, startDemoService } from '../lib/harness.mjs';
 
 const CALLS = Number(process.env.CALLS || 20);
 const DAYS = process.env.DEMO_DAYS || '7';
@@ -21,24 +21,7 @@ say(`machine: ${m.cores} cores, ${m.model}, ${m.ramMiB} MiB RAM, node ${m.node};
 say(`demo: ${DAYS} days of ${VISITS} visits a day`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'stat-bench-constructor-'));
-const apiPort = await freePort();
-const collectorPort = await freePort();
-const service = await startService(
-  'embedded',
-  {
-    DATA_DIR: dataDir,
-    API_PORT: String(apiPort),
-    COLLECTOR_PORT: String(collectorPort),
-    DEMO_SEED: 'true',
-    DEMO_SEED_WAIT: 'true',
-    DEMO_DAYS: DAYS,
-    DEMO_VISITS_PER_DAY: VISITS,
-    DEMO_LIVE: 'false',
-    REPORT_REQUESTS_PER_MINUTE: '100000',
-  },
-  join(dataDir, 'service.log'),
-  900_000,
-);
+const { service, apiPort } = await startDemoService(dataDir, { DEMO_DAYS: DAYS, DEMO_VISITS_PER_DAY: VISITS, DEMO_LIVE: 'false', REPORT_REQUESTS_PER_MINUTE: '100000' });
 const api = `http://127.0.0.1:${apiPort}/top100/api/report/v1.0`;
 
 const shift = (date, days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -62,22 +45,7 @@ function post(body) {
 }
 
 try {
-  console.log('| call | median ms | p90 ms | max ms |');
-  console.log('| --- | ---: | ---: | ---: |');
-  for (const [label, call] of calls) {
-    // Two warm-up calls: the first of each shape compiles its query plan.
-    for (let i = 0; i < 2; i++) await (await call()).arrayBuffer();
-    const times = [];
-    for (let i = 0; i < CALLS; i++) {
-      const started = performance.now();
-      const response = await call();
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${label}: ${response.status}`);
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`| ${label} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.9).toFixed(1)} | ${times[times.length - 1].toFixed(1)} |`);
-  }
+  await printCallLatencies(calls, CALLS);
   say(`load after: ${load().join(' ')}`);
 } finally {
   await service.stop();

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, load, machine, moscowToday, quantile, startService } from '../lib/harness.mjs';
+import { load, machine, moscowToday, printCallLatencies, startDemoService } from '../lib/harness.mjs';
 
 const CALLS = Number(process.env.CALLS || 50);
 const DAYS = process.env.DEMO_DAYS || '35';
@@ -19,15 +19,7 @@ const m = machine();
 say(`machine: ${m.cores} cores, ${m.model}, ${m.ramMiB} MiB RAM, node ${m.node}; load ${load().join(' ')}`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'stat-bench-reports-'));
-const apiPort = await freePort();
-const collectorPort = await freePort();
-const service = await startService(
-  'embedded',
-  // The whole demo before «ready» (by default it fills after): minutes on two cores.
-  { DATA_DIR: dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'true', DEMO_SEED_WAIT: 'true', DEMO_DAYS: DAYS },
-  join(dataDir, 'service.log'),
-  900_000,
-);
+const { service, apiPort } = await startDemoService(dataDir, { DEMO_DAYS: DAYS });
 const api = `http://127.0.0.1:${apiPort}/top100/api/report/v1.0`;
 
 const shift = (date, days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -47,22 +39,7 @@ function post(kind, body) {
 }
 
 try {
-  console.log('| call | median ms | p90 ms | max ms |');
-  console.log('| --- | ---: | ---: | ---: |');
-  for (const [label, call] of calls) {
-    // Two warm-up calls: the first of each shape compiles its query plan.
-    for (let i = 0; i < 2; i++) await (await call()).arrayBuffer();
-    const times = [];
-    for (let i = 0; i < CALLS; i++) {
-      const started = performance.now();
-      const response = await call();
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${label}: ${response.status}`);
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`| ${label} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.9).toFixed(1)} | ${times[times.length - 1].toFixed(1)} |`);
-  }
+  await printCallLatencies(calls, CALLS);
   say(`load after: ${load().join(' ')}`);
 } finally {
   await service.stop();

@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { freePort, load, machine, startService } from '../lib/harness.mjs';
+import { load, machine, startDemoService } from '../lib/harness.mjs';
 
 const LINES = Number(process.env.LINES || 10);
 const POINTS = Number(process.env.POINTS || 10_000);
@@ -55,14 +55,7 @@ const WATCH = () => {
 const keep = Boolean(process.env.DATA_DIR);
 const dataDir = process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'stat-bench-big-graph-'));
 mkdirSync(dataDir, { recursive: true });
-const apiPort = await freePort();
-const collectorPort = await freePort();
-const service = await startService(
-  'embedded',
-  { DATA_DIR: dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'true', DEMO_SEED_WAIT: 'true', DEMO_DAYS: '7', DEMO_LIVE: 'false' },
-  join(dataDir, 'service.log'),
-  900_000,
-);
+const { service, apiPort } = await startDemoService(dataDir, { DEMO_DAYS: '7', DEMO_LIVE: 'false' });
 const base = `http://127.0.0.1:${apiPort}`;
 const browser = await chromium.launch({ executablePath: execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim(), args: FLAGS, headless: true });
 

@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { cpuSeconds, freePort, load, machine, ROOT, startService } from '../lib/harness.mjs';
+import { cpuSeconds, load, machine, ROOT, startDemoService } from '../lib/harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 5);
 const DAYS = process.env.DEMO_DAYS || '35';
@@ -67,14 +67,7 @@ const WATCH = (selector) => {
 const keep = Boolean(process.env.DATA_DIR);
 const dataDir = process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'stat-bench-first-graph-'));
 mkdirSync(dataDir, { recursive: true });
-const apiPort = await freePort();
-const collectorPort = await freePort();
-const service = await startService(
-  'embedded',
-  { DATA_DIR: dataDir, API_PORT: String(apiPort), COLLECTOR_PORT: String(collectorPort), DEMO_SEED: 'true', DEMO_SEED_WAIT: 'true', DEMO_DAYS: DAYS },
-  join(dataDir, 'service.log'),
-  900_000,
-);
+const { service, apiPort } = await startDemoService(dataDir, { DEMO_DAYS: DAYS });
 const base = `http://127.0.0.1:${apiPort}`;
 const browser = await chromium.launch({ executablePath: execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim(), args: FLAGS, headless: true });
 
