@@ -183,10 +183,4 @@ status() {
   fi
 }
 
-case "${1:-}" in
-  start) start ;;
-  stop) stop ;;
-  status) status ;;
-  restart) stop; start ;;
-  *) usage ;;
-esac
+dispatch "$@"

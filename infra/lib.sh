@@ -121,3 +121,15 @@ usage() {
   echo "usage: $0 start|stop|status|restart" >&2
   exit 2
 }
+
+# Runs the command the script was given ($1: start, stop, status or restart) with the script's
+# own start, stop and status functions; anything else prints the usage.
+dispatch() {
+  case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    status) status ;;
+    restart) stop; start ;;
+    *) usage ;;
+  esac
+}
