@@ -12,7 +12,6 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -31,7 +30,7 @@ import {
 import { DimensionFilterRuleDto, DimensionFilterRules, MetricFilterRuleDto, MetricFilterRules } from '../reports/filter.dto.js';
 import { IsSample } from '../reports/report-request.dto.js';
 import { IsRowId } from '../http/id.pipe.js';
-import { Given, IsPageOffset, Trimmed } from '../http/dto-helpers.js';
+import { Given, HasNoProblem, IsPageOffset, Trimmed } from '../http/dto-helpers.js';
 
 /**
  * What is wrong with a template's title (already trimmed), or null (§5: required, 3 to 255
@@ -45,8 +44,7 @@ export function titleProblem(title: unknown): string | null {
   return null;
 }
 
-const IsTitle = () =>
-  ValidateBy({ name: 'isTemplateTitle', validator: { validate: (value) => titleProblem(value) === null, defaultMessage: (args) => titleProblem(args?.value) ?? '' } });
+const IsTitle = (): PropertyDecorator => HasNoProblem('isTemplateTitle', titleProblem);
 
 export class TemplateSortDto {
   @IsIn(['title', 'date', ...CONSTRUCTOR_METRICS])

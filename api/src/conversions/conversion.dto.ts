@@ -26,7 +26,7 @@ import { ID_MAX, IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto, DimensionFilterRules } from '../reports/filter.dto.js';
 import { IsNotBefore, IsReportDate } from '../reports/report-request.dto.js';
-import { Given, IsPageOffset, QueryId, Trimmed } from '../http/dto-helpers.js';
+import { Given, HasNoProblem, IsPageOffset, QueryId, Trimmed } from '../http/dto-helpers.js';
 
 /** How many conversions one report call reads. */
 export const CONVERSIONS_A_CALL = 20;
@@ -52,11 +52,7 @@ export function conversionTitleProblem(title: unknown): string | null {
 }
 
 /** One text per title: «Поле не заполнено» or the length's. */
-const IsConversionTitle = (): PropertyDecorator =>
-  ValidateBy({
-    name: 'isConversionTitle',
-    validator: { validate: (value) => conversionTitleProblem(value) === null, defaultMessage: (args) => conversionTitleProblem(args?.value) ?? '' },
-  });
+const IsConversionTitle = (): PropertyDecorator => HasNoProblem('isConversionTitle', conversionTitleProblem);
 
 /**
  * The fields of a conversion that a create or an update may leave out. (The title and the

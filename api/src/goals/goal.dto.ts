@@ -33,16 +33,12 @@ import {
 import { IsRowId } from '../http/id.pipe.js';
 import { queryBoolean, queryInt } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto } from '../reports/filter.dto.js';
-import { Given, IsPageOffset, QueryId, Trimmed } from '../http/dto-helpers.js';
+import { Given, HasNoProblem, IsPageOffset, QueryId, Trimmed } from '../http/dto-helpers.js';
 import { IsReportDate, IsReportDateEnd } from '../reports/report-request.dto.js';
 
 
 /** One text per title: required, at least 3, at most 255 characters (§5). */
-const IsGoalTitle = () =>
-  ValidateBy({
-    name: 'isGoalTitle',
-    validator: { validate: (value) => goalTitleProblem(value) === null, defaultMessage: (args) => goalTitleProblem(args?.value) ?? '' },
-  });
+const IsGoalTitle = (): PropertyDecorator => HasNoProblem('isGoalTitle', goalTitleProblem);
 
 /** Every condition has a key, an operator and a value that is not empty (§5). */
 const ConditionsFilled = () =>

@@ -3,7 +3,7 @@ import { ArrayMaxSize, IsArray, IsIn, IsObject, ValidateBy, ValidateNested } fro
 import { FILTER_LIMITS, SAVED_FILTER_TEXTS, SAVED_FILTER_TITLE_MAX, SAVED_FILTER_TYPES, type SavedFilterBody, type SavedFilterType } from '@stat/schemas';
 import { TOO_LONG } from '../projects/project.dto.js';
 import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.dto.js';
-import { Given, Trimmed } from '../http/dto-helpers.js';
+import { Given, HasNoProblem, Trimmed } from '../http/dto-helpers.js';
 
 /** The template form's texts (specification 001, §5 and §8). */
 export const TITLE_REQUIRED = SAVED_FILTER_TEXTS.titleRequired;
@@ -24,11 +24,7 @@ export function titleProblem(title: unknown): string | null {
 
 
 /** One message per title: «Поле не заполнено» or «Превышен лимит символов». */
-const IsTitle = () =>
-  ValidateBy({
-    name: 'isSavedFilterTitle',
-    validator: { validate: (value) => titleProblem(value) === null, defaultMessage: (args) => titleProblem(args?.value) ?? '' },
-  });
+const IsTitle = (): PropertyDecorator => HasNoProblem('isSavedFilterTitle', titleProblem);
 
 /**
  * At least one rule: the save button is disabled while no filter is set (§4). A body that is
