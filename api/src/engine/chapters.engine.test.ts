@@ -9,6 +9,7 @@ import type { ReportRequest } from './request.js';
 import { ReportAnswers } from './answers.js';
 import { pageViewRows, type PageView } from '../testing/page-views.js';
 import { answersOver, useChdb } from '../testing/chdb.js';
+import { textOf } from '../testing/lines.js';
 
 // Needs: chDB (in-process). «Разделы сайта» as a URL tree, on page views counted by hand.
 const PROJECT = 43;
@@ -155,8 +156,7 @@ describe('chapters: the site sections as a URL tree', () => {
 
   it('CSV of an expanded level: its totals and every row', async () => {
     const { lines } = await service.csv(PROJECT, 'chapters', request({ parents: ['/news/'] }));
-    let text = '';
-    for await (const line of lines) text += line;
+    const text = await textOf(lines);
     expect(text).toBe(
       '\uFEFFРаздел сайта / страница;Просмотры;Визиты;Посетители\r\n' +
         'Итого;6;4;3\r\n' +

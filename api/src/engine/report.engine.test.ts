@@ -10,6 +10,7 @@ import { Sampling } from './sampling.js';
 import { planReport } from './plan.js';
 import { findsKeysFirst, totalsOfSite } from './sql/query-plan.js';
 import { answersOver, useChdb } from '../testing/chdb.js';
+import { textOf } from '../testing/lines.js';
 
 // Needs: chDB (in-process). A small traffic whose every number below was counted by hand.
 const PROJECT = 42;
@@ -185,8 +186,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect([shown(second), second.meta.total, second.totals]).toEqual([[['Прямые заходы', 1]], 3, [4]]);
     // The CSV of the table sorted so is in the same order.
     const { lines } = await service.csv(PROJECT, 'traffic_sources', request({ metrics: ['page_views'], sort: { name: 'title', order: 'desc' } }));
-    let text = '';
-    for await (const line of lines) text += line;
+    const text = await textOf(lines);
     expect(text.split('\r\n').slice(1)).toEqual(['Итого;4', 'Социальные сети;1', 'Прямые заходы;1', 'Поисковые системы;2', '']);
   });
 
@@ -333,8 +333,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     expect(shown(keys)).toEqual([['period', 1], ['plan', 1]]);
     expect([keys.totals, keys.meta.total]).toEqual([[1], 2]);
     const csv = await service.csv(own, 'custom_vars', request({ parents: ['subscribe'], metrics: ['events_count'] }));
-    let text = '';
-    for await (const part of csv.lines) text += part;
+    const text = await textOf(csv.lines);
     expect(text.split('\r\n').slice(1, 4)).toEqual(['Итого;1', 'period;1', 'plan;1']);
   });
 
@@ -346,8 +345,7 @@ describe('the report engine, on a traffic counted by hand', () => {
     const empty = await service.table(PROJECT, 'traffic_sources', request({ ...nothing, metrics: ['visits', 'page_views'] }));
     expect([empty.data, empty.totals, empty.meta.total]).toEqual([[], [0, 0], 0]);
     const csv = await service.csv(PROJECT, 'traffic_sources', request({ ...nothing, metrics: ['visits', 'page_views'] }));
-    let text = '';
-    for await (const part of csv.lines) text += part;
+    const text = await textOf(csv.lines);
     expect(text.split('\r\n').slice(1)).toEqual(['Итого;0;0', '']);
   });
 
@@ -385,8 +383,7 @@ describe('the report engine, on a traffic counted by hand', () => {
 
   it('CSV: the byte-order mark, the column titles, the totals, then every row, semicolons and comma decimals', async () => {
     const { disposition, lines } = await service.csv(PROJECT, 'traffic_sources', request({ metrics: ['visits', 'bounces', 'avg_view_depth'], limit: 1 }));
-    let text = '';
-    for await (const line of lines) text += line;
+    const text = await textOf(lines);
     expect(text).toBe(
       '\uFEFFТип источника;Визиты;Отказы, %;Глубина просмотра\r\n' +
         'Итого;3;66,67;1,33\r\n' +
@@ -398,9 +395,7 @@ describe('the report engine, on a traffic counted by hand', () => {
   it('CSV of a report of time rows: a line per bucket, labelled as the table labels it', async () => {
     const csv = async (more: Partial<ReportRequest>): Promise<string> => {
       const { lines } = await service.csv(PROJECT, 'summary', request({ metrics: ['page_views', 'visits'], sort: { name: 'date', order: 'asc' }, ...more }));
-      let text = '';
-      for await (const line of lines) text += line;
-      return text;
+      return textOf(lines);
     };
     expect(await csv({})).toBe('\uFEFFДата;Просмотры;Визиты\r\nИтого;4;3\r\n10.11.2026;3;2\r\n11.11.2026;1;1\r\n');
     // A week cut by the period is that part of it; an hour has its time.
