@@ -18,6 +18,15 @@ function newDir(): string {
 }
 
 const SEGMENT_BYTES = 1 << 20;
+
+/** A new directory holding a log that appended these groups, one write each, and was closed. */
+async function closedLog(groups: readonly string[][], segmentBytes = SEGMENT_BYTES): Promise<string> {
+  const dir = newDir();
+  const { log } = HitLog.open({ dir, segmentBytes });
+  for (const group of groups) await log.append(group);
+  await log.close();
+  return dir;
+}
 const segmentsOf = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
 
 describe('HitLog records', () => {
@@ -63,10 +72,7 @@ describe('HitLog on disk', () => {
   });
 
   it('cuts a tail of garbage (a header whose length runs past the end), never replays it', async () => {
-    const dir = newDir();
-    const { log } = HitLog.open({ dir, segmentBytes: SEGMENT_BYTES });
-    await log.append(['{"n":1}']);
-    await log.close();
+    const dir = await closedLog([['{"n":1}']]);
     const file = join(dir, segmentsOf(dir)[0]!);
     appendFileSync(file, Buffer.from([0xff, 0xff, 0x00, 0x00, 1, 2, 3, 4, 5, 6]));
     const { recovery } = HitLog.open({ dir, segmentBytes: SEGMENT_BYTES });
@@ -75,10 +81,7 @@ describe('HitLog on disk', () => {
   });
 
   it('cuts a tail of zeros (a file the crash extended before its data reached the disk), never replays it as empty hits', async () => {
-    const dir = newDir();
-    const { log } = HitLog.open({ dir, segmentBytes: SEGMENT_BYTES });
-    await log.append(['{"n":1}']);
-    await log.close();
+    const dir = await closedLog([['{"n":1}']]);
     const file = join(dir, segmentsOf(dir)[0]!);
     appendFileSync(file, Buffer.alloc(4096));
     const { log: reopened, recovery } = HitLog.open({ dir, segmentBytes: SEGMENT_BYTES });
@@ -103,11 +106,7 @@ describe('HitLog on disk', () => {
   });
 
   it('sets aside a damaged record inside an older segment, keeps the records before it and those of later segments', async () => {
-    const dir = newDir();
-    const { log } = HitLog.open({ dir, segmentBytes: 20 });
-    await log.append(['{"n":1}', '{"n":2}']);
-    await log.append(['{"n":3}']);
-    await log.close();
+    const dir = await closedLog([['{"n":1}', '{"n":2}'], ['{"n":3}']], 20);
     const [first] = segmentsOf(dir);
     const file = join(dir, first!);
     const bytes = readFileSync(file);

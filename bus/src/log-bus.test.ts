@@ -185,12 +185,17 @@ describe('LogBus (the durable log of embedded mode)', () => {
     };
     /** What a restart after a power cut now would be handed again. */
     const replayedAfterCrash = (dir: string): number[] => LogBus.open({ dir }).recovery.records.map((r) => r.offset);
-
-    it('keeps stored hits until storage settled, so a power cut that took storage\'s last writes finds them in the log', async () => {
+    /** A started bus in a new directory whose storage settles when the test says so, released at every settle. */
+    async function busOnHeldStorage(): Promise<{ dir: string; storage: ReturnType<typeof heldSettle>; bus: LogBus }> {
       const dir = newDir();
       const storage = heldSettle();
       const bus = open(dir, { settleStorage: storage.settle, releaseEveryMs: 0 });
       await bus.start(async () => {});
+      return { dir, storage, bus };
+    }
+
+    it('keeps stored hits until storage settled, so a power cut that took storage\'s last writes finds them in the log', async () => {
+      const { dir, storage, bus } = await busOnHeldStorage();
       await bus.publish([hit(1), hit(2), hit(3)]);
       expect(await bus.drained(5_000)).toBe(true);
       await until(() => storage.calls() > 0);
@@ -202,10 +207,7 @@ describe('LogBus (the durable log of embedded mode)', () => {
     });
 
     it('releases nothing when storage could not settle, and releases at the next settle that works', async () => {
-      const dir = newDir();
-      const storage = heldSettle();
-      const bus = open(dir, { settleStorage: storage.settle, releaseEveryMs: 0 });
-      await bus.start(async () => {});
+      const { dir, storage, bus } = await busOnHeldStorage();
       await bus.publish([hit(1), hit(2)]);
       await until(() => storage.calls() === 1);
       storage.finish(new Error('EIO'));
