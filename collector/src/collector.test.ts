@@ -39,6 +39,10 @@ afterEach(() => {
   running = null;
 });
 
+/** Posts the test's hit, with the fields given, as a beacon; resolves with the answer's status. */
+const sendHit = (url: string, fields: Record<string, unknown> = {}): Promise<number> =>
+  fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, ...fields }) }).then((r) => r.status);
+
 /** Resolves once the check holds (polled; the answers here come from other requests' timing). */
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -116,7 +120,7 @@ describe('collector', () => {
     const bus = new GatedBus();
     bus.hold();
     const { url, buffer } = await start(bus, 100, { maxBatch: 100, flushMs: 300 });
-    const send = (i: number) => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, v: `visitor-${1000 + i}` }) }).then((r) => r.status);
+    const send = (i: number) => sendHit(url, { v: `visitor-${1000 + i}` });
     const first = send(0);
     await until(() => bus.groups.length === 1);
     const rest = Array.from({ length: 19 }, (_, i) => send(i + 1));
@@ -131,7 +135,7 @@ describe('collector', () => {
     const bus = new GatedBus();
     bus.hold();
     const { url, buffer } = await start(bus, 100, { maxBatch: 5, flushMs: 20 });
-    const send = (i: number) => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, v: `visitor-${2000 + i}` }) }).then((r) => r.status);
+    const send = (i: number) => sendHit(url, { v: `visitor-${2000 + i}` });
     const first = send(0);
     await until(() => bus.groups.length === 1);
     const full = Array.from({ length: 5 }, (_, i) => send(i + 1));
@@ -151,7 +155,7 @@ describe('collector', () => {
     const { url, buffer } = await start(bus);
     const gone = new AbortController();
     const abandoned = fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit), signal: gone.signal }).catch((error: unknown) => error);
-    const kept = fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify({ ...hit, v: 'visitor-0002' }) }).then((r) => r.status);
+    const kept = sendHit(url, { v: 'visitor-0002' });
     await until(() => buffer.size === 2);
     gone.abort();
     expect(await abandoned).toBeInstanceOf(Error);
@@ -212,10 +216,10 @@ describe('collector', () => {
     const bus = new GatedBus();
     bus.hold();
     const { url, buffer } = await start(bus, 3);
-    const first = [1, 2, 3].map(() => fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) }).then((r) => r.status));
+    const first = [1, 2, 3].map(() => sendHit(url));
     await until(() => buffer.size === 3);
     const refused: number[] = [];
-    for (let i = 0; i < 2; i++) refused.push((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status);
+    for (let i = 0; i < 2; i++) refused.push(await sendHit(url));
     expect(refused).toEqual([503, 503]);
     bus.release();
     expect(await Promise.all(first)).toEqual([204, 204, 204]);
@@ -232,7 +236,7 @@ describe('collector', () => {
     expect(buffer.size).toBe(0);
     expect(buffer.error).toBeInstanceOf(Error);
     bus.refusing = false;
-    expect((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status).toBe(204);
+    expect(await sendHit(url)).toBe(204);
     expect(bus.received).toHaveLength(1);
     const samples = readSamples(await (await fetch(`${url}/metrics`)).text());
     expect(samples.get('stat_hits_refused_total{reason="not_durable"}')).toBe(4);
@@ -249,7 +253,7 @@ describe('collector', () => {
     const bus = new GatedBus();
     bus.refusing = true;
     const { url } = await start(bus);
-    expect((await fetch(`${url}/hit`, { method: 'POST', body: JSON.stringify(hit) })).status).toBe(503);
+    expect(await sendHit(url)).toBe(503);
     const health = (await (await fetch(`${url}/health`)).json()) as Record<string, unknown>;
     expect(health).toEqual({ status: 'degraded', reasons: ['the bus refuses hits: Error: bus down'], unstored: 0, oldest_unstored_ms: null });
   });
