@@ -74,6 +74,8 @@ const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
+  /** A counter of this registry with one label, the reason (of a refusal, a drop, a dead letter). */
+  const byReason = (name: string, help: string): Counter<'reason'> => new Counter({ name, labelNames: ['reason'] as const, help, registers });
   const sources: Partial<GaugeSources> = {};
   const track = <K extends keyof GaugeSources>(kind: K, source: GaugeSources[K]): void => {
     const registered = sources[kind] !== undefined;
@@ -134,12 +136,7 @@ export function createMetrics(): Metrics {
     registry,
     track,
     hitsAccepted: new Counter({ name: 'stat_hits_accepted_total', help: 'Hits the collector acknowledged (204 or the pixel).', registers }),
-    hitsRefused: new Counter({
-      name: 'stat_hits_refused_total',
-      labelNames: ['reason'] as const,
-      help: 'Hits the collector refused, by its refusal code.',
-      registers,
-    }),
+    hitsRefused: byReason('stat_hits_refused_total', 'Hits the collector refused, by its refusal code.'),
     batchSize: new Histogram({ name: 'stat_aggregator_batch_size', help: 'Messages in one batch the aggregator handled.', buckets: BATCH_BUCKETS, registers }),
     storageWriteSeconds: new Histogram({
       name: 'stat_storage_write_seconds',
@@ -160,18 +157,8 @@ export function createMetrics(): Metrics {
       registers,
     }),
     eventsStored: new Counter({ name: 'stat_events_stored_total', help: 'Event rows the aggregator stored.', registers }),
-    eventsDeadLettered: new Counter({
-      name: 'stat_events_dead_lettered_total',
-      labelNames: ['reason'] as const,
-      help: 'Messages the aggregator set aside in dead_hits, by reason.',
-      registers,
-    }),
-    eventsDropped: new Counter({
-      name: 'stat_events_dropped_total',
-      labelNames: ['reason'] as const,
-      help: 'Hits the aggregator did not store on purpose, by reason.',
-      registers,
-    }),
+    eventsDeadLettered: byReason('stat_events_dead_lettered_total', 'Messages the aggregator set aside in dead_hits, by reason.'),
+    eventsDropped: byReason('stat_events_dropped_total', 'Hits the aggregator did not store on purpose, by reason.'),
     reportSeconds: new Histogram({
       name: 'stat_report_seconds',
       labelNames: ['report', 'table'] as const,
