@@ -69,6 +69,38 @@ export function Modal({ title, onClose, children, footer, width = 480, 'data-tes
   );
 }
 
+/** Props of {@link FormFooter}. */
+export interface FormFooterProps {
+  /** The id of the form that «save» submits. */
+  readonly form: string;
+  readonly saveLabel: string;
+  readonly cancelLabel: string;
+  readonly busy: boolean;
+  /** An error of the last save, shown at the left. */
+  readonly error?: string | null;
+  readonly onCancel: () => void;
+  readonly saveTestId: string;
+  readonly errorTestId?: string;
+}
+
+/** The footer of a form in a {@link Modal}: the last save's error at the left, «cancel» and «save» at the right. */
+export function FormFooter({ form, saveLabel, cancelLabel, busy, error, onCancel, saveTestId, errorTestId }: FormFooterProps) {
+  return (
+    <div className={styles.formFooter}>
+      {error ? (
+        <span className={styles.formError} role="alert" data-testid={errorTestId}>
+          {error}
+        </span>
+      ) : null}
+      <span className={styles.grow} />
+      <Button onClick={onCancel}>{cancelLabel}</Button>
+      <Button variant="primary" type="submit" form={form} busy={busy} data-testid={saveTestId}>
+        {saveLabel}
+      </Button>
+    </div>
+  );
+}
+
 /** Props of {@link ConfirmDialog}. */
 export interface ConfirmDialogProps {
   readonly title: ReactNode;

@@ -11,8 +11,8 @@ import {
   type Conversion,
   type ConversionMetric,
 } from '@stat/schemas/conversions';
-import { Modal } from '../../components/Modal';
-import { Button, Field, Spinner, TextArea, TextField } from '../../components/ui';
+import { FormFooter, Modal } from '../../components/Modal';
+import { Field, Spinner, TextArea, TextField } from '../../components/ui';
 import type { ConversionBody } from '../../data/calls';
 import { useRequest } from '../../lib/hooks';
 import { listGoals } from '../goals/goalsApi';
@@ -80,20 +80,7 @@ export function ConversionForm({ projectId, conversion, goalId, busy, error, onS
       onClose={onCancel}
       width={560}
       data-testid="conversion-form"
-      footer={
-        <div className={styles.footer}>
-          {error ? (
-            <span className={styles.error} role="alert" data-testid="conversion-form-error">
-              {error}
-            </span>
-          ) : null}
-          <span className={styles.grow} />
-          <Button onClick={onCancel}>{T.cancel}</Button>
-          <Button variant="primary" type="submit" form="conversion-form" busy={busy} data-testid="conversion-save">
-            {T.save}
-          </Button>
-        </div>
-      }
+      footer={<FormFooter form="conversion-form" saveLabel={T.save} cancelLabel={T.cancel} busy={busy} error={error} onCancel={onCancel} saveTestId="conversion-save" errorTestId="conversion-form-error" />}
     >
       <form id="conversion-form" className={styles.form} onSubmit={submit} noValidate>
         <TextField

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { FUNNEL_STEPS_MAX, FUNNEL_TEXTS, FUNNEL_TITLE_MAX } from '@stat/schemas/funnels';
 import type { Goal } from '@stat/schemas/goals';
-import { Modal } from '../../components/Modal';
+import { FormFooter, Modal } from '../../components/Modal';
 import { Button, Checkbox, TextField } from '../../components/ui';
 import { dropStep, funnelFormErrors, hasErrors, moveStep, type StepDraft } from './funnelState';
 import styles from './Funnels.module.css';
@@ -40,20 +40,7 @@ export function FunnelForm({ heading, initial, goals, busy, error, onSave, onCan
       onClose={onCancel}
       width={720}
       data-testid="funnel-form"
-      footer={
-        <div className={styles.footer}>
-          {error ? (
-            <span className={styles.error} role="alert">
-              {error}
-            </span>
-          ) : null}
-          <span className={styles.grow} />
-          <Button onClick={onCancel}>{FUNNEL_TEXTS.cancel}</Button>
-          <Button variant="primary" type="submit" form="funnel-form" busy={busy} data-testid="funnel-save">
-            {FUNNEL_TEXTS.save}
-          </Button>
-        </div>
-      }
+      footer={<FormFooter form="funnel-form" saveLabel={FUNNEL_TEXTS.save} cancelLabel={FUNNEL_TEXTS.cancel} busy={busy} error={error} onCancel={onCancel} saveTestId="funnel-save" />}
     >
       <form id="funnel-form" className={styles.form} onSubmit={submit} noValidate>
         <TextField label={FUNNEL_TEXTS.fieldTitle} value={title} maxLength={FUNNEL_TITLE_MAX} onChange={(e) => setTitle(e.target.value)} error={tried ? errors.title : null} data-testid="funnel-title" />

@@ -13,7 +13,7 @@ import {
   type GoalFlags,
 } from '@stat/schemas/goals';
 import type { DimensionFilterRule } from '@stat/schemas/filters';
-import { Modal } from '../../components/Modal';
+import { FormFooter, Modal } from '../../components/Modal';
 import { Button, Checkbox, Field, Switch, TextArea, TextField } from '../../components/ui';
 import { moscowToday } from '../../lib/dates';
 import { dimensionChips } from '../../reports/filters/chips';
@@ -86,20 +86,7 @@ export function GoalForm({ projectId, mode, busy, error, onSave, onCancel }: Goa
         onClose={onCancel}
         width={620}
         data-testid="goal-form"
-        footer={
-          <div className={styles.footer}>
-            {error ? (
-              <span className={styles.error} role="alert" data-testid="goal-form-error">
-                {error}
-              </span>
-            ) : null}
-            <span className={styles.grow} />
-            <Button onClick={onCancel}>{GOAL_TEXTS.cancel}</Button>
-            <Button variant="primary" type="submit" form="goal-form" busy={busy} data-testid="goal-save">
-              {GOAL_TEXTS.save}
-            </Button>
-          </div>
-        }
+        footer={<FormFooter form="goal-form" saveLabel={GOAL_TEXTS.save} cancelLabel={GOAL_TEXTS.cancel} busy={busy} error={error} onCancel={onCancel} saveTestId="goal-save" errorTestId="goal-form-error" />}
       >
         <form id="goal-form" className={styles.form} onSubmit={submit} noValidate>
           <TextField
