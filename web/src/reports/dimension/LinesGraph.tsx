@@ -10,6 +10,7 @@ import { NO_LEGEND, timeSeriesOptions } from '../framework/TimeSeriesGraph';
 import type { ReportMetric } from '../view';
 import type { ChartType } from './state';
 import styles from './LinesGraph.module.css';
+import graphBox from '../framework/graphBox.module.css';
 
 /** The colour of the «Итого» line: apart from the palette, so it never looks like a row's. */
 export const TOTAL_COLOR = '#23263A';
@@ -205,13 +206,13 @@ export function LinesGraph({ buckets, lines, metric, period, origin = null, load
   if (!data || !buckets) {
     return (
       <div className={styles.box} style={boxStyle} aria-busy="true">
-        <span className={`skeleton ${styles.skeletonPlot}`} />
+        <span className={`skeleton ${graphBox.skeletonPlot}`} />
       </div>
     );
   }
   if (buckets.length === 0) {
     return (
-      <div className={`${styles.box} ${styles.empty}`} style={boxStyle}>
+      <div className={`${styles.box} ${graphBox.empty}`} style={boxStyle}>
         Нет данных для отображения
       </div>
     );
@@ -219,7 +220,7 @@ export function LinesGraph({ buckets, lines, metric, period, origin = null, load
   const hovered = hover === null ? undefined : buckets[hover];
   return (
     <div
-      className={loading ? `${styles.box} ${styles.loading}` : styles.box}
+      className={loading ? `${styles.box} ${graphBox.loading}` : styles.box}
       style={boxStyle}
       aria-busy={loading}
       data-chart-type={chartType}

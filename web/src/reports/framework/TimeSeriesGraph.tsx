@@ -9,6 +9,7 @@ import { formatBucket, type Period } from '../../lib/period';
 import type { ReportMetric } from '../view';
 import { INCOMPLETE_DASH, INCOMPLETE_NOTE, splitIncomplete } from './incomplete';
 import styles from './TimeSeriesGraph.module.css';
+import graphBox from './graphBox.module.css';
 
 /** Height reserved for uPlot's legend row under the canvas, so the card never changes height. */
 const LEGEND_HEIGHT = 36;
@@ -179,20 +180,20 @@ export function TimeSeriesGraph({ points, metrics, totals, period, loading, heig
     return (
       <div className={styles.box} style={boxStyle} aria-busy="true">
         <span className={`skeleton ${styles.skeletonLegend}`} />
-        <span className={`skeleton ${styles.skeletonPlot}`} />
+        <span className={`skeleton ${graphBox.skeletonPlot}`} />
       </div>
     );
   }
   if (data[0].length === 0) {
     return (
-      <div className={`${styles.box} ${styles.empty}`} style={boxStyle}>
+      <div className={`${styles.box} ${graphBox.empty}`} style={boxStyle}>
         Нет данных для отображения
       </div>
     );
   }
   return (
     <div
-      className={loading ? `${styles.box} ${styles.loading}` : styles.box}
+      className={loading ? `${styles.box} ${graphBox.loading}` : styles.box}
       style={boxStyle}
       aria-busy={loading}
       data-incomplete-from={incomplete ? incompleteFrom : undefined}
