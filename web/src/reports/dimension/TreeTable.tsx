@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper, rowSortingFeature, tableFeatures, useTable } from '@tanstack/react-table';
 import { EMPTY_TITLE, type TableRow } from '@stat/schemas/reports';
 import { formatInteger, formatMetric } from '../../lib/format';
 import { paletteColor } from '../../lib/palette';
@@ -8,6 +8,7 @@ import type { ReportMetric } from '../view';
 import { AddressLink } from '../../components/AddressLink';
 import { originOf, sharedOrigin } from './addresses';
 import { PAGE_SIZES, TITLE_COLUMN } from './state';
+import { EmptyRow, PageButtons, SkeletonRows, SortHeaderRows, useServerSorting } from '../framework/tableParts';
 import styles from './TreeTable.module.css';
 
 
@@ -119,7 +120,7 @@ export function TreeTable(props: TreeTableProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [metricKey, titleHeader],
   );
-  const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
+  const serverSorting = useServerSorting(sort);
   const data = useMemo(() => (items ? [...items] : []), [items]);
   const origin = useMemo(() => itemsOrigin(items), [items]);
   const dense = props.compact === true || metrics.length > 5;
@@ -131,10 +132,7 @@ export function TreeTable(props: TreeTableProps) {
     columns,
     data,
     getRowId: (item) => item.id,
-    manualSorting: true,
-    enableMultiSort: false,
-    state: { sorting },
-    onSortingChange: () => undefined,
+    ...serverSorting,
   });
 
   return (
@@ -153,31 +151,7 @@ export function TreeTable(props: TreeTableProps) {
             ))}
           </colgroup>
           <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header, i) => {
-                  const sorted = header.column.getIsSorted();
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={i === 0 ? styles.titleHead : styles.metricHead}
-                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                    >
-                      <button
-                        type="button"
-                        className={sorted ? `${styles.sort} ${styles.sorted}` : styles.sort}
-                        onClick={() => onSort(header.column.id)}
-                        data-column={header.column.id}
-                      >
-                        <table.FlexRender header={header} />
-                        <SortArrow direction={sorted} />
-                      </button>
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
+            <SortHeaderRows groups={table.getHeaderGroups()} onSort={onSort} classes={styles} label={(header) => <table.FlexRender header={header} />} />
             <tr className={styles.totals} data-testid="report-totals">
               <th scope="row" className={styles.titleCell}>
                 <span className={styles.totalsTitle}>Итого</span>
@@ -260,27 +234,8 @@ export function TreeTable(props: TreeTableProps) {
                 </tr>
               );
             })}
-            {items
-              ? null
-              : Array.from({ length: Math.min(paging.limit, 10) }, (_v, r) => (
-                  <tr key={`skeleton-${r}`} aria-hidden="true">
-                    <th scope="row" className={styles.titleCell}>
-                      <span className={`skeleton ${styles.skeletonTitle}`} />
-                    </th>
-                    {metrics.map((m) => (
-                      <td key={m.name} className={styles.metricCell}>
-                        <span className={`skeleton ${styles.skeletonNumber}`} />
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-            {items && items.length === 0 ? (
-              <tr>
-                <td colSpan={metrics.length + 1} className={styles.empty} data-testid="table-empty">
-                  Нет данных для отображения
-                </td>
-              </tr>
-            ) : null}
+            {items ? null : <SkeletonRows count={Math.min(paging.limit, 10)} metrics={metrics} classes={styles} />}
+            {items && items.length === 0 ? <EmptyRow columns={metrics.length + 1} testId="table-empty" /> : null}
           </tbody>
         </table>
       </div>
@@ -328,16 +283,6 @@ function ExpandArrow() {
   );
 }
 
-function SortArrow({ direction }: { readonly direction: false | 'asc' | 'desc' }) {
-  return (
-    <svg className={styles.arrow} viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
-      {direction === 'asc' ? <path d="M5 2 L8.5 7 H1.5 Z" fill="currentColor" /> : null}
-      {direction === 'desc' ? <path d="M5 8 L8.5 3 H1.5 Z" fill="currentColor" /> : null}
-      {direction === false ? <path d="M5 1.5 L7.5 4.2 H2.5 Z M5 8.5 L7.5 5.8 H2.5 Z" fill="currentColor" opacity="0.35" /> : null}
-    </svg>
-  );
-}
-
 /** «Строк на странице: 10 25 50 100», «1–10 из 46» and the page buttons. */
 function Pager({ offset, limit, total, onOffset, onLimit }: TreeTableProps['paging']) {
   const last = total === undefined ? offset + limit : Math.min(offset + limit, total);
@@ -363,12 +308,7 @@ function Pager({ offset, limit, total, onOffset, onLimit }: TreeTableProps['pagi
           {formatInteger(offset + 1)}–{formatInteger(last)} из {formatInteger(total)}
         </span>
       ) : null}
-      <button type="button" className={styles.pageButton} disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))} aria-label="Предыдущая страница">
-        ‹
-      </button>
-      <button type="button" className={styles.pageButton} disabled={total === undefined || last >= total} onClick={() => onOffset(offset + limit)} aria-label="Следующая страница">
-        ›
-      </button>
+      <PageButtons offset={offset} pageSize={limit} lastPage={total === undefined || last >= total} onOffset={onOffset} />
     </div>
   );
 }

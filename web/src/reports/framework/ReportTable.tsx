@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper, rowSortingFeature, tableFeatures, useTable } from '@tanstack/react-table';
 import { formatInteger, formatNumber } from '../../lib/format';
 import type { MetricUnit } from '@stat/schemas/catalogue';
 import type { ReportSort } from './reportApi';
 import styles from './ReportTable.module.css';
+import { EmptyRow, PageButtons, SkeletonRows, SortHeaderRows, useServerSorting } from './tableParts';
 
 /** One row as the table shows it. */
 export interface ReportTableRow {
@@ -75,7 +76,7 @@ export function ReportTable(props: ReportTableProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [metricKey, titleColumn, titleHeader],
   );
-  const sorting = useMemo<SortingState>(() => (sort ? [{ id: sort.name, desc: sort.order === 'desc' }] : []), [sort]);
+  const serverSorting = useServerSorting(sort);
   const data = useMemo(() => rows ?? [], [rows]);
 
   const table = useTable({
@@ -83,10 +84,7 @@ export function ReportTable(props: ReportTableProps) {
     columns,
     data,
     getRowId: (row) => row.id,
-    manualSorting: true,
-    enableMultiSort: false,
-    state: { sorting },
-    onSortingChange: () => undefined,
+    ...serverSorting,
   });
 
   const skeletonRows = rows ? 0 : Math.max(1, Math.min(expectedRows, paging.pageSize));
@@ -103,26 +101,7 @@ export function ReportTable(props: ReportTableProps) {
           ))}
         </colgroup>
         <thead>
-          {table.getHeaderGroups().map((headerGroup) => (
-            <tr key={headerGroup.id}>
-              {headerGroup.headers.map((header, i) => {
-                const sorted = header.column.getIsSorted();
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className={i === 0 ? styles.titleHead : styles.metricHead}
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                  >
-                    <button type="button" className={sorted ? `${styles.sort} ${styles.sorted}` : styles.sort} onClick={() => onSort(header.column.id)} data-column={header.column.id}>
-                      <table.FlexRender header={header} />
-                      <SortArrow direction={sorted} />
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
+          <SortHeaderRows groups={table.getHeaderGroups()} onSort={onSort} classes={styles} label={(header) => <table.FlexRender header={header} />} />
           <tr className={styles.totals} data-testid={props.totalsTestId}>
             <th scope="row" className={styles.titleCell}>
               Итого
@@ -157,39 +136,12 @@ export function ReportTable(props: ReportTableProps) {
               })}
             </tr>
           ))}
-          {Array.from({ length: skeletonRows }, (_v, r) => (
-            <tr key={`skeleton-${r}`} aria-hidden="true">
-              <th scope="row" className={styles.titleCell}>
-                <span className={`skeleton ${styles.skeletonTitle}`} />
-              </th>
-              {metrics.map((m) => (
-                <td key={m.name} className={styles.metricCell}>
-                  <span className={`skeleton ${styles.skeletonNumber}`} />
-                </td>
-              ))}
-            </tr>
-          ))}
-          {rows && rows.length === 0 ? (
-            <tr>
-              <td colSpan={metrics.length + 1} className={styles.empty}>
-                Нет данных для отображения
-              </td>
-            </tr>
-          ) : null}
+          <SkeletonRows count={skeletonRows} metrics={metrics} classes={styles} />
+          {rows && rows.length === 0 ? <EmptyRow columns={metrics.length + 1} /> : null}
         </tbody>
       </table>
       {pages ? <Pager offset={paging.offset} pageSize={paging.pageSize} total={total} onOffset={paging.onOffset} /> : null}
     </div>
-  );
-}
-
-function SortArrow({ direction }: { readonly direction: false | 'asc' | 'desc' }) {
-  return (
-    <svg className={styles.arrow} viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
-      {direction === 'asc' ? <path d="M5 2 L8.5 7 H1.5 Z" fill="currentColor" /> : null}
-      {direction === 'desc' ? <path d="M5 8 L8.5 3 H1.5 Z" fill="currentColor" /> : null}
-      {direction === false ? <path d="M5 1.5 L7.5 4.2 H2.5 Z M5 8.5 L7.5 5.8 H2.5 Z" fill="currentColor" opacity="0.35" /> : null}
-    </svg>
   );
 }
 
@@ -208,12 +160,7 @@ function Pager({ offset, pageSize, total, onOffset }: PagerProps) {
       <span>
         Строки {formatInteger(offset + 1)}–{formatInteger(last)} из {formatInteger(total)}
       </span>
-      <button type="button" className={styles.pageButton} disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))} aria-label="Предыдущая страница">
-        ‹
-      </button>
-      <button type="button" className={styles.pageButton} disabled={last >= total} onClick={() => onOffset(offset + pageSize)} aria-label="Следующая страница">
-        ›
-      </button>
+      <PageButtons offset={offset} pageSize={pageSize} lastPage={last >= total} onOffset={onOffset} />
     </div>
   );
 }
