@@ -18,10 +18,9 @@ import { POLICY, READ_ONLY, type Policy } from './policy.js';
 import { can, type Principal, type RequestAuth } from './principal.js';
 import { ProjectAccess, type ProjectRights } from './project-access.js';
 import { SessionService } from './sessions.js';
+import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from './access-texts.js';
 
-export const LOGIN_REQUIRED = 'Требуется вход';
-export const FORBIDDEN = 'Доступ запрещен';
-export const PROJECT_NOT_FOUND = 'Счётчик не найден';
+export { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from './access-texts.js';
 export const CSRF_MESSAGE = 'CSRF check failed: send the X-Requested-With header';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import type { Sql } from '../db/db.js';
 import { DB } from '../tokens.js';
+import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from './access-texts.js';
 import { can, type Principal } from './principal.js';
 
 /** The demo project of the specification: readable by all, editable by administrators only. */
@@ -57,5 +58,16 @@ export class ProjectAccess {
   async rights(user: Principal | null, projectId: number, sql: Sql = this.db): Promise<ProjectRights | null> {
     const facts = await this.facts(projectId, user?.id ?? null, sql);
     return facts ? decide(user, facts) : null;
+  }
+
+  /**
+   * The caller's rights on a project named in a body or a query, which they may view: 404 for
+   * none or a deleted one, 403 for no access (401 when nobody is logged in).
+   */
+  async viewable(user: Principal | null, projectId: number): Promise<ProjectRights> {
+    const rights = await this.rights(user, projectId);
+    if (!rights || rights.deleted) throw new NotFoundException(PROJECT_NOT_FOUND);
+    if (!rights.view) throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
+    return rights;
   }
 }

@@ -1,4 +1,4 @@
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
   CONVERSION_DIMENSION_TITLES,
   CONVERSION_METRIC_TITLES,
@@ -31,9 +31,9 @@ import {
   type DimensionFilterRule,
   type GoalBody,
 } from '@stat/schemas';
-import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
+import { FORBIDDEN } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
-import { ProjectAccess, type ProjectRights } from '../auth/project-access.js';
+import { ProjectAccess } from '../auth/project-access.js';
 import type { Db } from '../db/db.js';
 import { GoalsRepository } from '../goals/goals.repository.js';
 import { goalsWritable } from '../goals/goals.service.js';
@@ -104,7 +104,7 @@ export class ConversionsService {
   ) {}
 
   async list(user: Principal | null, q: ConversionListQueryDto): Promise<ConversionList> {
-    await this.viewable(user, q.project_id);
+    await this.access.viewable(user, q.project_id);
     const userId = user?.id ?? 0;
     const where = ['c.project_id = $1', "(c.access = 'common' OR c.owner_id = $2)"];
     const params: unknown[] = [q.project_id, userId];
@@ -124,12 +124,12 @@ export class ConversionsService {
 
   async get(user: Principal, id: number): Promise<Conversion> {
     const row = await this.visible(user, id);
-    await this.viewable(user, Number(row.project_id));
+    await this.access.viewable(user, Number(row.project_id));
     return view(row, user);
   }
 
   async create(user: Principal, dto: CreateConversionDto): Promise<Conversion> {
-    const project = await this.viewable(user, dto.project_id);
+    const project = await this.access.viewable(user, dto.project_id);
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     await this.goalOf(user, dto.project_id, dto.numerator_goal_id);
     if (dto.denominator_goal_id != null) await this.goalOf(user, dto.project_id, dto.denominator_goal_id);
@@ -156,7 +156,7 @@ export class ConversionsService {
 
   async update(user: Principal, id: number, dto: UpdateConversionDto): Promise<Conversion> {
     const current = await this.visible(user, id);
-    const project = await this.viewable(user, Number(current.project_id));
+    const project = await this.access.viewable(user, Number(current.project_id));
     const { is_favorite, ...fields } = dto;
     const changes = Object.entries(fields).filter(([, v]) => v !== undefined);
     if (changes.length === 0 && is_favorite === undefined) throw new BadRequestException('Nothing to change: send a field of the conversion or is_favorite');
@@ -188,7 +188,7 @@ export class ConversionsService {
   /** §5: deleted by its creator only. */
   async remove(user: Principal, id: number): Promise<Record<string, never>> {
     const current = await this.visible(user, id);
-    const project = await this.viewable(user, Number(current.project_id));
+    const project = await this.access.viewable(user, Number(current.project_id));
     if (!ownedBy(current, user) || !goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     await this.db.query('DELETE FROM conversions WHERE id = $1', [id]);
     return {};
@@ -413,13 +413,6 @@ export class ConversionsService {
     const [row] = await this.db.query<ConversionRow>(`SELECT ${COLUMNS} ${FROM} WHERE c.id = $1`, [id, user.id]);
     if (!row || (row.access !== 'common' && !ownedBy(row, user))) throw new NotFoundException(CONVERSION_TEXTS.notFound);
     return row;
-  }
-
-  private async viewable(user: Principal | null, projectId: number): Promise<ProjectRights> {
-    const rights = await this.access.rights(user, projectId);
-    if (!rights || rights.deleted) throw new NotFoundException(PROJECT_NOT_FOUND);
-    if (!rights.view) throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
-    return rights;
   }
 }
 

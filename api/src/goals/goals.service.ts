@@ -1,4 +1,4 @@
-import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
   AUTOGOAL_TEMPLATES,
   AUTOGOALS_PAGE,
@@ -13,7 +13,7 @@ import {
   type GoalList,
   moscowDate,
 } from '@stat/schemas';
-import { FORBIDDEN, LOGIN_REQUIRED, PROJECT_NOT_FOUND } from '../auth/access.guard.js';
+import { FORBIDDEN } from '../auth/access.guard.js';
 import type { Principal } from '../auth/principal.js';
 import { DEMO_PROJECT_ID, ProjectAccess, type ProjectRights } from '../auth/project-access.js';
 import type { Kv } from '../kv/kv.js';
@@ -64,7 +64,7 @@ export class GoalsService {
   ) {}
 
   async list(user: Principal | null, q: GoalListQueryDto): Promise<GoalList> {
-    const project = await this.viewable(user, q.project_id);
+    const project = await this.access.viewable(user, q.project_id);
     const { rows, total } = await this.goals.list({
       projectId: q.project_id,
       userId: user?.id ?? 0,
@@ -80,7 +80,7 @@ export class GoalsService {
   }
 
   async byIds(user: Principal, dto: GoalsByIdsDto): Promise<GoalList> {
-    const project = await this.viewable(user, dto.project_id);
+    const project = await this.access.viewable(user, dto.project_id);
     const rows = dto.ids.length === 0 ? [] : await this.goals.visibleByIds(dto.project_id, user.id, dto.ids);
     const conversions = await this.goals.conversionsOf(rows.map((row) => Number(row.id)), user.id);
     return { goals: rows.map((row) => view(row, user, project, conversions.get(Number(row.id)))), totals: rows.length };
@@ -105,7 +105,7 @@ export class GoalsService {
   }
 
   async create(user: Principal, dto: CreateGoalDto): Promise<Goal> {
-    const project = await this.viewable(user, dto.project_id);
+    const project = await this.access.viewable(user, dto.project_id);
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     const templateId = dto.goal_template_id ?? null;
     let fields: GoalFields;
@@ -135,7 +135,7 @@ export class GoalsService {
     const keys = ['title', 'description', 'access', 'is_protected', 'is_td_sending', 'body'] as const;
     if (keys.every((k) => dto[k] === undefined)) throw new BadRequestException(NOTHING_TO_CHANGE);
     const current = await this.visibleGoal(user, id);
-    const project = await this.viewable(user, current.project_id);
+    const project = await this.access.viewable(user, current.project_id);
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     if (!ownedBy(current, user) && !(current.access === 'common' && project.edit)) throw new ForbiddenException(FORBIDDEN);
     // A protected goal is not changed (§4), but it may be made public: sharing it changes nothing of what it counts.
@@ -163,7 +163,7 @@ export class GoalsService {
 
   async remove(user: Principal, id: number): Promise<Record<string, never>> {
     const current = await this.visibleGoal(user, id);
-    const project = await this.viewable(user, current.project_id);
+    const project = await this.access.viewable(user, current.project_id);
     if (!goalsWritable(project)) throw new ForbiddenException(FORBIDDEN);
     if (!goalDeletable(current, user, project)) throw new ForbiddenException(GOAL_TEXTS.ownerOnly);
     await this.goals.markDeleted(id);
@@ -171,20 +171,12 @@ export class GoalsService {
   }
 
   async autogoals(user: Principal | null, q: AutogoalListQueryDto): Promise<AutogoalList> {
-    const made = q.project_id === undefined ? new Map<number, number>() : (await this.viewable(user, q.project_id), await this.goals.templateGoals(q.project_id));
+    const made = q.project_id === undefined ? new Map<number, number>() : (await this.access.viewable(user, q.project_id), await this.goals.templateGoals(q.project_id));
     const search = q.search?.trim().toLowerCase() ?? '';
     const matching = AUTOGOAL_TEMPLATES.filter((t) => search === '' || t.title.toLowerCase().includes(search) || t.description.toLowerCase().includes(search));
     const offset = q.offset ?? 0;
     const page = matching.slice(offset, offset + (q.limit ?? AUTOGOALS_PAGE));
     return { autogoals: page.map((t) => ({ ...t, goal_id: made.get(t.id) ?? null })), totals: matching.length };
-  }
-
-  /** The caller's rights on a project they may view: 404 for none or a deleted one, 401/403 for no access. */
-  private async viewable(user: Principal | null, projectId: number): Promise<ProjectRights> {
-    const rights = await this.access.rights(user, projectId);
-    if (!rights || rights.deleted) throw new NotFoundException(PROJECT_NOT_FOUND);
-    if (!rights.view) throw user ? new ForbiddenException(FORBIDDEN) : new UnauthorizedException(LOGIN_REQUIRED);
-    return rights;
   }
 
   /** A live goal the caller sees (a public one, or their own), else 404. */
