@@ -1,45 +1,26 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createMetrics, readSamples } from '@stat/telemetry';
 import { createAggregator } from './aggregator.js';
 import { siteRulesFrom } from './site-rules.js';
+import { chdbOfFile } from './testing/chdb.js';
+import { GOOGLEBOT, pageViewMaker } from './testing/hits.js';
 
 // Needs: chDB (in-process), one data directory for the file.
-let clickhouse: ClickHouseClient;
-beforeAll(async () => {
-  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-aggregator-')) });
-  await migrateClickHouse(clickhouse);
-});
-afterAll(async () => {
-  await clickhouse.close();
-});
+const chdb = chdbOfFile('aggregator');
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-let sequence = 0;
-function hit(project: number, visitor: string, at: number, url = 'https://shop.ru/', referrer = '', ua = CHROME): AcceptedHit {
-  sequence += 1;
-  const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
-  return { id, at, ip: '77.88.55.88', ua, hit: { p: project, t: 'pageview', u: url, r: referrer, ti: '', sw: 0, sh: 0, v: visitor } };
-}
-
-async function rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
-  const result = await clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
-  return result.json<T>();
-}
+const pageView = pageViewMaker();
+const hit = (project: number, visitor: string, at: number, url?: string, referrer?: string, ua?: string): AcceptedHit => pageView({ project, visitor, at, url, referrer, ua });
 
 const MINUTE = 60_000;
 
 describe('aggregator on chDB', () => {
   it('a visit open before a restart goes on after it', async () => {
     const now = Date.now() - 10 * MINUTE;
-    await createAggregator(clickhouse).handle([hit(11, 'visitor-a', now), hit(11, 'visitor-a', now + MINUTE)]);
+    await createAggregator(chdb.client).handle([hit(11, 'visitor-a', now), hit(11, 'visitor-a', now + MINUTE)]);
     // A new aggregator knows nothing in memory, as after kill -9.
-    await createAggregator(clickhouse).handle([hit(11, 'visitor-a', now + 5 * MINUTE)]);
-    const sessions = await rows<{ n: string }>('SELECT uniqExact(session_id) AS n FROM events WHERE project_id = {p:UInt32}', { p: 11 });
+    await createAggregator(chdb.client).handle([hit(11, 'visitor-a', now + 5 * MINUTE)]);
+    const sessions = await chdb.rows<{ n: string }>('SELECT uniqExact(session_id) AS n FROM events WHERE project_id = {p:UInt32}', { p: 11 });
     expect(Number(sessions[0]!.n)).toBe(1);
   });
 
@@ -47,11 +28,11 @@ describe('aggregator on chDB', () => {
     const at = Date.now() - 5 * MINUTE;
     const first = [hit(12, 'visitor-b', at), hit(12, 'visitor-b', at + 1000)];
     const position = { topic: 't-replay', partition: 0, offsets: [0, 1] };
-    await createAggregator(clickhouse).handle(first, position);
+    await createAggregator(chdb.client).handle(first, position);
     // After a crash before the commit, the batch comes again, now with one more hit.
     const again = [...first, hit(12, 'visitor-b', at + 2000)];
-    await createAggregator(clickhouse).handle(again, { ...position, offsets: [0, 1, 2] });
-    const count = await rows<{ n: string }>('SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', { p: 12 });
+    await createAggregator(chdb.client).handle(again, { ...position, offsets: [0, 1, 2] });
+    const count = await chdb.rows<{ n: string }>('SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', { p: 12 });
     expect(Number(count[0]!.n)).toBe(3);
   });
 
@@ -59,13 +40,13 @@ describe('aggregator on chDB', () => {
     const at = Date.now() - 5 * MINUTE;
     const first = [hit(61, 'visitor-u', at), hit(61, 'visitor-u', at + 1000)];
     const position = { topic: 't-unrecorded', partition: 0, offsets: [0, 1] };
-    await createAggregator(clickhouse).handle(first, position);
+    await createAggregator(chdb.client).handle(first, position);
     // The process died after the events' part was written and before ingest_offsets' part.
-    await clickhouse.command({ query: "ALTER TABLE ingest_offsets DELETE WHERE topic = 't-unrecorded' SETTINGS mutations_sync = 1" });
-    expect(await rows('SELECT * FROM ingest_offsets WHERE topic = {t:String}', { t: 't-unrecorded' })).toEqual([]);
+    await chdb.client.command({ query: "ALTER TABLE ingest_offsets DELETE WHERE topic = 't-unrecorded' SETTINGS mutations_sync = 1" });
+    expect(await chdb.rows('SELECT * FROM ingest_offsets WHERE topic = {t:String}', { t: 't-unrecorded' })).toEqual([]);
     const metrics = createMetrics();
-    await createAggregator(clickhouse, { metrics }).handle([...first, hit(61, 'visitor-u', at + 2000)], { ...position, offsets: [0, 1, 2] });
-    const count = await rows<{ n: string }>('SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', { p: 61 });
+    await createAggregator(chdb.client, { metrics }).handle([...first, hit(61, 'visitor-u', at + 2000)], { ...position, offsets: [0, 1, 2] });
+    const count = await chdb.rows<{ n: string }>('SELECT count() AS n FROM events WHERE project_id = {p:UInt32}', { p: 61 });
     expect(Number(count[0]!.n)).toBe(3);
     const samples = readSamples(await metrics.registry.metrics());
     expect(samples.get('stat_events_dropped_total{reason="replay"}')).toBe(2);
@@ -75,19 +56,19 @@ describe('aggregator on chDB', () => {
     const at = Date.now() - 5 * MINUTE;
     const a = [hit(34, 'visitor-p0', at), hit(34, 'visitor-p0', at + 1000)];
     const b = [hit(34, 'visitor-p1', at + 500)];
-    const aggregator = createAggregator(clickhouse);
+    const aggregator = createAggregator(chdb.client);
     await aggregator.handle([...a, ...b], [
       { topic: 't-merged', partition: 0, offsets: [10, 11] },
       { topic: 't-merged', partition: 1, offsets: [20] },
     ]);
     // After a crash before the commits, both partitions come again, each with one more hit.
-    const again = createAggregator(clickhouse);
+    const again = createAggregator(chdb.client);
     await again.handle([...b, hit(34, 'visitor-p1', at + 1500), ...a, hit(34, 'visitor-p0', at + 2000)], [
       { topic: 't-merged', partition: 1, offsets: [20, 21] },
       { topic: 't-merged', partition: 0, offsets: [10, 11, 12] },
     ]);
     expect(again.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 3, deadLettered: 0 });
-    const stored = await rows<{ visitor_id: string; n: string }>(
+    const stored = await chdb.rows<{ visitor_id: string; n: string }>(
       'SELECT visitor_id, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY visitor_id ORDER BY visitor_id',
       { p: 34 },
     );
@@ -96,7 +77,7 @@ describe('aggregator on chDB', () => {
       ['visitor-p1', 2],
     ]);
     // Offsets that do not cover the batch are a programming error, refused before anything is stored.
-    await expect(createAggregator(clickhouse).handle([hit(34, 'x', at)], [])).rejects.toThrow('a batch of 1 hits came with 0 bus offsets');
+    await expect(createAggregator(chdb.client).handle([hit(34, 'x', at)], [])).rejects.toThrow('a batch of 1 hits came with 0 bus offsets');
   });
 
   it("stores an article page's material in its columns, the published time in UTC, and nothing on other pages", async () => {
@@ -105,8 +86,8 @@ describe('aggregator on chDB', () => {
     article.hit = { ...article.hit, mt: 'Как устроен город', ma: 'Анна Петрова', mp: '2026-11-20T09:30:00+03:00' };
     const odd = hit(19, 'reader-m1', at + MINUTE, 'https://news.ru/bridges');
     odd.hit = { ...odd.hit, mt: 'Мосты', mp: 'вчера' };
-    await createAggregator(clickhouse).handle([article, odd, hit(19, 'reader-m1', at + 2 * MINUTE, 'https://news.ru/')]);
-    const stored = await rows<Record<string, unknown>>(
+    await createAggregator(chdb.client).handle([article, odd, hit(19, 'reader-m1', at + 2 * MINUTE, 'https://news.ru/')]);
+    const stored = await chdb.rows<Record<string, unknown>>(
       'SELECT url, media_title, author_name, toString(published_datetime) AS published FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
       { p: 19 },
     );
@@ -119,16 +100,15 @@ describe('aggregator on chDB', () => {
 
   it('drops bots, counts them, and stores the rest enriched', async () => {
     const at = Date.now() - 8 * MINUTE;
-    const aggregator = createAggregator(clickhouse);
-    const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
-    await aggregator.handle([hit(14, 'visitor-d', at), hit(14, 'crawler-1', at, 'https://shop.ru/', '', googlebot)]);
+    const aggregator = createAggregator(chdb.client);
+    await aggregator.handle([hit(14, 'visitor-d', at), hit(14, 'crawler-1', at, 'https://shop.ru/', '', GOOGLEBOT)]);
     expect(aggregator.stats).toEqual({ stored: 1, droppedBots: 1, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 0 });
-    const stored = await rows<Record<string, unknown>>(
+    const stored = await chdb.rows<Record<string, unknown>>(
       'SELECT visitor_id, browser_family, device_type, os_family, geo_country > 0 AS located FROM events WHERE project_id = {p:UInt32}',
       { p: 14 },
     );
     expect(stored).toEqual([{ visitor_id: 'visitor-d', browser_family: 'Chrome', device_type: 'desktop', os_family: 'Windows', located: 1 }]);
-    const dropped = await rows<{ reason: string; n: string }>(
+    const dropped = await chdb.rows<{ reason: string; n: string }>(
       'SELECT reason, uniqExact(event_id) AS n FROM dropped_hits WHERE project_id = {p:UInt32} GROUP BY reason',
       { p: 14 },
     );
@@ -138,10 +118,9 @@ describe('aggregator on chDB', () => {
   it('counts in the process metrics what it stored, dropped and set aside, the batch and its write, and the newest hit stored', async () => {
     const at = Date.now() - 7 * MINUTE;
     const metrics = createMetrics();
-    const aggregator = createAggregator(clickhouse, { metrics });
-    const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    const aggregator = createAggregator(chdb.client, { metrics });
     expect(aggregator.newestStoredAt()).toBeNull();
-    await aggregator.handle([hit(41, 'visitor-m', at), hit(41, 'visitor-m', at + 2000), hit(41, 'crawler-2', at, 'https://shop.ru/', '', googlebot), '{"no":"hit"}']);
+    await aggregator.handle([hit(41, 'visitor-m', at), hit(41, 'visitor-m', at + 2000), hit(41, 'crawler-2', at, 'https://shop.ru/', '', GOOGLEBOT), '{"no":"hit"}']);
     // A second batch, of one later hit.
     await aggregator.handle([hit(41, 'visitor-n', at + 5000)]);
     const samples = readSamples(await metrics.registry.metrics());
@@ -161,7 +140,7 @@ describe('aggregator on chDB', () => {
   it("applies the project's counter settings: excluded pages and unknown projects dropped and counted, www merged, the hash cut", async () => {
     const at = Date.now() - 7 * MINUTE;
     const settings = siteRulesFrom({ url: 'https://www.garden.ru', use_whitelist: true, whitelisted_urls: ['garden.ru'], blacklisted_urls: ['m.garden.ru'] });
-    const aggregator = createAggregator(clickhouse, { siteRules: async (ids) => new Map(ids.filter((id) => id === 31).map((id) => [id, settings])) });
+    const aggregator = createAggregator(chdb.client, { siteRules: async (ids) => new Map(ids.filter((id) => id === 31).map((id) => [id, settings])) });
     await aggregator.handle([
       hit(31, 'visitor-f', at, 'https://www.garden.ru/roses#top', 'https://yandex.ru/'),
       hit(31, 'visitor-f', at + MINUTE, 'https://garden.ru/tulips', 'https://www.garden.ru/roses'),
@@ -171,7 +150,7 @@ describe('aggregator on chDB', () => {
       hit(32, 'visitor-i', at, 'https://www.other.ru/#x'),
     ]);
     expect(aggregator.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 2, droppedNoProject: 1, skippedReplays: 0, deadLettered: 0 });
-    const stored = await rows<Record<string, unknown>>(
+    const stored = await chdb.rows<Record<string, unknown>>(
       'SELECT project_id, url, traffic_type FROM events WHERE project_id IN (31, 32) ORDER BY project_id, ts',
       {},
     );
@@ -180,7 +159,7 @@ describe('aggregator on chDB', () => {
       { project_id: 31, url: 'https://garden.ru/tulips', traffic_type: 'search' },
     ]);
     // The excluded hits are recorded with their reason; the unknown project's hit is not.
-    const dropped = await rows<{ project_id: number; reason: string; n: string }>(
+    const dropped = await chdb.rows<{ project_id: number; reason: string; n: string }>(
       'SELECT project_id, reason, uniqExact(event_id) AS n FROM dropped_hits WHERE project_id IN (31, 32) GROUP BY project_id, reason ORDER BY reason',
       {},
     );
@@ -192,11 +171,11 @@ describe('aggregator on chDB', () => {
 
   it("stamps every page view of a visit with the visit's source, its first hit's, the referring site included", async () => {
     const at = Date.now() - 6 * MINUTE;
-    await createAggregator(clickhouse).handle([
+    await createAggregator(chdb.client).handle([
       hit(15, 'visitor-e', at, 'https://shop.ru/?utm_source=newsletter', 'https://yandex.ru/search/?text=%D0%BA%D1%83%D0%BF%D0%B8%D1%82%D1%8C'),
       hit(15, 'visitor-e', at + MINUTE, 'https://shop.ru/cart', 'https://shop.ru/?utm_source=newsletter'),
     ]);
-    const stored = await rows<Record<string, unknown>>(
+    const stored = await chdb.rows<Record<string, unknown>>(
       'SELECT traffic_type, search_system, search_phrase, utm_source, referer_domain, referer_path FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
       { p: 15 },
     );
@@ -209,10 +188,10 @@ describe('aggregator on chDB', () => {
 
   it('holds bounces and durations in the rollups, across a restart in the middle of a visit', async () => {
     const at = Date.now() - 25 * MINUTE;
-    await createAggregator(clickhouse).handle([hit(16, 'bouncer-1', at), hit(16, 'reader-01', at)]);
+    await createAggregator(chdb.client).handle([hit(16, 'bouncer-1', at), hit(16, 'reader-01', at)]);
     // The reader's second and third page views come to a new aggregator, as after a crash.
-    await createAggregator(clickhouse).handle([hit(16, 'reader-01', at + 2 * MINUTE), hit(16, 'reader-01', at + 3 * MINUTE)]);
-    const [day] = await rows<Record<string, string>>(
+    await createAggregator(chdb.client).handle([hit(16, 'reader-01', at + 2 * MINUTE), hit(16, 'reader-01', at + 3 * MINUTE)]);
+    const [day] = await chdb.rows<Record<string, string>>(
       'SELECT sum(page_views) AS page_views, sum(visit_starts) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 16 },
     );
@@ -222,7 +201,7 @@ describe('aggregator on chDB', () => {
       bounces: 1,
       duration_ms: 3 * MINUTE,
     });
-    const numbers = await rows<{ event_number: number }>(
+    const numbers = await chdb.rows<{ event_number: number }>(
       "SELECT event_number FROM events WHERE project_id = {p:UInt32} AND visitor_id = 'reader-01' ORDER BY ts",
       { p: 16 },
     );
@@ -236,11 +215,11 @@ describe('aggregator on chDB', () => {
       return { ...base, hit: { ...base.hit, t: 'engagement', d } };
     };
     // A reader hides the tab after 5 minutes; a skimmer reports 10 s of engaged time.
-    await createAggregator(clickhouse).handle([hit(18, 'reader-02', at), hit(18, 'skimmer-1', at), report('skimmer-1', 10_000, 10_000), report('reader-02', 5 * MINUTE, 5 * MINUTE)]);
+    await createAggregator(chdb.client).handle([hit(18, 'reader-02', at), hit(18, 'skimmer-1', at), report('skimmer-1', 10_000, 10_000), report('reader-02', 5 * MINUTE, 5 * MINUTE)]);
     // After a crash: the skimmer's next 6 s of engagement end the bounce; the reader's second
     // page view lengthens the visit from the first page view (a report lengthens nothing).
-    await createAggregator(clickhouse).handle([report('skimmer-1', 30_000, 6_000), hit(18, 'reader-02', at + 10 * MINUTE)]);
-    const [day] = await rows<Record<string, string>>(
+    await createAggregator(chdb.client).handle([report('skimmer-1', 30_000, 6_000), hit(18, 'reader-02', at + 10 * MINUTE)]);
+    const [day] = await chdb.rows<Record<string, string>>(
       'SELECT sum(page_views) AS page_views, sum(visit_starts) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration_ms FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 18 },
     );
@@ -255,7 +234,7 @@ describe('aggregator on chDB', () => {
   it("numbers a visitor's visits, across a restart and after the visitor is long forgotten", async () => {
     const day = 24 * 60 * MINUTE;
     const start = Date.now() - 3 * day;
-    const first = createAggregator(clickhouse);
+    const first = createAggregator(chdb.client);
     await first.handle([hit(33, 'loyal-visitor', start), hit(33, 'loyal-visitor', start + MINUTE), hit(33, 'once-only', start)]);
     // Two hours later: a new visit for the same process (it still holds the visitor).
     await first.handle([hit(33, 'loyal-visitor', start + 120 * MINUTE)]);
@@ -265,8 +244,8 @@ describe('aggregator on chDB', () => {
     expect(first.visits.knows(33, 'loyal-visitor')).toBe(false);
     await first.handle([hit(33, 'loyal-visitor', start + day)]);
     // Another day later, a new process, as after kill -9.
-    await createAggregator(clickhouse).handle([hit(33, 'loyal-visitor', start + 2 * day), hit(33, 'newcomer-1', start + 2 * day)]);
-    const stored = await rows<{ visitor_id: string; session_number: number }>(
+    await createAggregator(chdb.client).handle([hit(33, 'loyal-visitor', start + 2 * day), hit(33, 'newcomer-1', start + 2 * day)]);
+    const stored = await chdb.rows<{ visitor_id: string; session_number: number }>(
       'SELECT visitor_id, session_number FROM events WHERE project_id = {p:UInt32} ORDER BY visitor_id, ts',
       { p: 33 },
     );
@@ -280,7 +259,7 @@ describe('aggregator on chDB', () => {
       { visitor_id: 'once-only', session_number: 1 },
       { visitor_id: 'once-only', session_number: 2 },
     ]);
-    const visitsTable = await rows<{ session_number: number; n: string }>(
+    const visitsTable = await chdb.rows<{ session_number: number; n: string }>(
       "SELECT session_number, count() AS n FROM visits FINAL WHERE project_id = {p:UInt32} AND visitor_id = 'loyal-visitor' GROUP BY session_number ORDER BY session_number",
       { p: 33 },
     );
@@ -294,8 +273,8 @@ describe('aggregator on chDB', () => {
     const click: AcceptedHit = { ...hit(17, 'visitor-f', at + 2 * MINUTE), hit: { ...base.hit, t: 'click', bl: 'buy-button' } };
     // The tab stayed visible for 50 minutes; its engaged time arrives when it is hidden.
     const engaged: AcceptedHit = { ...hit(17, 'visitor-f', at + 52 * MINUTE), hit: { ...base.hit, t: 'engagement', d: 3_000_000 } };
-    await createAggregator(clickhouse).handle([base, event, click, engaged]);
-    const stored = await rows<Record<string, unknown>>(
+    await createAggregator(chdb.client).handle([base, event, click, engaged]);
+    const stored = await chdb.rows<Record<string, unknown>>(
       `SELECT event_type, event_class, event_name, event_params, user_id, block_name, engaged_ms, event_number
        FROM events WHERE project_id = {p:UInt32} ORDER BY ts`,
       { p: 17 },
@@ -306,7 +285,7 @@ describe('aggregator on chDB', () => {
       { event_type: 'click', event_class: 'ub', event_name: 'click', event_params: {}, user_id: '', block_name: 'buy-button', engaged_ms: 0, event_number: 3 },
       { event_type: 'engagement', event_class: 'base', event_name: 'engagement', event_params: {}, user_id: '', block_name: '', engaged_ms: 3_000_000, event_number: 4 },
     ]);
-    const [day] = await rows<Record<string, string>>(
+    const [day] = await chdb.rows<Record<string, string>>(
       'SELECT sum(page_views) AS pv, sum(visit_starts) AS visits, sum(bounces) AS bounces, sum(duration_ms) AS duration FROM rollup_day WHERE project_id = {p:UInt32}',
       { p: 17 },
     );
@@ -321,7 +300,7 @@ describe('aggregator on chDB', () => {
     const click = (n: number, l: string): AcceptedHit => ({ ...hit(43, 'visitor-links', at + n * 1000), hit: { ...base.hit, t: 'outbound', l } });
     const form: AcceptedHit = { ...hit(43, 'visitor-links', at + 5000), hit: { ...base.hit, t: 'event', ec: 'base', en: 'form' } };
     const end: AcceptedHit = { ...hit(43, 'visitor-links', at + 6000), hit: { ...base.hit, t: 'event', ec: 'base', en: 'scroll' } };
-    await createAggregator(clickhouse).handle([
+    await createAggregator(chdb.client).handle([
       base,
       click(1, 'https://partner.ru/offer'),
       click(2, 'https://shop.ru/files/price.PDF?v=2'),
@@ -330,7 +309,7 @@ describe('aggregator on chDB', () => {
       form,
       end,
     ]);
-    const stored = await rows<Record<string, unknown>>(
+    const stored = await chdb.rows<Record<string, unknown>>(
       'SELECT event_type, event_class, event_name, link_url FROM events WHERE project_id = {p:UInt32} ORDER BY ts',
       { p: 43 },
     );
@@ -347,10 +326,10 @@ describe('aggregator on chDB', () => {
 
   it('keeps the visits table current: entry, exit, depth and duration', async () => {
     const at = Date.now() - 20 * MINUTE;
-    const aggregator = createAggregator(clickhouse);
+    const aggregator = createAggregator(chdb.client);
     await aggregator.handle([hit(13, 'visitor-c', at, 'https://shop.ru/a')]);
     await aggregator.handle([hit(13, 'visitor-c', at + 2 * MINUTE, 'https://shop.ru/b'), hit(13, 'visitor-c', at + 3 * MINUTE, 'https://shop.ru/c')]);
-    const visits = await rows<Record<string, unknown>>(
+    const visits = await chdb.rows<Record<string, unknown>>(
       `SELECT sum(page_views) AS depth, argMinMerge(entry_url) AS entry, argMaxMerge(exit_url) AS exit,
               toUnixTimestamp64Milli(max(end_ts)) - toUnixTimestamp64Milli(min(start_ts)) AS duration_ms
        FROM visits WHERE project_id = {p:UInt32} GROUP BY session_id`,

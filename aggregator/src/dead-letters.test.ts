@@ -1,21 +1,18 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventKeyOf, type AcceptedHit, type DeadLetter, type DeadLetterPublisher } from '@stat/schemas';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
+import { createClickHouse } from '@stat/storage';
 import { createAggregator } from './aggregator.js';
+import { chdbOfFile } from './testing/chdb.js';
+import { pageViewMaker } from './testing/hits.js';
 
 // Needs: chDB (in-process), one data directory for the file, with a CHECK constraint of its own
 // on events so that ClickHouse refuses a row that passes the schema; a closed 127.0.0.1 port.
 // Project ids 41 to 49 are this file's.
-let clickhouse: ClickHouseClient;
+const chdb = chdbOfFile('dead-letters');
 let closedUrl = '';
 beforeAll(async () => {
-  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-dead-letters-')) });
-  await migrateClickHouse(clickhouse);
-  await clickhouse.command({ query: "ALTER TABLE events ADD CONSTRAINT poison CHECK title != 'poison'" });
+  await chdb.client.command({ query: "ALTER TABLE events ADD CONSTRAINT poison CHECK title != 'poison'" });
   const port = await new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
@@ -24,27 +21,14 @@ beforeAll(async () => {
   });
   closedUrl = `http://127.0.0.1:${port}`;
 });
-afterAll(async () => {
-  await clickhouse.close();
-});
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const MINUTE = 60_000;
-let sequence = 0;
-function hit(project: number, visitor: string, at: number, title = ''): AcceptedHit {
-  sequence += 1;
-  const id = `00000000-0000-4000-8000-${String(4100 + sequence).padStart(12, '0')}`;
-  return { id, at, ip: '77.88.55.88', ua: CHROME, hit: { p: project, t: 'pageview', u: 'https://shop.ru/', r: '', ti: title, sw: 0, sh: 0, v: visitor } };
-}
-
-async function rows<T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const result = await clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
-  return result.json<T>();
-}
+const pageView = pageViewMaker('8000', 4100);
+const hit = (project: number, visitor: string, at: number, title?: string): AcceptedHit => pageView({ project, visitor, at, title });
 
 /** The events of a project: each key and how often it is stored. */
 async function events(project: number): Promise<{ event_key: string; n: number }[]> {
-  const stored = await rows<{ event_key: string; n: string | number }>(
+  const stored = await chdb.rows<{ event_key: string; n: string | number }>(
     'SELECT toString(event_key) AS event_key, count() AS n FROM events WHERE project_id = {p:UInt32} GROUP BY event_key ORDER BY event_key',
     { p: project },
   );
@@ -53,7 +37,7 @@ async function events(project: number): Promise<{ event_key: string; n: number }
 
 /** The dead letters whose raw text holds `marker`, as dead_hits holds them (one per message). */
 async function deadHits(marker: string, since: number): Promise<Record<string, unknown>[]> {
-  return rows(
+  return chdb.rows(
     `SELECT project_id, event_id, event_date, reason, raw, set_aside_at >= fromUnixTimestamp64Milli({since:Int64}) AS recent
      FROM dead_hits FINAL WHERE position(raw, {marker:String}) > 0 ORDER BY raw`,
     { marker, since },
@@ -75,7 +59,7 @@ describe('dead letters on chDB', () => {
     const since = Date.now();
     const at = Date.now() - 10 * MINUTE;
     const batch = [hit(41, 'visitor-41a', at), hit(41, 'visitor-41a', at + 1000), hit(41, 'visitor-41b', at + 2000, 'poison'), hit(41, 'visitor-41b', at + 3000)];
-    const aggregator = createAggregator(clickhouse, { retryMs: 10 });
+    const aggregator = createAggregator(chdb.client, { retryMs: 10 });
     await aggregator.handle(batch, { topic: 't-poison', partition: 0, offsets: [0, 1, 2, 3] });
     expect(aggregator.stats).toEqual({ stored: 3, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 1 });
     expect(await events(41)).toEqual([batch[0], batch[1], batch[3]].map((h) => ({ event_key: eventKeyOf(h!.id), n: 1 })));
@@ -83,7 +67,7 @@ describe('dead letters on chDB', () => {
       { project_id: 41, event_id: batch[2]!.id, event_date: expect.any(String), reason: expect.stringMatching(REFUSAL), raw: JSON.stringify(batch[2]), recent: 1 },
     ]);
     // The visits built from the events count the stored hits once too.
-    const visits = await rows<{ visitor_id: string; pv: string | number }>(
+    const visits = await chdb.rows<{ visitor_id: string; pv: string | number }>(
       'SELECT visitor_id, sum(page_views) AS pv FROM visits WHERE project_id = 41 GROUP BY visitor_id ORDER BY visitor_id',
     );
     expect(visits.map((v) => [v.visitor_id, Number(v.pv)])).toEqual([
@@ -91,7 +75,7 @@ describe('dead letters on chDB', () => {
       ['visitor-41b', 1],
     ]);
     // The partition's stored offset covers the batch: replayed, nothing is written twice.
-    const again = createAggregator(clickhouse);
+    const again = createAggregator(chdb.client);
     await again.handle(batch, { topic: 't-poison', partition: 0, offsets: [0, 1, 2, 3] });
     expect(again.stats).toEqual({ stored: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 4, deadLettered: 0 });
   });
@@ -100,9 +84,9 @@ describe('dead letters on chDB', () => {
     const since = Date.now();
     const at = Date.now() - 10 * MINUTE;
     const batch = [hit(42, 'visitor-42a', at), hit(42, 'visitor-42a', at + 1000, 'poison')];
-    await createAggregator(clickhouse).handle(batch, { topic: 't-poison', partition: 1, offsets: [7, 8] });
+    await createAggregator(chdb.client).handle(batch, { topic: 't-poison', partition: 1, offsets: [7, 8] });
     // Offset 8 is above the stored offset (7): a replay sees it again, and sets it aside again.
-    const again = createAggregator(clickhouse);
+    const again = createAggregator(chdb.client);
     await again.handle(batch, { topic: 't-poison', partition: 1, offsets: [7, 8] });
     expect(again.stats).toEqual({ stored: 0, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 1, deadLettered: 1 });
     expect({ events: await events(42), dead: (await deadHits(batch[1]!.id, since)).length }).toEqual({ events: [{ event_key: eventKeyOf(batch[0]!.id), n: 1 }], dead: 1 });
@@ -123,9 +107,9 @@ describe('dead letters on chDB', () => {
     const loneObject = { ...lone, hit: { ...lone.hit, ti: 'x\udc00y' } };
     const notJson = `not json ${valid.id}`;
     // A message without a time of its own is dated the Moscow day it is set aside: between these two.
-    const moscowToday = async () => (await rows<{ d: string }>("SELECT toString(toDate(now(), 'Europe/Moscow')) AS d"))[0]!.d;
+    const moscowToday = async () => (await chdb.rows<{ d: string }>("SELECT toString(toDate(now(), 'Europe/Moscow')) AS d"))[0]!.d;
     const dayBefore = await moscowToday();
-    const aggregator = createAggregator(clickhouse);
+    const aggregator = createAggregator(chdb.client);
     await aggregator.handle([valid, bigProject, surrogateText, notJson, loneObject, JSON.stringify(validText)], {
       topic: 't-bad',
       partition: 0,
@@ -133,7 +117,7 @@ describe('dead letters on chDB', () => {
     });
     expect(aggregator.stats).toEqual({ stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 4 });
     expect(await events(43)).toEqual([valid, validText].map((h) => ({ event_key: eventKeyOf(h.id), n: 1 })));
-    const day = (await rows<{ d: string }>('SELECT toString(toDate(fromUnixTimestamp64Milli({at:Int64}), \'Europe/Moscow\')) AS d', { at }))[0]!.d;
+    const day = (await chdb.rows<{ d: string }>('SELECT toString(toDate(fromUnixTimestamp64Milli({at:Int64}), \'Europe/Moscow\')) AS d', { at }))[0]!.d;
     const dayAfter = await moscowToday();
     const letters = [
       ...(await deadHits(oldCollector.id, since)),
@@ -159,8 +143,8 @@ describe('dead letters on chDB', () => {
     const batch = [bad, hit(44, 'visitor-44a', Date.now() - MINUTE)];
     // The in-process bus gives no offsets: the same batch handled twice is stored twice, but
     // its dead letters are keyed by the message.
-    await createAggregator(clickhouse).handle([bad]);
-    await createAggregator(clickhouse).handle(batch, { topic: 't-again', partition: 0, offsets: [0, 1] });
+    await createAggregator(chdb.client).handle([bad]);
+    await createAggregator(chdb.client).handle(batch, { topic: 't-again', partition: 0, offsets: [0, 1] });
     expect(await deadHits(bad, since)).toEqual([{ project_id: 0, event_id: '', event_date: expect.any(String), reason: 'body: not valid JSON', raw: bad, recent: 1 }]);
   });
 
@@ -175,7 +159,7 @@ describe('dead letters on chDB', () => {
       close: async () => undefined,
     };
     const log: string[] = [];
-    const aggregator = createAggregator(clickhouse, { deadLetters: publisher, retryMs: 10, log: (m) => log.push(m) });
+    const aggregator = createAggregator(chdb.client, { deadLetters: publisher, retryMs: 10, log: (m) => log.push(m) });
     const before = Date.now();
     const poison = hit(45, 'visitor-45a', Date.now() - MINUTE, 'poison');
     await aggregator.handle([hit(45, 'visitor-45a', Date.now() - 2 * MINUTE), poison]);
@@ -192,13 +176,13 @@ describe('dead letters on chDB', () => {
   it('tries again, never setting aside, while a table is missing, and stores the batch once it is back', async () => {
     const at = Date.now() - 5 * MINUTE;
     const log: string[] = [];
-    const aggregator = createAggregator(clickhouse, { retryMs: 20, maxRetryMs: 50, log: (m) => log.push(m) });
-    await clickhouse.command({ query: 'DETACH TABLE events' });
+    const aggregator = createAggregator(chdb.client, { retryMs: 20, maxRetryMs: 50, log: (m) => log.push(m) });
+    await chdb.client.command({ query: 'DETACH TABLE events' });
     const batch = [hit(46, 'visitor-46a', at), hit(46, 'visitor-46a', at + 1000)];
     const handled = aggregator.handle(batch);
     await until(() => log.length >= 3);
     expect(aggregator.health()).toEqual({ failing: expect.stringContaining('events'), failingSince: expect.any(Number), oldestUnstoredAt: at });
-    await clickhouse.command({ query: 'ATTACH TABLE events' });
+    await chdb.client.command({ query: 'ATTACH TABLE events' });
     await handled;
     expect({ health: aggregator.health(), stats: aggregator.stats, events: (await events(46)).length }).toEqual({
       health: { failing: null, failingSince: null, oldestUnstoredAt: null },
@@ -240,7 +224,7 @@ describe('dead letters on chDB', () => {
   });
 
   it('stores a batch handed over after stop() when the first try succeeds', async () => {
-    const aggregator = createAggregator(clickhouse);
+    const aggregator = createAggregator(chdb.client);
     aggregator.stop();
     await aggregator.handle([hit(48, 'visitor-48a', Date.now() - MINUTE)]);
     expect({ stored: aggregator.stats.stored, events: (await events(48)).length }).toEqual({ stored: 1, events: 1 });

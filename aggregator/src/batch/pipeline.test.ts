@@ -1,14 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator } from '../aggregator.js';
 import { createEnricher } from '../enrich/index.js';
 import { VisitCutter } from '../sessions.js';
 import { SiteRulesCache, siteRulesFrom } from '../site-rules.js';
 import { EventStore } from '../storage.js';
+import { chdbOfFile } from '../testing/chdb.js';
+import { GOOGLEBOT, pageViewMaker } from '../testing/hits.js';
 import { readBatch } from './messages.js';
 import { BatchPipeline } from './pipeline.js';
 import { SliceRebuilder } from './rebuild-slices.js';
@@ -19,30 +17,11 @@ import { VisitRecall } from './visit-recall.js';
 import { BatchWriter } from './write-batch.js';
 
 // Needs: chDB (in-process), one data directory for the file. Projects 5 and 9 are this file's.
-let clickhouse: ClickHouseClient;
-beforeAll(async () => {
-  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-pipeline-')) });
-  await migrateClickHouse(clickhouse);
-});
-afterAll(async () => {
-  await clickhouse.close();
-});
+const chdb = chdbOfFile('pipeline');
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const MINUTE = 60_000;
-let sequence = 0;
-
-function hit(project: number, visitor: string, at: number, url = 'https://shop.ru/', ua = CHROME): AcceptedHit {
-  sequence += 1;
-  const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
-  return { id, at, ip: '77.88.55.88', ua, hit: { p: project, t: 'pageview', u: url, r: '', ti: '', sw: 0, sh: 0, v: visitor } };
-}
-
-async function rows<T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const result = await clickhouse.query({ query, query_params: params, format: 'JSONEachRow' });
-  return result.json<T>();
-}
+const pageView = pageViewMaker();
+const hit = (project: number, visitor: string, at: number, url?: string, ua?: string): AcceptedHit => pageView({ project, visitor, at, url, ua });
 
 /**
  * The aggregator's pipeline on the chDB of the file, composed as createAggregator composes it:
@@ -50,12 +29,12 @@ async function rows<T>(query: string, params: Record<string, unknown> = {}): Pro
  * from the api's Postgres in production, which the aggregator does not import; here they are given.
  */
 function pipelineOnChdb() {
-  const store = new EventStore(clickhouse);
+  const store = new EventStore(chdb.client);
   const rules = new SiteRulesCache(async (ids) => new Map(ids.filter((id) => id === 5).map((id) => [id, siteRulesFrom({ url: 'https://shop.ru', blacklisted_urls: ['ads.shop.ru'] })])));
   const visits = new VisitCutter();
   const tally = new Tally(null);
   const pipeline = new BatchPipeline({
-    replays: new ReplayCheck(store, (tokens) => new SliceRebuilder(clickhouse).rebuild(tokens)),
+    replays: new ReplayCheck(store, (tokens) => new SliceRebuilder(chdb.client).rebuild(tokens)),
     resends: new ResentCheck(store),
     rules,
     enricher: createEnricher(),
@@ -72,7 +51,7 @@ describe('BatchPipeline on chDB', () => {
     const at = Date.now() - 20 * MINUTE;
     // A previous run stored a visit of every visitor of the batch, the crawler still under a browser's agent.
     const earlier = [hit(5, 'reader-01', at - 10 * MINUTE), hit(5, 'crawler-01', at - 10 * MINUTE), hit(5, 'adviewer-01', at - 10 * MINUTE)];
-    await createAggregator(clickhouse).handle([...earlier, hit(9, 'stranger-01', at - 10 * MINUTE), hit(9, 'crawler-09', at - 10 * MINUTE)]);
+    await createAggregator(chdb.client).handle([...earlier, hit(9, 'stranger-01', at - 10 * MINUTE), hit(9, 'crawler-09', at - 10 * MINUTE)]);
     const { pipeline, visits, stats } = pipelineOnChdb();
     const batch = [
       hit(5, 'reader-01', at),
@@ -88,10 +67,10 @@ describe('BatchPipeline on chDB', () => {
     expect({
       stats,
       held: held.filter(([project, visitor]) => visits.knows(project, visitor)).map(([, visitor]) => visitor),
-      dropped: await rows('SELECT toString(event_id) AS id, reason FROM dropped_hits FINAL ORDER BY reason'),
-      dead: await rows('SELECT reason FROM dead_hits FINAL WHERE raw = {raw:String}', { raw: `not json ${since}` }),
+      dropped: await chdb.rows('SELECT toString(event_id) AS id, reason FROM dropped_hits FINAL ORDER BY reason'),
+      dead: await chdb.rows('SELECT reason FROM dead_hits FINAL WHERE raw = {raw:String}', { raw: `not json ${since}` }),
       // The reader's hit goes on the visit stored before, as its second event.
-      reader: await rows("SELECT toUInt32(count()) AS events, toUInt32(uniqExact(session_id)) AS visits, max(event_number) AS last FROM events WHERE visitor_id = 'reader-01'"),
+      reader: await chdb.rows("SELECT toUInt32(count()) AS events, toUInt32(uniqExact(session_id)) AS visits, max(event_number) AS last FROM events WHERE visitor_id = 'reader-01'"),
     }).toEqual({
       stats: { stored: 1, droppedBots: 1, droppedByRules: 1, droppedNoProject: 2, skippedReplays: 0, deadLettered: 1 },
       held: ['reader-01'],
@@ -110,22 +89,22 @@ describe('BatchPipeline on chDB', () => {
     const batch = pipeline.start(readBatch([hit(5, 'first-001', at), hit(5, 'second-01', at + 1000)], { topic: 'hits', partition: 0, offsets: [0, 1] }));
     // A view on events that fails the insert after the events' part is written: the insert
     // lands, and the try fails all the same, as when the connection breaks before the answer.
-    await clickhouse.command({
+    await chdb.client.command({
       query: "CREATE MATERIALIZED VIEW landed_then_failed ENGINE = Null AS SELECT throwIf(visitor_id = 'first-001', 'socket hang up') AS failed FROM events",
     });
     try {
       await expect(batch.attempt(false)).rejects.toThrow('socket hang up');
-      expect(await rows("SELECT visitor_id FROM events WHERE visitor_id IN ('first-001', 'second-01') ORDER BY visitor_id")).toEqual([
+      expect(await chdb.rows("SELECT visitor_id FROM events WHERE visitor_id IN ('first-001', 'second-01') ORDER BY visitor_id")).toEqual([
         { visitor_id: 'first-001' },
         { visitor_id: 'second-01' },
       ]);
     } finally {
-      await clickhouse.command({ query: 'DROP VIEW landed_then_failed' });
+      await chdb.client.command({ query: 'DROP VIEW landed_then_failed' });
     }
     await batch.attempt(true);
     expect({
       stats,
-      events: await rows("SELECT visitor_id, toUInt32(bus_offset) AS offset, toUInt32(count()) AS n FROM events WHERE visitor_id IN ('first-001', 'second-01') GROUP BY visitor_id, offset ORDER BY visitor_id"),
+      events: await chdb.rows("SELECT visitor_id, toUInt32(bus_offset) AS offset, toUInt32(count()) AS n FROM events WHERE visitor_id IN ('first-001', 'second-01') GROUP BY visitor_id, offset ORDER BY visitor_id"),
     }).toEqual({
       stats: { stored: 2, droppedBots: 0, droppedByRules: 0, droppedNoProject: 0, skippedReplays: 0, deadLettered: 0 },
       events: [

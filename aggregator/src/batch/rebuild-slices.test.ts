@@ -1,80 +1,60 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator } from '../aggregator.js';
+import { chdbOfFile } from '../testing/chdb.js';
+import { pageViewMaker } from '../testing/hits.js';
 import { mondayOf, SliceRebuilder, VIEW_TABLES } from './rebuild-slices.js';
 
 // Needs: chDB (in-process), one data directory for the file. Each test has a project of its own.
-let clickhouse: ClickHouseClient;
-beforeAll(async () => {
-  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-rebuild-')) });
-  await migrateClickHouse(clickhouse);
-});
-afterAll(async () => {
-  await clickhouse.close();
-});
+const chdb = chdbOfFile('rebuild');
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const start = Date.now() - 3 * 86_400_000;
-let sequence = 0;
+const pageView = pageViewMaker('a000');
 
 /** A page view of a project: three visitors, hours apart, so that the hits span days and visits. */
-function hit(project: number, i: number): AcceptedHit {
-  sequence += 1;
-  const id = `00000000-0000-4000-a000-${String(sequence).padStart(12, '0')}`;
-  return { id, at: start + i * 5 * 3_600_000, ip: '77.88.55.88', ua: CHROME, hit: { p: project, t: 'pageview', u: `https://shop.ru/${i % 3}`, r: '', ti: '', sw: 0, sh: 0, v: `rebuild-${i % 3}` } };
-}
-
-async function one(query: string, project: number): Promise<number> {
-  const result = await clickhouse.query({ query, query_params: { project }, format: 'JSONEachRow' });
-  const [row] = await result.json<{ n: string | number }>();
-  return Number(row?.n ?? 0);
-}
+const hit = (project: number, i: number): AcceptedHit => pageView({ project, visitor: `rebuild-${i % 3}`, at: start + i * 5 * 3_600_000, url: `https://shop.ru/${i % 3}` });
 
 /** A project's page views as the events and each table the views write hold them. */
 async function pageViews(project: number): Promise<Record<string, number>> {
   const where = 'WHERE project_id = {project:UInt32}';
-  const counts: Record<string, number> = { events: await one(`SELECT countIf(event_type = 'pageview') AS n FROM events ${where}`, project) };
+  const counts: Record<string, number> = { events: await chdb.count(`SELECT countIf(event_type = 'pageview') AS n FROM events ${where}`, { project }) };
   for (const table of Object.keys(VIEW_TABLES).filter((t) => VIEW_TABLES[t] !== 'idempotent')) {
-    counts[table] = await one(`SELECT sum(page_views) AS n FROM ${table} ${where}`, project);
+    counts[table] = await chdb.count(`SELECT sum(page_views) AS n FROM ${table} ${where}`, { project });
   }
-  counts.visitor_visits = await one(`SELECT max(visits) AS n FROM visitor_visits ${where}`, project);
+  counts.visitor_visits = await chdb.count(`SELECT max(visits) AS n FROM visitor_visits ${where}`, { project });
   return counts;
 }
 
 /** Stores the hits as one batch with some views detached: what a crash between the parts leaves. */
 async function storeHalfDone(hits: AcceptedHit[], detached: string[]): Promise<void> {
-  for (const view of detached) await clickhouse.command({ query: `DETACH TABLE ${view}` });
+  for (const view of detached) await chdb.client.command({ query: `DETACH TABLE ${view}` });
   try {
-    await createAggregator(clickhouse).handle(hits);
+    await createAggregator(chdb.client).handle(hits);
   } finally {
-    for (const view of detached) await clickhouse.command({ query: `ATTACH TABLE ${view}` });
+    for (const view of detached) await chdb.client.command({ query: `ATTACH TABLE ${view}` });
   }
 }
 
 async function tokensOf(project: number): Promise<string[]> {
-  const result = await clickhouse.query({ query: 'SELECT DISTINCT insert_token AS t FROM events WHERE project_id = {project:UInt32}', query_params: { project }, format: 'JSONEachRow' });
-  return (await result.json<{ t: string }>()).map((r) => r.t);
+  const tokens = await chdb.rows<{ t: string }>('SELECT DISTINCT insert_token AS t FROM events WHERE project_id = {project:UInt32}', { project });
+  return tokens.map((r) => r.t);
 }
 
 describe('SliceRebuilder on chDB', () => {
   it('knows how to slice every table the views of events write', async () => {
-    const result = await clickhouse.query({ query: "SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND engine = 'MaterializedView'", format: 'JSONEachRow' });
-    const targets = (await result.json<{ q: string }>()).map(({ q }) => /\bTO\s+(?:\w+\.)?(\w+)/.exec(q)?.[1]).sort();
+    const views = await chdb.rows<{ q: string }>("SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND engine = 'MaterializedView'");
+    const targets = views.map(({ q }) => /\bTO\s+(?:\w+\.)?(\w+)/.exec(q)?.[1]).sort();
     expect(targets).toEqual(Object.keys(VIEW_TABLES).sort());
   });
 
   it('makes every view table agree with the events after an insert whose rollups, visits and week tables were half written', async () => {
     const earlier = [0, 1, 2, 3].map((i) => hit(81, i));
-    await createAggregator(clickhouse).handle(earlier);
+    await createAggregator(chdb.client).handle(earlier);
     const later = [4, 5, 6, 7, 8].map((i) => hit(81, i));
     await storeHalfDone(later, ['rollup_5m_mv', 'rollup_hour_mv', 'visits_mv', 'rollup_pages_day_mv', 'rollup_geo_week_mv']);
     const half = await pageViews(81);
     const tokens = await tokensOf(81);
-    const rebuilder = new SliceRebuilder(clickhouse);
+    const rebuilder = new SliceRebuilder(chdb.client);
     await rebuilder.rebuild(tokens);
     const whole = Object.fromEntries(Object.keys(half).map((k) => [k, k === 'visitor_visits' ? half.visitor_visits : 9]));
     expect({ half: half.rollup_5m, after: await pageViews(81) }).toEqual({ half: 4, after: whole });
@@ -84,10 +64,10 @@ describe('SliceRebuilder on chDB', () => {
   });
 
   it('a whole insert rebuilt is counted once, and a project beside it untouched', async () => {
-    await createAggregator(clickhouse).handle([0, 1, 2].map((i) => hit(82, i)));
-    await createAggregator(clickhouse).handle([0, 1].map((i) => hit(83, i)));
+    await createAggregator(chdb.client).handle([0, 1, 2].map((i) => hit(82, i)));
+    await createAggregator(chdb.client).handle([0, 1].map((i) => hit(83, i)));
     const [before82, before83] = [await pageViews(82), await pageViews(83)];
-    await new SliceRebuilder(clickhouse).rebuild(await tokensOf(82));
+    await new SliceRebuilder(chdb.client).rebuild(await tokensOf(82));
     expect({ p82: await pageViews(82), p83: await pageViews(83) }).toEqual({ p82: before82, p83: before83 });
     expect(before82.rollup_day).toBe(3);
   });

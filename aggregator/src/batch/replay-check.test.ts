@@ -1,42 +1,32 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator } from '../aggregator.js';
 import { EventStore } from '../storage.js';
+import { chdbOfFile } from '../testing/chdb.js';
+import { pageViewMaker } from '../testing/hits.js';
 import { readBatch } from './messages.js';
 import { SliceRebuilder } from './rebuild-slices.js';
 import { ReplayCheck, type Replayable } from './replay-check.js';
 
 // Needs: chDB (in-process), one data directory for the file. Each test has a topic of its own.
-let clickhouse: ClickHouseClient;
-beforeAll(async () => {
-  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-replay-check-')) });
-  await migrateClickHouse(clickhouse);
-});
-afterAll(async () => {
-  await clickhouse.close();
-});
+const chdb = chdbOfFile('replay-check');
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const at = Date.now() - 10 * 60_000;
-let sequence = 0;
+const pageView = pageViewMaker();
+let sent = 0;
 
 /** A hit of a project (5 unless told) by one visitor, a second after the one before. */
 function hit(project = 5): AcceptedHit {
-  sequence += 1;
-  const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
-  return { id, at: at + sequence * 1000, ip: '77.88.55.88', ua: CHROME, hit: { p: project, t: 'pageview', u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: 'replayed-01' } };
+  sent += 1;
+  return pageView({ project, visitor: 'replayed-01', at: at + sent * 1000 });
 }
 
 /** The check as the aggregator composes it, on the file's chDB. */
-const checkOnChdb = (): ReplayCheck => new ReplayCheck(new EventStore(clickhouse), (tokens) => new SliceRebuilder(clickhouse).rebuild(tokens));
+const checkOnChdb = (): ReplayCheck => new ReplayCheck(new EventStore(chdb.client), (tokens) => new SliceRebuilder(chdb.client).rebuild(tokens));
 
 /** Stores messages at their offsets of a partition through the aggregator, as a previous run did. */
 async function store(topic: string, partition: number, bodies: unknown[], offsets: number[]): Promise<void> {
-  await createAggregator(clickhouse).handle(bodies, { topic, partition, offsets });
+  await createAggregator(chdb.client).handle(bodies, { topic, partition, offsets });
 }
 
 /** The offsets of the items, -1 for a message of the in-process bus. */
@@ -47,11 +37,11 @@ describe('ReplayCheck on chDB', () => {
     const bodies = [hit(), 'not json', hit(), hit(), hit(), 'not json either'];
     await store('t-recorded', 0, bodies.slice(0, 3), [0, 1, 2]);
     // The process died after the events' part of offset 3 was written and before its offsets' part.
-    await clickhouse.command({ query: 'DETACH TABLE ingest_offsets_mv' });
+    await chdb.client.command({ query: 'DETACH TABLE ingest_offsets_mv' });
     try {
       await store('t-recorded', 0, [bodies[3]], [3]);
     } finally {
-      await clickhouse.command({ query: 'ATTACH TABLE ingest_offsets_mv' });
+      await chdb.client.command({ query: 'ATTACH TABLE ingest_offsets_mv' });
     }
     const check = checkOnChdb();
     const stored = await check.storedAmong(readBatch(bodies, { topic: 't-recorded', partition: 0, offsets: [0, 1, 2, 3, 4, 5] }), false);
@@ -82,11 +72,7 @@ describe('ReplayCheck on chDB', () => {
 
   /** The page views of a project as its events and as the hour rollup and visits hold them. */
   async function pageViews(project: number): Promise<{ events: number; rollup: number; visits: number }> {
-    const read = async (query: string): Promise<number> => {
-      const result = await clickhouse.query({ query, query_params: { project }, format: 'JSONEachRow' });
-      const [row] = await result.json<{ n: string | number }>();
-      return Number(row?.n ?? 0);
-    };
+    const read = (query: string): Promise<number> => chdb.count(query, { project });
     return {
       events: await read("SELECT count() AS n FROM events WHERE project_id = {project:UInt32} AND event_type = 'pageview'"),
       rollup: await read('SELECT sum(page_views) AS n FROM rollup_hour WHERE project_id = {project:UInt32}'),
@@ -98,11 +84,11 @@ describe('ReplayCheck on chDB', () => {
     const bodies = [hit(61), hit(61), hit(61)];
     await store('t-half', 0, bodies.slice(0, 1), [0]);
     // The process died after the events' and the offsets' parts of 1 and 2 were written, before the hour rollup's.
-    await clickhouse.command({ query: 'DETACH TABLE rollup_hour_mv' });
+    await chdb.client.command({ query: 'DETACH TABLE rollup_hour_mv' });
     try {
       await store('t-half', 0, bodies.slice(1), [1, 2]);
     } finally {
-      await clickhouse.command({ query: 'ATTACH TABLE rollup_hour_mv' });
+      await chdb.client.command({ query: 'ATTACH TABLE rollup_hour_mv' });
     }
     const half = await pageViews(61);
     const stored = await checkOnChdb().storedAmong(readBatch(bodies.slice(1), { topic: 't-half', partition: 0, offsets: [1, 2] }), false);

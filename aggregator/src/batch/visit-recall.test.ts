@@ -1,38 +1,23 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AcceptedHit } from '@stat/schemas';
-import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import { createAggregator } from '../aggregator.js';
 import { VISIT_RETAIN_MS, VisitCutter, type Visit } from '../sessions.js';
 import { EventStore } from '../storage.js';
+import { chdbOfFile } from '../testing/chdb.js';
+import { pageViewMaker } from '../testing/hits.js';
 import { VisitRecall } from './visit-recall.js';
 
 // Needs: chDB (in-process), one data directory for the file. Each test has visitors of its own.
-let clickhouse: ClickHouseClient;
-beforeAll(async () => {
-  clickhouse = createClickHouse({ kind: 'chdb', path: mkdtempSync(join(tmpdir(), 'stat-visit-recall-')) });
-  await migrateClickHouse(clickhouse);
-});
-afterAll(async () => {
-  await clickhouse.close();
-});
+const chdb = chdbOfFile('visit-recall');
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-let sequence = 0;
-
-function hit(visitor: string, at: number): AcceptedHit {
-  sequence += 1;
-  const id = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
-  return { id, at, ip: '77.88.55.88', ua: CHROME, hit: { p: 5, t: 'pageview', u: 'https://shop.ru/', r: '', ti: '', sw: 0, sh: 0, v: visitor } };
-}
+const pageView = pageViewMaker();
+const hit = (visitor: string, at: number): AcceptedHit => pageView({ project: 5, visitor, at });
 
 /** Stores hits through the aggregator, as a previous run did. */
 async function storedBefore(hits: AcceptedHit[]): Promise<void> {
-  await createAggregator(clickhouse).handle(hits);
+  await createAggregator(chdb.client).handle(hits);
 }
 
 const keys = (visitors: { project: number; visitor: string }[]): string[] => visitors.map((v) => `${v.project}:${v.visitor}`);
@@ -42,7 +27,7 @@ class NotingStore extends EventStore {
   readonly asked = { openVisits: [] as string[][], visitCounts: [] as string[][] };
 
   constructor() {
-    super(clickhouse);
+    super(chdb.client);
   }
 
   override openVisits(visitors: { project: number; visitor: string }[], since: number): Promise<Map<string, Visit>> {
@@ -92,9 +77,7 @@ describe('VisitRecall on chDB', () => {
       hit('back-0001', startedAt - 10 * MINUTE),
       hit('back-0001', startedAt - 9 * MINUTE),
     ]);
-    const [open] = await clickhouse
-      .query({ query: "SELECT toString(session_id) AS id FROM events WHERE visitor_id = 'back-0001' ORDER BY ts DESC LIMIT 1", format: 'JSONEachRow' })
-      .then((result) => result.json<{ id: string }>());
+    const [open] = await chdb.rows<{ id: string }>("SELECT toString(session_id) AS id FROM events WHERE visitor_id = 'back-0001' ORDER BY ts DESC LIMIT 1");
     const visits = new VisitCutter();
     const store = new NotingStore();
     await new VisitRecall(store, visits, { restore: true, startedAt }).recall([hit('back-0001', startedAt), hit('new-00001', startedAt)]);
