@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@stat/storage';
 import { sharedGeoLocator, type GeoLocator } from './geo.js';
+import { storeDictionary } from './store-dictionary.js';
 
 /**
  * Writes the geo dictionary (every place id the geo database can give, with its Russian name)
@@ -10,20 +11,11 @@ import { sharedGeoLocator, type GeoLocator } from './geo.js';
  */
 export async function storeGeoDictionary(clickhouse: ClickHouseClient, locator: GeoLocator = sharedGeoLocator()): Promise<number> {
   const { digest, entries } = locator.dictionary();
-  const result = await clickhouse.query({
-    query: 'SELECT count() AS n FROM ch_geo WHERE digest = {digest:String}',
-    query_params: { digest },
-    format: 'JSONEachRow',
-  });
-  const [row] = await result.json<{ n: string | number }>();
-  if (Number(row?.n ?? 0) === entries.size) return 0;
-  const version = Date.now();
-  const values = [...entries].map(([id, e]) => [id, e.name_ru, e.kind, e.parent_id, digest, version]);
-  await clickhouse.insert({
+  return storeDictionary(clickhouse, {
     table: 'ch_geo',
-    values,
-    format: 'JSONCompactEachRow',
-    columns: ['id', 'name', 'kind', 'parent_id', 'digest', 'version'],
+    digest,
+    size: entries.size,
+    columns: ['id', 'name', 'kind', 'parent_id'],
+    entries: () => [...entries].map(([id, e]) => [id, e.name_ru, e.kind, e.parent_id]),
   });
-  return values.length;
 }
