@@ -2,9 +2,9 @@ import { request } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { startTestApi, type TestApi } from './testing/harness.js';
+import { useTestApi, type TestApi } from './testing/harness.js';
 import { pickEncoding } from './static.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,16 +13,13 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let api: TestApi;
 let mainScript: string;
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'static.test.ts' });
+useTestApi({ file: 'static.test.ts' }, async (started) => {
+  api = started;
   // The app's entry script, as index.html names it.
   const html = await readFile(join(repoRoot, 'web/dist/index.html'), 'utf8');
   const src = /<script[^>]+src="(\/stat\/assets\/[^"]+\.js)"/.exec(html)?.[1];
   if (!src) throw new Error('index.html names no script');
   mainScript = src;
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 interface Raw {

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../testing/client.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 import { STORE_NOT_READY_MESSAGE } from './error.filter.js';
 
 // An api of its own: the test drops a table of its chDB, which no other file may see.
 let api: TestApi;
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'store-not-ready.test.ts' });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'store-not-ready.test.ts' }, (started) => {
+  api = started;
 });
 
 describe('a ClickHouse table missing', () => {

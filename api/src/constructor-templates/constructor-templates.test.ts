@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../testing/client.js';
 import { newUser } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: the api in-process (PGlite in memory, chDB unused).
 let api: TestApi;
 let alice: { client: ApiClient; id: number; email: string };
 let bob: { client: ApiClient; id: number; email: string };
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'constructor-templates.test.ts' });
+useTestApi({ file: 'constructor-templates.test.ts' }, async (started) => {
+  api = started;
   alice = await newUser(api);
   bob = await newUser(api);
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 const BODY = {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventKeyOf } from '@stat/schemas';
 import type { ApiClient } from '../testing/client.js';
 import { newUser, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: the api in-process (chDB + PGlite). A small traffic whose every number below was counted by hand.
 const D1 = '2026-11-10';
@@ -76,16 +76,13 @@ let api: TestApi;
 let owner: ApiClient;
 let projectId: number;
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'constructor.api.test.ts' });
+useTestApi({ file: 'constructor.api.test.ts' }, async (started) => {
+  api = started;
   api.setNow(NOW);
   const user = await userWithProject(api);
   owner = user.client;
   projectId = user.projectId;
   await api.clickhouse.insert({ table: 'events', values: HITS.map((h) => row(projectId, h)), format: 'JSONEachRow' });
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 const twoDays = { date_start: D1, date_end: D2, group: 'day' };

@@ -1,17 +1,14 @@
 import { eventKeyOf, type ConversionWidgetResult } from '@stat/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newUser, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: nothing but the build. Conversions (spec 002 §3–§7) through the api on PGlite and chDB:
 // the rules of who may do what, and the figures of a conversion on visits counted by hand.
 
 let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ file: 'conversions.test.ts' });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'conversions.test.ts' }, (started) => {
+  api = started;
 });
 
 const HOUR = 3_600_000;
@@ -68,6 +65,13 @@ async function buyConversion(owner: Awaited<ReturnType<typeof userWithProject>>)
   return Number(created.json.result.id);
 }
 
+/** A new owner's project with the visits of {@link addVisits}, and its conversion of purchases. */
+async function visitedProjectWithPurchases(): Promise<{ owner: Awaited<ReturnType<typeof userWithProject>>; conversion: number }> {
+  const owner = await userWithProject(api);
+  await addVisits(owner.projectId);
+  return { owner, conversion: await buyConversion(owner) };
+}
+
 describe('conversions', () => {
   it('counts a conversion and credits its visits to sources by the chosen model and window', async () => {
     const owner = await userWithProject(api);
@@ -119,9 +123,7 @@ describe('conversions', () => {
   });
 
   it('takes the report filters in the body of the report (spec 002 §7 "body filters"): a source keeps its visits on both sides', async () => {
-    const owner = await userWithProject(api);
-    await addVisits(owner.projectId);
-    const conversion = await buyConversion(owner);
+    const { owner, conversion } = await visitedProjectWithPurchases();
     // Of D's direct and link visits (3, 6, 7), 3 and 6 bought.
     const report = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversions`, {
       date_start: D,
@@ -138,9 +140,7 @@ describe('conversions', () => {
   });
 
   it('applies a filter on events as the reports of visits do: it keeps the visits having such an event, whole', async () => {
-    const owner = await userWithProject(api);
-    await addVisits(owner.projectId);
-    const conversion = await buyConversion(owner);
+    const { owner, conversion } = await visitedProjectWithPurchases();
     // D's visits with a purchase, 3, 5 and 6, all of them counted in the denominator (all visits) too.
     const report = await owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversions`, {
       date_start: D,
@@ -167,9 +167,7 @@ describe('conversions', () => {
   });
 
   it('sorts and pages the table in ClickHouse, by any of its dimensions, and gives it as CSV', async () => {
-    const owner = await userWithProject(api);
-    await addVisits(owner.projectId);
-    const conversion = await buyConversion(owner);
+    const { owner, conversion } = await visitedProjectWithPurchases();
     const table = (body: Record<string, unknown>) => owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversion_table`, { conversion_id: conversion, date_start: D, date_end: D, ...body });
     const sources = async (body: Record<string, unknown>) => (await table(body)).json.result.data.map((r: { traffic_type: string }) => r.traffic_type);
     // Last click: direct 2 of 2, search 1 of 1, link 0 of 1. The first column each way, a metric each way, ties by the value.
@@ -211,9 +209,7 @@ describe('conversions', () => {
   });
 
   it('answers the three widgets: each category’s conversion by the credited visit’s value, over the period and by day', async () => {
-    const owner = await userWithProject(api);
-    await addVisits(owner.projectId);
-    const conversion = await buyConversion(owner);
+    const { owner, conversion } = await visitedProjectWithPurchases();
     const widget = (name: string, body: Record<string, unknown> = {}) =>
       owner.client.post(`/api/report/v1.0/eventbase/${owner.projectId}/conversion_widget/${name}`, { conversion_id: conversion, date_start: D, date_end: D, ...body });
     const percents = async (name: string, body: Record<string, unknown> = {}) => {

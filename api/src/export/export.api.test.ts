@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 import { EXPORT_FORBIDDEN } from './export.service.js';
 
 // Needs: nothing but the build. The data export (spec 002 §2, §5, §6, §9) against the api running
 // in this process on PGlite and chDB, on four events whose file was written out by hand.
 
 let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ file: 'export.api.test.ts' });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'export.api.test.ts' }, (started) => {
+  api = started;
 });
 
 const ANALYST = 3;

@@ -1,20 +1,17 @@
 import { eventKeyOf, moscowDate, type Funnel, type GoalBody } from '@stat/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import { ROLE } from '@stat/schemas/accounts';
 import type { ApiClient } from '../testing/client.js';
 import { newUser, snapshot, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: nothing but the build. Funnels (specification 002, §3 to §7) against the api running in
 // this process on PGlite and chDB.
 
 let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ file: 'funnels.test.ts', goalCreationsPerMinute: 1000 });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'funnels.test.ts', goalCreationsPerMinute: 1000 }, (started) => {
+  api = started;
 });
 
 const page = (path: string): GoalBody => ({ dimension_filters: [{ key: 'event_type', op: '=', value: 'pageview' }, { key: 'url', op: 'like', value: `*${path}` }] });

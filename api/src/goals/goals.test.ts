@@ -1,21 +1,18 @@
 import { AUTOGOAL_TEMPLATES, eventKeyOf, type Goal, type GoalBody } from '@stat/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import { ROLE } from '@stat/schemas/accounts';
 import type { ApiClient } from '../testing/client.js';
-import { newUser, snapshot, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { newUser, projectTeam, snapshot, userWithProject, type Team } from '../testing/fixtures.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: nothing but the build. Goals and autogoals (specification 002, §3 to §8) against the
 // api running in this process on PGlite.
 
 const PER_MINUTE = 6;
 let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ file: 'goals.test.ts', goalCreationsPerMinute: PER_MINUTE });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'goals.test.ts', goalCreationsPerMinute: PER_MINUTE }, (started) => {
+  api = started;
 });
 
 const SIGNUP: GoalBody = { dimension_filters: [{ key: 'event_name', op: '=', value: 'signup', extra: { eventClass: 'cv' } }] };
@@ -29,19 +26,8 @@ const FORBIDDEN = { responseStatus: 403, errors: { message: 'Доступ зап
 const NOT_FOUND = { responseStatus: 404, errors: { message: 'Целевое событие не найдено' } };
 const fieldError = (path: string, message: string) => ({ responseStatus: 400, errors: { message, fields: { [path]: [message] } } });
 
-type User = Awaited<ReturnType<typeof newUser>>;
-
 /** An owner's project shared with a viewer (level 1) and an editor (level 0). */
-async function team(): Promise<{ owner: User; viewer: User; editor: User; projectId: number }> {
-  const owner = await userWithProject(api);
-  const viewer = await newUser(api);
-  const editor = await newUser(api);
-  const shared = await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, {
-    data: { users: [{ email: viewer.email, access_level: 1 }, { email: editor.email, access_level: 0 }] },
-  });
-  expect(shared.status).toBe(200);
-  return { owner, viewer, editor, projectId: owner.projectId };
-}
+const team = (): Promise<Team> => projectTeam(api);
 
 async function create(client: ApiClient, input: Record<string, unknown>): Promise<Goal> {
   const answer = await client.post('/api/v1.0/goal', { body: SIGNUP, ...input });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GROUPS, METRICS } from '@stat/schemas';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import { ApiClient } from '../testing/client.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // The document as a client reads it: from the running api (chDB + PGlite), at its served URL.
 // Shapes of an OpenAPI 3 document, as far as these tests read them.
@@ -31,14 +31,11 @@ const DOCS = `${PREFIX}/api/docs`;
 let api: TestApi;
 let document: Document;
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'openapi.test.ts' });
+useTestApi({ file: 'openapi.test.ts' }, async (started) => {
+  api = started;
   const answer = await fetch(`${api.url}${DOCS}-json`);
   expect(answer.status).toBe(200);
   document = (await answer.json()) as Document;
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 /** `/top100/x/:projectId` as OpenAPI writes it: `/top100/x/{projectId}`. */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STORE_NOT_READY_MESSAGE } from '../common/error.filter.js';
 import { addTraffic, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: the api in-process (chDB + PGlite); an api of its own, for the last test drops tables
 // of its chDB. The report CSV (§7 …/csv) begins the file only with its first rows: a call that
@@ -16,13 +16,10 @@ const yesterday = day(1);
 const body = { date_start: day(2), date_end: yesterday, group: 'day', metrics: ['page_views'] };
 const shown = (date: string): string => date.split('-').reverse().join('.');
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'csv.api.test.ts' });
+useTestApi({ file: 'csv.api.test.ts' }, async (started) => {
+  api = started;
   owner = await userWithProject(api);
   await addTraffic(api.clickhouse, owner.projectId, Date.parse(`${yesterday}T09:00:00Z`), 5, 2);
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 const csv = (report: string, more: Record<string, unknown> = {}) => owner.client.post(`/api/report/v1.0/report/${owner.projectId}/${report}/csv`, { ...body, ...more });

@@ -1,19 +1,16 @@
 import { FILTER_LIMITS, SAVED_FILTER_TITLE_MAX, type SavedFilterBody } from '@stat/schemas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import { ApiClient } from '../testing/client.js';
-import { newUser, snapshot, uniqueSite, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { newUser, projectTeam, snapshot, uniqueSite, userWithProject, type Team } from '../testing/fixtures.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: nothing but the build. Saved filters (specification 001, §3, §4, §5, §6, §7) against the
 // api running in this process on PGlite.
 
 let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ file: 'saved-filters.test.ts' });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'saved-filters.test.ts' }, (started) => {
+  api = started;
 });
 
 const RULES: SavedFilterBody = {
@@ -42,15 +39,9 @@ const filtersOf = (projectId: number | string) => `/api/v1.0/project/${projectId
 type User = Awaited<ReturnType<typeof newUser>>;
 
 /** An owner's project shared with a viewer (level 1) and an editor (level 0). */
-async function team(): Promise<{ owner: User; viewer: User; editor: User; projectId: number; path: string }> {
-  const owner = await userWithProject(api);
-  const viewer = await newUser(api);
-  const editor = await newUser(api);
-  const shared = await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, {
-    data: { users: [{ email: viewer.email, access_level: 1 }, { email: editor.email, access_level: 0 }] },
-  });
-  expect(shared.status).toBe(200);
-  return { owner, viewer, editor, projectId: owner.projectId, path: filtersOf(owner.projectId) };
+async function team(): Promise<Team & { path: string }> {
+  const shared = await projectTeam(api);
+  return { ...shared, path: filtersOf(shared.projectId) };
 }
 
 /** A user with a project of their own, for the tests that need nobody else. */

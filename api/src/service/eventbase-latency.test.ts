@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../testing/client.js';
 import { newUser, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 
 // Needs: the build (web/dist, counter-snippet/dist). An api of its own, so that its store starts
 // empty and holds only the events written here, all on fixed past dates: the answers do not
@@ -9,11 +9,8 @@ import { startTestApi, type TestApi } from '../testing/harness.js';
 let api: TestApi;
 /** What the embedded server's demo seed would say (GET demo/state). */
 let demoFilling = false;
-beforeAll(async () => {
-  api = await startTestApi({ file: 'eventbase-latency.test.ts', demoState: () => ({ filling: demoFilling }) });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'eventbase-latency.test.ts', demoState: () => ({ filling: demoFilling }) }, (started) => {
+  api = started;
 });
 
 const PATH = '/api/report/v1.0/service/eventbase_latency';

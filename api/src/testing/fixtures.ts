@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { expect } from 'vitest';
 import type { ClickHouseClient } from '@stat/storage';
 import type { Db } from '../db/db.js';
 import { ApiClient } from './client.js';
@@ -39,6 +40,28 @@ export async function newUser(api: TestApi, role?: number): Promise<{ client: Ap
   const { id } = await client.register(email);
   if (role !== undefined) await setRole(api.db, id, role);
   return { client, id, email };
+}
+
+type User = Awaited<ReturnType<typeof newUser>>;
+
+/** A project and the people of its tests: its owner, a viewer (level 1) and an editor (level 0) it is shared with. */
+export interface Team {
+  owner: User;
+  viewer: User;
+  editor: User;
+  projectId: number;
+}
+
+/** A new owner's project shared with a viewer (level 1) and an editor (level 0). */
+export async function projectTeam(api: TestApi): Promise<Team> {
+  const owner = await userWithProject(api);
+  const viewer = await newUser(api);
+  const editor = await newUser(api);
+  const shared = await owner.client.patch(`/api/v1.0/project/${owner.projectId}/access`, {
+    data: { users: [{ email: viewer.email, access_level: 1 }, { email: editor.email, access_level: 0 }] },
+  });
+  expect(shared.status).toBe(200);
+  return { owner, viewer, editor, projectId: owner.projectId };
 }
 
 export async function setRole(db: Db, userId: number, role: number): Promise<void> {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { createClickHouse, migrateClickHouse, type ClickHouseClient } from '@stat/storage';
 import type { Logger } from '@stat/telemetry';
 import type { Db, DbTarget } from '../db/db.js';
@@ -149,6 +150,22 @@ export async function startTestApi(options: TestApiOptions, backends: TestBacken
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The api of a test file, as {@link startTestApi} starts it: started before the file's tests
+ * (then handed to `ready`, which keeps it and prepares what the tests share), closed after
+ * them. Called at the top of a test file: it is that file's beforeAll and afterAll.
+ */
+export function useTestApi(options: TestApiOptions, ready: (api: TestApi) => void | Promise<void>, backends: TestBackends = PGLITE_MEMORY): void {
+  let api: TestApi | undefined;
+  beforeAll(async () => {
+    api = await startTestApi(options, backends);
+    await ready(api);
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
 }
 
 let counter = 0;
