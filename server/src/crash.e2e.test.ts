@@ -9,7 +9,7 @@ import { main, type RunningService } from './main.js';
 import { createProject } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
 import { countStored, hitCases } from './testing/hit-property.js';
-import { freePort, startService, type ServiceProcess } from './testing/service.js';
+import { serviceEnv, startService, type ServiceProcess } from './testing/service.js';
 
 // Needs: its own embedded service, first as a child process (killed with SIGKILL, as a crash,
 // an OOM kill or a power cut of the process would), then in this process on the same data
@@ -106,12 +106,7 @@ describe('embedded mode: a crash loses no hit it answered 204', () => {
     const [killAfter] = fc.sample(fc.integer({ min: 50, max: 1_500 }), { seed, numRuns: 1 });
     const dataDir = mkdtempSync(join(tmpdir(), 'stat-crash-'));
     dirs.push(dataDir);
-    const env = async (): Promise<Record<string, string>> => ({
-      DATA_DIR: dataDir,
-      API_PORT: String(await freePort()),
-      COLLECTOR_PORT: String(await freePort()),
-      DEMO_SEED: 'false',
-    });
+    const env = (): Promise<Record<string, string>> => serviceEnv(dataDir);
     const first = await env();
     child = await startService(first);
     const { projectId } = await createProject(`http://127.0.0.1:${first.API_PORT}`);
@@ -167,13 +162,7 @@ describe('embedded mode: a power cut loses no hit it answered 204', () => {
   it('chDB back at its last sync, the hit log as the cut left it: every hit answered 204 is stored exactly once after the restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'stat-power-cut-'));
     dirs.push(dataDir);
-    const env = async (): Promise<Record<string, string>> => ({
-      DATA_DIR: dataDir,
-      API_PORT: String(await freePort()),
-      COLLECTOR_PORT: String(await freePort()),
-      DEMO_SEED: 'false',
-      HITLOG_RELEASE_MS: '600000',
-    });
+    const env = (): Promise<Record<string, string>> => serviceEnv(dataDir, { HITLOG_RELEASE_MS: '600000' });
     const setUp = await env();
     child = await startService(setUp);
     const { projectId } = await createProject(`http://127.0.0.1:${setUp.API_PORT}`);
@@ -212,7 +201,7 @@ describe('the property of the hit path, with a crash', () => {
   it.each([11, 20261130])('random hits and a kill -9 at a random moment (seed %i)', async (seed) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'stat-crash-property-'));
     dirs.push(dataDir);
-    const env = async (): Promise<Record<string, string>> => ({ DATA_DIR: dataDir, API_PORT: String(await freePort()), COLLECTOR_PORT: String(await freePort()), DEMO_SEED: 'false' });
+    const env = (): Promise<Record<string, string>> => serviceEnv(dataDir);
     const first = await env();
     child = await startService(first);
     const { projectId } = await createProject(`http://127.0.0.1:${first.API_PORT}`);

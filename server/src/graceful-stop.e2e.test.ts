@@ -7,7 +7,7 @@ import type { AcceptedHit } from '@stat/schemas';
 import { Spool } from './spool.js';
 import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
-import { freePort, startService, type ServiceProcess } from './testing/service.js';
+import { serviceEnv, startService, type ServiceProcess } from './testing/service.js';
 
 // Needs: its own embedded service (chDB, the hit log as its bus), started twice on one data directory.
 const dataDir = mkdtempSync(join(tmpdir(), 'stat-stop-'));
@@ -20,13 +20,7 @@ afterAll(async () => {
 describe('embedded mode, graceful stop', () => {
   it('SIGTERM right after a burst of hits loses none that were acknowledged; /ready turns 503 at once and the process serves on through STOP_DRAIN_MS', async () => {
     const started = Date.now();
-    const env = async (): Promise<Record<string, string>> => ({
-      DATA_DIR: dataDir,
-      API_PORT: String(await freePort()),
-      COLLECTOR_PORT: String(await freePort()),
-      DEMO_SEED: 'false',
-      STOP_DRAIN_MS: '1500',
-    });
+    const env = (): Promise<Record<string, string>> => serviceEnv(dataDir, { STOP_DRAIN_MS: '1500' });
     const first = await env();
     service = await startService(first);
     // The login outlives the restart: sessions are kept in the embedded Postgres.
@@ -74,7 +68,7 @@ describe('embedded mode, graceful stop', () => {
     service = null;
     const started = Date.now();
     const spoolDir = mkdtempSync(join(tmpdir(), 'stat-spool-upgrade-'));
-    const env = async (): Promise<Record<string, string>> => ({ DATA_DIR: spoolDir, API_PORT: String(await freePort()), COLLECTOR_PORT: String(await freePort()), DEMO_SEED: 'false' });
+    const env = (): Promise<Record<string, string>> => serviceEnv(spoolDir);
     try {
       const first = await env();
       service = await startService(first);

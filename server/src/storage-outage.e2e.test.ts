@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { HealthReport } from '@stat/schemas';
 import { createProject, eventually, periodSince, summaryTotals } from './testing/api-client.js';
 import { VISITOR_USER_AGENT } from './testing/browser.js';
-import { freePort, startService, type ServiceProcess } from './testing/service.js';
+import { serviceEnv, startService, type ServiceProcess } from './testing/service.js';
 import { smallDisk as newSmallDisk, type SmallDisk } from './testing/small-disk.js';
 
 // Needs: its own embedded service (a child process, chDB) whose ClickHouse data directory is a
@@ -30,10 +30,6 @@ async function smallDisk(part?: string): Promise<SmallDisk> {
   return disk;
 }
 
-async function env(dataDir: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  return { DATA_DIR: dataDir, API_PORT: String(await freePort()), COLLECTOR_PORT: String(await freePort()), DEMO_SEED: 'false', ...extra };
-}
-
 async function sendPageView(collectorPort: string, projectId: number, i: number): Promise<number> {
   const response = await fetch(`http://127.0.0.1:${collectorPort}/hit`, {
     method: 'POST',
@@ -56,7 +52,7 @@ describe('embedded mode, storage down (a full disk)', () => {
   it('SIGTERM with ClickHouse refusing writes exits within 15 s, the acknowledged hits stay in the hit log and are stored at the next start', async () => {
     const started = Date.now();
     const disk = await smallDisk();
-    const first = await env(disk.dataDir);
+    const first = await serviceEnv(disk.dataDir);
     service = await startService(first, undefined, disk.enter);
     const { projectId, cookie } = await createProject(`http://127.0.0.1:${first.API_PORT}`);
     disk.fill();
@@ -76,7 +72,7 @@ describe('embedded mode, storage down (a full disk)', () => {
     expect(logSegments(disk.dataDir)).toHaveLength(1);
 
     disk.free();
-    const second = await env(disk.dataDir);
+    const second = await serviceEnv(disk.dataDir);
     service = await startService(second, undefined, disk.enter);
     const body = { ...periodSince(started), group: 'hour', metrics: ['page_views', 'visitors'] };
     const totals = await eventually(() => summaryTotals(`http://127.0.0.1:${second.API_PORT}`, projectId, body, cookie), (t) => t[0] === 300);
@@ -87,7 +83,7 @@ describe('embedded mode, storage down (a full disk)', () => {
   it('answers 503 once the bounded queue is full, never 204 for a hit it then loses', async () => {
     const started = Date.now();
     const disk = await smallDisk();
-    const config = await env(disk.dataDir, { COLLECTOR_BUFFER: '20', COLLECTOR_BATCH: '5' });
+    const config = await serviceEnv(disk.dataDir, { COLLECTOR_BUFFER: '20', COLLECTOR_BATCH: '5' });
     service = await startService(config, undefined, disk.enter);
     const { projectId, cookie } = await createProject(`http://127.0.0.1:${config.API_PORT}`);
     disk.fill();
@@ -115,7 +111,7 @@ describe('embedded mode, the hit log’s disk full', () => {
   it('answers 503, never 204, while the log cannot write, loses none it answered 204, and takes hits again once there is room', async () => {
     const started = Date.now();
     const disk = await smallDisk('hitlog');
-    const config = await env(disk.dataDir);
+    const config = await serviceEnv(disk.dataDir);
     service = await startService(config, undefined, disk.enter);
     const { projectId, cookie } = await createProject(`http://127.0.0.1:${config.API_PORT}`);
     const before = await Promise.all(Array.from({ length: 30 }, (_, i) => sendPageView(config.COLLECTOR_PORT!, projectId, i)));
@@ -144,7 +140,7 @@ describe('embedded mode, the hit log’s disk full', () => {
 
     // A restart replays the log: what was stored is not stored again, the refused never was.
     expect(await service.stop()).toBe(0);
-    const again = await env(disk.dataDir);
+    const again = await serviceEnv(disk.dataDir);
     service = await startService(again, undefined, disk.enter);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await summaryTotals(`http://127.0.0.1:${again.API_PORT}`, projectId, body, cookie)).toEqual([stored]);

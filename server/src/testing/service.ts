@@ -45,6 +45,14 @@ function anyFreePort(): Promise<number> {
 }
 
 /**
+ * The environment of an embedded service in `dataDir` on an api and a collector port of its own,
+ * without the demo, with `extra` besides.
+ */
+export async function serviceEnv(dataDir: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  return { DATA_DIR: dataDir, API_PORT: String(await freePort()), COLLECTOR_PORT: String(await freePort()), DEMO_SEED: 'false', ...extra };
+}
+
+/**
  * Starts `node server/dist/main.js` with the given environment and waits until it prints
  * "ready". Fails with the process's output when it exits or takes longer than the timeout.
  * `enter` is a command that runs it somewhere else (a small disk's namespace: SmallDisk.enter).
