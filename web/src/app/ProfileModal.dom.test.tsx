@@ -7,7 +7,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { CurrentUser } from '@stat/schemas/accounts';
-import { fire, render, testUser, until, type Rendered } from '../testing/render';
+import { cleanup, fire, render, testUser, until, type Rendered } from '../testing/render';
 import { ProfileModal } from './ProfileModal';
 import { SessionProvider, useSession } from './session';
 import { SnackbarProvider } from './Snackbar';
@@ -41,12 +41,7 @@ function profileApi(sent: Sent[]): typeof fetch {
   }) as typeof fetch;
 }
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 /** The modal for the session's user, and where the app is. */
 function Harness() {
@@ -62,7 +57,7 @@ function Harness() {
 }
 
 async function open(): Promise<Rendered> {
-  view = await render(
+  return render(
     <SessionProvider initial={{ status: 'user', user: testUser({ user_name: 'Аня' }) }}>
       <SnackbarProvider>
         <MemoryRouter initialEntries={['/stat/projects']}>
@@ -73,7 +68,6 @@ async function open(): Promise<Rendered> {
       </SnackbarProvider>
     </SessionProvider>,
   );
-  return view;
 }
 
 async function type(input: HTMLInputElement | null, value: string) {

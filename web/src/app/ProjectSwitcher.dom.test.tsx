@@ -3,18 +3,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { LinkedProject } from '@stat/schemas/projects';
-import { fakeApi, fire, render, until, type Rendered } from '../testing/render';
+import { cleanup, fakeApi, fire, render, until, type Rendered } from '../testing/render';
 import ProjectSwitcher from './ProjectSwitcher';
 
 const linked = (n: number): LinkedProject[] =>
   Array.from({ length: n }, (_, i) => ({ id: 8000000 + i, title: `Сайт ${i}`, url: `https://s${i}.example`, favicon: null, can_edit_project: true }));
 
 let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 function Where() {
   const location = useLocation();

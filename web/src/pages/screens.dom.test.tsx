@@ -10,7 +10,7 @@ import { SessionProvider } from '../app/session';
 import { SnackbarProvider } from '../app/Snackbar';
 import { ApiError } from '../lib/api';
 import { testListRow, testProject as project } from '../testing/fixtures';
-import { fakeApi, fire, render, testUser, until, type Rendered } from '../testing/render';
+import { cleanup, fakeApi, fire, render, testUser, until, type Rendered } from '../testing/render';
 import { accessFailure } from './settings/AccessSettings';
 import CounterSettingsPage from './settings/CounterSettings';
 import RatingSettingsPage from './settings/RatingSettings';
@@ -36,15 +36,10 @@ const row = (over: Partial<ProjectListRow>): ProjectListRow =>
     ...over,
   });
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderRow(r: ProjectListRow, deleted = false) {
-  view = await render(
+  return render(
     <MemoryRouter>
       <table>
         <tbody>
@@ -53,7 +48,6 @@ async function renderRow(r: ProjectListRow, deleted = false) {
       </table>
     </MemoryRouter>,
   );
-  return view;
 }
 
 describe('a row of my sites (spec 000 §2.3)', () => {
@@ -114,7 +108,7 @@ describe('a row of my sites (spec 000 §2.3)', () => {
 });
 
 async function renderSettings(p: Project, page: 'layout' | 'counter') {
-  view = await render(
+  return render(
     <SessionProvider initial={{ status: 'user', user }}>
       <SnackbarProvider>
         <ProjectContext.Provider value={{ project: p, setProject: () => undefined, reload: () => undefined }}>
@@ -129,7 +123,6 @@ async function renderSettings(p: Project, page: 'layout' | 'counter') {
       </SnackbarProvider>
     </SessionProvider>,
   );
-  return view;
 }
 
 describe('settings pages (spec 000 §2.6, §5)', () => {
@@ -155,7 +148,6 @@ describe('settings pages (spec 000 §2.6, §5)', () => {
     await until(() => expect(v.container.querySelector('[data-testid="counter-code"]')?.textContent).toBe('<script async src="x"></script>'));
     v.unmount();
     v = await renderSettings(project({ counter_is_set: true }), 'counter');
-    view = v;
     expect(v.container.querySelector('[data-testid="counter-status"]')?.textContent).toContain('Счётчик корректно установлен');
   });
 
@@ -204,7 +196,7 @@ describe('rating settings by status (spec 000 §2.7, §4)', () => {
 
   async function renderRating(p: Project) {
     vi.stubGlobal('fetch', fakeApi({ '/api/project/config': config }));
-    view = await render(
+    return render(
       <SnackbarProvider>
         <ProjectContext.Provider value={{ project: p, setProject: () => undefined, reload: () => undefined }}>
           <MemoryRouter>
@@ -213,7 +205,6 @@ describe('rating settings by status (spec 000 §2.7, §4)', () => {
         </ProjectContext.Provider>
       </SnackbarProvider>,
     );
-    return view;
   }
 
   const rated = { in_rating: true, keywords: 'новости', categories: [{ id: 101, title: 'Новости', position: 5, parent_title: 'Новости и СМИ', theme_id: 100, name: 'Новости', positions: { popularity: 5 } }] };

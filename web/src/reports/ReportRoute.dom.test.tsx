@@ -9,7 +9,7 @@ import { MemoryRouter, Outlet, Route, Routes } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import type { Project } from '@stat/schemas/projects';
 import { ProjectContext, type ProjectContextValue } from '../app/project';
-import { render, settle, until, type Rendered } from '../testing/render';
+import { cleanup, render, settle, until } from '../testing/render';
 import { MediaReportRoute, ReportRoute } from './ReportRoute';
 
 /** How often a graph was drawn (the uPlot wrapper rendered): once per drawing of the report. */
@@ -68,20 +68,15 @@ function ProjectArriving() {
   return <ProjectContext.Provider value={context}>{page}</ProjectContext.Provider>;
 }
 
-let view: Rendered | null = null;
 beforeEach(() => {
   graphDrawings = 0;
   vi.stubGlobal('fetch', fakeApi());
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 describe('ReportRoute', () => {
   it('draws a demo report before its project comes, and not again when it comes', async () => {
-    view = await render(
+    await render(
       <MemoryRouter initialEntries={[`/stat/projects/${PROJECT_ID}/new/report/traffic_sources?dateStart=7days&dateEnd=today&groupBy=day`]}>
         <Routes>
           <Route element={<ProjectArriving />}>
@@ -105,7 +100,7 @@ describe('MediaReportRoute', () => {
   /** Opens a media page of a project whose answer lists `reports`. */
   async function openMedia(path: string, reports: readonly string[]): Promise<void> {
     const project = { ...demo, available_reports: reports } as Project;
-    view = await render(
+    await render(
       <MemoryRouter initialEntries={[`/stat/projects/${PROJECT_ID}/${path}`]}>
         <Routes>
           <Route element={<ProjectContext.Provider value={{ project, setProject: () => undefined, reload: () => undefined }}><Outlet /></ProjectContext.Provider>}>

@@ -1,6 +1,7 @@
 /** Rendering components in happy-dom for tests: a root, React's act, and cleanup. */
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { vi } from 'vitest';
 import type { CurrentUser } from '@stat/schemas/accounts';
 
 // React warns about act() outside a test environment that declares it.
@@ -14,6 +15,9 @@ export interface Rendered {
   text(): string;
 }
 
+/** The trees rendered and not yet unmounted, for {@link cleanup}. */
+const mounted = new Set<Rendered>();
+
 /** Renders `node` into a fresh container and waits for effects. */
 export async function render(node: ReactNode): Promise<Rendered> {
   const container = document.createElement('div');
@@ -23,14 +27,23 @@ export async function render(node: ReactNode): Promise<Rendered> {
     root = createRoot(container);
     root.render(node);
   });
-  return {
+  const rendered: Rendered = {
     container,
     unmount: () => {
+      mounted.delete(rendered);
       act(() => root?.unmount());
       container.remove();
     },
     text: () => container.textContent ?? '',
   };
+  mounted.add(rendered);
+  return rendered;
+}
+
+/** Unmounts every tree a test rendered and puts back the globals it stubbed: the tests' afterEach. */
+export function cleanup(): void {
+  for (const rendered of mounted) rendered.unmount();
+  vi.unstubAllGlobals();
 }
 
 /** Lets pending promises and effects settle. */

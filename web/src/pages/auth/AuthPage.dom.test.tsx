@@ -8,14 +8,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { act } from 'react';
 import { SessionProvider } from '../../app/session';
 import { routes } from '../../app/routes';
-import { fire, render, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, until, type Rendered } from '../../testing/render';
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 /** The api's answer to a wrong password (api/src/auth/auth.service.ts BAD_CREDENTIALS). */
 const wrongPassword = (async () =>
@@ -34,12 +29,11 @@ async function type(input: HTMLInputElement, value: string) {
 
 async function openLogin(): Promise<Rendered> {
   const router = createMemoryRouter(routes, { initialEntries: ['/stat/projects?login'] });
-  view = await render(
+  return render(
     <SessionProvider initial={{ status: 'anonymous', user: null }}>
       <RouterProvider router={router} />
     </SessionProvider>,
   );
-  return view;
 }
 
 const form = (v: Rendered, id: string) => v.container.querySelector<HTMLFormElement>(`[data-testid=${id}]`);

@@ -10,7 +10,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { ConstructorRequest, ConstructorTemplate, TableResult } from '@stat/schemas/reports';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, testUser, until } from '../../testing/render';
 import ConstructorReport from './ConstructorReport';
 
 vi.mock('../../components/UPlotChart', () => ({ UPlotChart: () => <div /> }));
@@ -62,23 +62,18 @@ function Where() {
   return <output data-testid="where">{useLocation().search}</output>;
 }
 
-let view: Rendered | null = null;
 beforeEach(() => {
   tables = [];
   created = [];
   vi.stubGlobal('fetch', fakeApi());
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 const q = (selector: string) => document.body.querySelector<HTMLElement>(selector);
 const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click', { bubbles: true }));
 
 async function open(query: string) {
-  view = await render(
+  await render(
     <SessionProvider initial={{ status: 'user', user: testUser() }}>
       <SnackbarProvider>
         <MemoryRouter initialEntries={[`/stat/projects/7/new/report/constructor?${query}`]}>

@@ -8,7 +8,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { READY_TEMPLATES, type ConstructorTemplate } from '@stat/schemas/reports';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, testUser, until } from '../../testing/render';
 import TemplatesPage from './TemplatesPage';
 
 const template = (id: number): ConstructorTemplate => ({
@@ -36,16 +36,11 @@ function fakeApi(): typeof fetch {
   }) as typeof fetch;
 }
 
-let view: Rendered | null = null;
 beforeEach(() => {
   asked = [];
   vi.stubGlobal('fetch', fakeApi());
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 const all = (selector: string) => [...document.body.querySelectorAll<HTMLElement>(selector)];
 const click = (el: Element | null | undefined) => fire(el, new MouseEvent('click', { bubbles: true }));
@@ -57,7 +52,7 @@ function Opened() {
 }
 
 async function open() {
-  view = await render(
+  await render(
     <SessionProvider initial={{ status: 'user', user: testUser() }}>
       <SnackbarProvider>
         <MemoryRouter initialEntries={['/stat/projects/7/constructor']}>
@@ -104,7 +99,7 @@ describe('the templates page', () => {
     const { default: Page } = await import('./TemplatesPage');
     const { SessionProvider: Session } = await import('../../app/session');
     const { SnackbarProvider: Snackbar } = await import('../../app/Snackbar');
-    view = await render(
+    await render(
       <Session initial={{ status: 'user', user: testUser() }}>
         <Snackbar>
           <MemoryRouter initialEntries={['/stat/projects/7/constructor']}>

@@ -2,7 +2,7 @@
 /** A conversion's widgets (spec 002 §2): today, in a period up to today, is drawn as a day not yet over. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversionWidgetResult } from '@stat/schemas/conversions';
-import { render, until, type Rendered } from '../../testing/render';
+import { cleanup, render, until } from '../../testing/render';
 import { ConversionWidgets, type WidgetQuery } from './ConversionWidgets';
 
 // happy-dom has no canvas: the one uPlot wrapper is replaced by a box that names its series.
@@ -24,7 +24,6 @@ function widgetAnswer(start: string, end: string): ConversionWidgetResult {
   };
 }
 
-let view: Rendered | null = null;
 // Tuesday 24 November 2026, 14:30 in Moscow, whatever the clock of the machine running this.
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -35,9 +34,7 @@ beforeEach(() => {
   }) as typeof fetch);
 });
 afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
+  cleanup();
   vi.useRealTimers();
 });
 
@@ -46,13 +43,13 @@ const graph = () => document.querySelector('[data-testid="conversion-widget-audi
 
 describe('the day not yet over in a conversion\'s widgets', () => {
   it('is today, the last day of 7 days up to today', async () => {
-    view = await render(<ConversionWidgets query={query('2026-11-18', '2026-11-24')} />);
+    await render(<ConversionWidgets query={query('2026-11-18', '2026-11-24')} />);
     await until(() => expect(graph()?.textContent).toBe('Прямые заходы|Прямые заходы (неполные данные)'));
     expect(graph()?.parentElement?.getAttribute('data-incomplete-from')).toBe('6');
   });
 
   it('is none in a week that ended yesterday', async () => {
-    view = await render(<ConversionWidgets query={query('2026-11-17', '2026-11-23')} />);
+    await render(<ConversionWidgets query={query('2026-11-17', '2026-11-23')} />);
     await until(() => expect(graph()?.textContent).toBe('Прямые заходы'));
     expect(graph()?.parentElement?.hasAttribute('data-incomplete-from')).toBe(false);
   });

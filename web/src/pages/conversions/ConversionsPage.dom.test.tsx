@@ -10,7 +10,7 @@ import type { Project } from '@stat/schemas/projects';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { Address, address, inProject } from '../../testing/project-page';
 import { testConversion } from '../../testing/fixtures';
-import { apiAnswer as answer, fire, render, routedApi, until, type Rendered } from '../../testing/render';
+import { apiAnswer as answer, cleanup, fire, render, routedApi, until, type Rendered } from '../../testing/render';
 import ConversionPage from './ConversionPage';
 import ConversionsPage from './ConversionsPage';
 
@@ -24,7 +24,6 @@ const asked: string[] = [];
 const bodies = new Map<string, { sample?: number }[]>();
 /** The sample the fake api says it read (null: the one asked), as the api does for today's period. */
 let answeredSample: number | null = null;
-let view: Rendered | null = null;
 beforeEach(() => {
   asked.length = 0;
   bodies.clear();
@@ -47,14 +46,10 @@ beforeEach(() => {
     return undefined;
   }));
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderAt(path: string): Promise<Rendered> {
-  view = await render(
+  return render(
     inProject(
       project,
       path,
@@ -67,7 +62,6 @@ async function renderAt(path: string): Promise<Rendered> {
       </>,
     ),
   );
-  return view;
 }
 
 /** The samples the calls named `name` sent, in order (undefined: none sent). */
@@ -179,7 +173,6 @@ describe('«Точность:» of the conversions', () => {
     await until(() => expect(samplesOf('conversions')).toEqual([0.1]));
     await until(() => expect(shown(v)?.textContent).toBe('10%'));
     v.unmount();
-    view = null;
     bodies.clear();
     await renderAt(`${PAGE}&sample=7`);
     await until(() => expect(samplesOf('conversions')).toEqual([1]));

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, testUser, until, type Rendered } from '../../testing/render';
 import CreatePage from './CreatePage';
 
 const user = testUser();
@@ -55,15 +55,10 @@ function api(calls: Call[], options: { sameUrl?: boolean; createFails?: boolean;
   }) as typeof fetch;
 }
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderCreate() {
-  view = await render(
+  return render(
     <SessionProvider initial={{ status: 'user', user }}>
       <SnackbarProvider>
         <MemoryRouter initialEntries={['/stat/create']}>
@@ -75,7 +70,6 @@ async function renderCreate() {
       </SnackbarProvider>
     </SessionProvider>,
   );
-  return view;
 }
 
 async function type(element: Element | null, text: string): Promise<void> {
@@ -140,7 +134,6 @@ describe('create counter', () => {
     v.unmount();
     vi.stubGlobal('fetch', api([], { sameUrl: true }));
     v = await renderCreate();
-    view = v;
     await type(q(v, 'create-url'), 'https://www.example.ru');
     await until(() => expect(steps(v)).toEqual(['1Создание счётчика', '2Настройки и код', '3Восстановление доступа']));
   });

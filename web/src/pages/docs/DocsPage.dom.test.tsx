@@ -9,23 +9,17 @@ import type { Project } from '@stat/schemas/projects';
 import { footerLinks } from '../../app/links';
 import { routes } from '../../app/routes';
 import { SessionProvider, type SessionState } from '../../app/session';
-import { fakeApi, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fakeApi, render, testUser, until, type Rendered } from '../../testing/render';
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function open(path: string, session: SessionState = { status: 'anonymous', user: null }): Promise<Rendered> {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  view = await render(
+  return render(
     <SessionProvider initial={session}>
       <RouterProvider router={router} />
     </SessionProvider>,
   );
-  return view;
 }
 
 const docText = (v: Rendered) => v.container.querySelector('[data-testid="doc-page"]')?.textContent ?? '';

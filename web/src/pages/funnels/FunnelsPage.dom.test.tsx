@@ -9,7 +9,7 @@ import type { Funnel } from '@stat/schemas/funnels';
 import type { Project } from '@stat/schemas/projects';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { inProject } from '../../testing/project-page';
-import { apiAnswer as answer, render, routedApi, until, type Rendered } from '../../testing/render';
+import { apiAnswer as answer, cleanup, render, routedApi, until, type Rendered } from '../../testing/render';
 import FunnelsPage from './FunnelsPage';
 
 const project = {
@@ -42,7 +42,6 @@ const REPORT = {
 
 let reportStatus = 200;
 const asked: unknown[] = [];
-let view: Rendered | null = null;
 beforeEach(() => {
   window.localStorage.clear();
   reportStatus = 200;
@@ -56,15 +55,10 @@ beforeEach(() => {
     return undefined;
   }));
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderPage(path = '/stat/projects/8000001/funnels'): Promise<Rendered> {
-  view = await render(inProject(project, path, <FunnelsPage />));
-  return view;
+  return render(inProject(project, path, <FunnelsPage />));
 }
 
 const rows = (v: Rendered) => Array.from(v.container.querySelectorAll('[data-testid="funnel-row"]')).map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent));

@@ -15,7 +15,7 @@ import { moscowToday } from '../../lib/dates';
 import { lastDays, pickRange, pressedRange } from '../../testing/period';
 import { Address, address, inProject } from '../../testing/project-page';
 import { testGoal } from '../../testing/fixtures';
-import { apiAnswer as answer, render, routedApi, testUser, until, type Rendered } from '../../testing/render';
+import { apiAnswer as answer, cleanup, render, routedApi, testUser, until, type Rendered } from '../../testing/render';
 import GoalsPage from './GoalsPage';
 
 const project = { id: 8000003, title: 'Мой сайт', url: 'https://www.my-site.example/', cleanedUrl: 'my-site.example', permissions: { can_edit_project: true } } as unknown as Project;
@@ -51,14 +51,10 @@ beforeEach(() => {
     return undefined;
   }));
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderAt(path: string): Promise<Rendered> {
-  view = await render(
+  return render(
     inProject(
       project,
       path,
@@ -68,7 +64,6 @@ async function renderAt(path: string): Promise<Rendered> {
       </>,
     ),
   );
-  return view;
 }
 
 const reaches = (v: Rendered) => v.container.querySelector('[data-testid="goal-reaches"]')?.textContent;

@@ -11,7 +11,7 @@ import type { ProjectListRow } from '@stat/schemas/projects';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
 import { testListRow } from '../../testing/fixtures';
-import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, testUser, until, type Rendered } from '../../testing/render';
 import ProjectsPage from './ProjectsPage';
 
 const user = (roleId: number): CurrentUser =>
@@ -46,15 +46,10 @@ function listApi(total: number, calls: Call[], delay: (url: URL) => number = () 
   }) as typeof fetch;
 }
 
-let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderPage(roleId: number) {
-  view = await render(
+  return render(
     <SessionProvider initial={{ status: 'user', user: user(roleId) }}>
       <SnackbarProvider>
         <MemoryRouter initialEntries={['/stat/projects']}>
@@ -63,7 +58,6 @@ async function renderPage(roleId: number) {
       </SnackbarProvider>
     </SessionProvider>,
   );
-  return view;
 }
 
 /** Moves fake timers on and lets the answers and renders that follow settle. */
@@ -86,7 +80,6 @@ describe('my sites', () => {
       // COUNTER_READONLY has no create_projects: no «Добавить сайт».
       expect(v.container.querySelector('[data-testid="add-site"]') === null).toBe(roleId === 6);
       v.unmount();
-      view = null;
     }
     const calls: Call[] = [];
     vi.stubGlobal('fetch', listApi(1, calls));

@@ -11,7 +11,7 @@ import type { AccessRequest, AccessUser } from '@stat/schemas/access';
 import { ProjectContext } from '../../app/project';
 import { SessionProvider } from '../../app/session';
 import { SnackbarProvider } from '../../app/Snackbar';
-import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, testUser, until, type Rendered } from '../../testing/render';
 import AccessSettings from './AccessSettings';
 
 const me = testUser({ role_id: 5 });
@@ -67,11 +67,7 @@ const viewer: AccessUser = { email: 'other@example.com', access_level: 1, can_ed
 const request: AccessRequest = { access_request_id: 7, accessRequestId: 7, project_id: 8000001, project_title: 'Мой сайт', email: 'asks@example.com', created: '2026-11-20T10:00:00.000Z' };
 
 let view: Rendered | null = null;
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 async function renderAccess(calls: Call[], start: { users: AccessUser[]; requests: AccessRequest[] }) {
   vi.stubGlobal('fetch', api(calls, start));

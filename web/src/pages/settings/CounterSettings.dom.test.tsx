@@ -12,22 +12,19 @@ import { ProjectContext } from '../../app/project';
 import { SnackbarProvider } from '../../app/Snackbar';
 import { writeStored } from '../../lib/browser';
 import { testProject as project } from '../../testing/fixtures';
-import { fakeApi, render, until, type Rendered } from '../../testing/render';
+import { cleanup, fakeApi, render, until, type Rendered } from '../../testing/render';
 import CounterSettingsPage, { counterNoticeKey } from './CounterSettings';
-let view: Rendered | null = null;
 beforeEach(() => {
   window.localStorage.clear();
   vi.stubGlobal('fetch', fakeApi({ '/api/v1.0/project/8000001/counter_code': { code: '<script async src="x"></script>' } }));
 });
 afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
+  cleanup();
   vi.useRealTimers();
 });
 
 async function renderPage(p: Project): Promise<Rendered> {
-  view = await render(
+  return render(
     <NotificationProvider>
       <SnackbarProvider>
         <ProjectContext.Provider value={{ project: p, setProject: () => undefined, reload: () => undefined }}>
@@ -38,7 +35,6 @@ async function renderPage(p: Project): Promise<Rendered> {
       </SnackbarProvider>
     </NotificationProvider>,
   );
-  return view;
 }
 
 async function advance(ms: number): Promise<void> {

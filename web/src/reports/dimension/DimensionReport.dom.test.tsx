@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
 import { reportDefinition } from '@stat/schemas/reports';
 import type { Project } from '@stat/schemas/projects';
-import { fire, render, testUser, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, testUser, until, type Rendered } from '../../testing/render';
 import { SessionProvider } from '../../app/session';
 import { ProjectContext } from '../../app/project';
 import DimensionReport from './DimensionReport';
@@ -115,11 +115,7 @@ beforeEach(() => {
   override = undefined;
   vi.stubGlobal('fetch', fakeReports());
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 const q = (selector: string) => document.querySelector<HTMLElement>(selector);
 const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="report-row"]')];

@@ -2,7 +2,7 @@
 /** «Период:» and its calendar (spec 001 §4 "Date modal") with a fake api for the project's days with data. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parsePeriod, type Period } from '../../lib/period';
-import { fakeApi, fire, render, until, type Rendered } from '../../testing/render';
+import { cleanup, fakeApi, fire, render, until, type Rendered } from '../../testing/render';
 import { PeriodPicker } from './Toolbar';
 import { useServerClock } from './hooks';
 
@@ -11,9 +11,7 @@ const period: Period = parsePeriod(new URLSearchParams('dateStart=2026-11-10&dat
 
 let view: Rendered | null = null;
 afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
+  cleanup();
   vi.useRealTimers();
 });
 

@@ -10,7 +10,7 @@ import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/repo
 import { reportDefinition } from '@stat/schemas/reports';
 import type { Project } from '@stat/schemas/projects';
 import { REGROUPED } from '../../data/messages';
-import { fire, render, settle, until, type Rendered } from '../../testing/render';
+import { cleanup, fire, render, settle, until, type Rendered } from '../../testing/render';
 import { Address, address, inProject } from '../../testing/project-page';
 import TimeSeriesReport from './TimeSeriesReport';
 
@@ -58,11 +58,7 @@ beforeEach(() => {
   failGroup = null;
   vi.stubGlobal('fetch', answers());
 });
-afterEach(() => {
-  view?.unmount();
-  view = null;
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 const snackbar = () => document.querySelector('[role="status"]')?.textContent ?? '';
 const rows = () => document.querySelectorAll('[data-testid="summary-table"] tbody tr').length;
