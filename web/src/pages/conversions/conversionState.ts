@@ -19,7 +19,7 @@ import type { Period } from '../../lib/period';
 import { parseSort, validSample } from '../../reports/framework/query';
 import { DEMO_PROJECT_ID, writeRefusal, type WriteRefusal } from '../../app/project';
 import { ApiError } from '../../lib/api';
-import { readStored, writeStored } from '../../lib/browser';
+import { showCommonSwitch } from '../../app/showCommon';
 
 /** Texts of the conversions pages that the schemas do not hold. */
 export const CONVERSION_PAGE_TEXTS = {
@@ -118,26 +118,8 @@ export function cardActions(conversion: Conversion, write: boolean, canEditProje
   return { edit, makePublic: write && conversion.is_owner && conversion.access !== 'common', remove: write && conversion.is_owner };
 }
 
-const SHOW_COMMON_KEY = 'showCommonConversions';
-
-function storedSwitches(): Record<string, boolean> {
-  try {
-    const parsed: unknown = JSON.parse(readStored(SHOW_COMMON_KEY) ?? '{}');
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, boolean>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The switch «Показать публичные конверсии» of a user; unset, on for the demo project (spec 002 §2). */
-export function readShowCommon(userId: number, projectId: string): boolean {
-  const value = storedSwitches()[String(userId)];
-  return typeof value === 'boolean' ? value : projectId === String(DEMO_PROJECT_ID);
-}
-
-export function writeShowCommon(userId: number, value: boolean): void {
-  writeStored(SHOW_COMMON_KEY, JSON.stringify({ ...storedSwitches(), [String(userId)]: value }));
-}
+/** The switch «Показать публичные конверсии» of each user. */
+export const { read: readShowCommon, write: writeShowCommon } = showCommonSwitch('showCommonConversions');
 
 /** The text of a failed call: the api's message for a 4xx, else a general one. */
 export function conversionFailure(error: unknown): string {

@@ -3,27 +3,10 @@ import { DEMO_PROJECT_ID, writeRefusal, type WriteRefusal } from '../../app/proj
 import { FUNNEL_TEXTS } from '@stat/schemas/funnels';
 import { GOAL_RATE_LIMIT_MESSAGE, GOAL_TEXTS, GOAL_TITLE_MAX, SHOW_COMMON_GOALS_KEY, type Goal } from '@stat/schemas/goals';
 import { ApiError } from '../../lib/api';
-import { readStored, writeStored } from '../../lib/browser';
+import { showCommonSwitch } from '../../app/showCommon';
 
-/** The switch «Показать публичные целевые события» of each user, as stored: `{"<user id>": true}`. */
-function storedSwitches(): Record<string, boolean> {
-  try {
-    const parsed: unknown = JSON.parse(readStored(SHOW_COMMON_GOALS_KEY) ?? '{}');
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, boolean>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The switch of a user (0: nobody logged in); unset, it is on for the demo project, whose goals are public. */
-export function readShowCommon(userId: number, projectId: string): boolean {
-  const value = storedSwitches()[String(userId)];
-  return typeof value === 'boolean' ? value : projectId === String(DEMO_PROJECT_ID);
-}
-
-export function writeShowCommon(userId: number, value: boolean): void {
-  writeStored(SHOW_COMMON_GOALS_KEY, JSON.stringify({ ...storedSwitches(), [String(userId)]: value }));
-}
+/** The switch «Показать публичные целевые события» of each user. */
+export const { read: readShowCommon, write: writeShowCommon } = showCommonSwitch(SHOW_COMMON_GOALS_KEY);
 
 /** What the caller may do on the project's goals (spec 002 §5). */
 export interface GoalRights {
