@@ -1,11 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startTestApi, type TestApi } from './testing/harness.js';
-import { authSuite } from './auth/auth.suite.js';
-import { projectsSuite } from './projects/projects.suite.js';
-import { accessSuite } from './access/access.suite.js';
-import { ratingSuite } from './projects/rating.suite.js';
-import { authzSuite } from './auth/authz.suite.js';
-import { inputSuite } from './http/input.suite.js';
+import { apiSuites } from './testing/suites.js';
 
 // Needs: the real PostgreSQL and Redis of infra/up.sh (DATABASE_URL, default
 // postgres://stat:stat@127.0.0.1:5432/stat; REDIS_URL, default redis://127.0.0.1:6379).
@@ -24,9 +19,4 @@ afterAll(async () => {
   await api?.close();
 });
 
-authSuite(() => api);
-projectsSuite(() => api);
-accessSuite(() => api);
-ratingSuite(() => api);
-authzSuite(() => api);
-inputSuite(() => api);
+apiSuites(() => api);
