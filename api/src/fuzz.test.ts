@@ -1,14 +1,14 @@
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RequestMethod } from '@nestjs/common';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTROLLERS } from './app.module.js';
 import { DEMO_PROJECT_ID } from './auth/project-access.js';
 import type { Db } from './db/db.js';
 import type { RouteEntry } from './main.js';
 import { ApiClient, type Answer } from './testing/client.js';
 import { clientFromNewAddress, userWithProject } from './testing/fixtures.js';
-import { startTestApi, type TestApi } from './testing/harness.js';
+import { useTestApi, type TestApi } from './testing/harness.js';
 
 // Needs: nothing but the build. Every route the api's router registered, with hostile bodies,
 // query strings and path ids, anonymously and as the owner of a project: no answer is a 5xx
@@ -109,13 +109,10 @@ async function tables(db: Db): Promise<Record<string, string>> {
 let api: TestApi;
 let owner: Awaited<ReturnType<typeof userWithProject>>;
 
-beforeAll(async () => {
-  // No report limit here: the walk is meant to reach every route's own checks.
-  api = await startTestApi({ file: 'fuzz.test.ts', reportRequestsPerMinute: 1_000_000 });
+// No report limit here: the walk is meant to reach every route's own checks.
+useTestApi({ file: 'fuzz.test.ts', reportRequestsPerMinute: 1_000_000 }, async (started) => {
+  api = started;
   owner = await userWithProject(api);
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 describe('the route fuzz', () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../server/src/testing/browser.js';
 import { DEMO_PROJECT_ID } from '../auth/project-access.js';
 import { ApiClient } from '../testing/client.js';
 import { clientFromNewAddress, userWithProject } from '../testing/fixtures.js';
-import { startTestApi, type TestApi } from '../testing/harness.js';
+import { useTestApi, type TestApi } from '../testing/harness.js';
 import { TOO_MANY_REPORTS, WEB_APP_CSP } from './security.js';
 
 /**
@@ -22,11 +22,8 @@ declare const document: {
 const REPORTS_PER_MINUTE = 5;
 let api: TestApi;
 
-beforeAll(async () => {
-  api = await startTestApi({ file: 'headers.test.ts', reportRequestsPerMinute: REPORTS_PER_MINUTE });
-});
-afterAll(async () => {
-  await api?.close();
+useTestApi({ file: 'headers.test.ts', reportRequestsPerMinute: REPORTS_PER_MINUTE }, (started) => {
+  api = started;
 });
 
 const REPORT = { date_start: 'today', date_end: 'today', group: 'hour', metrics: ['page_views'] };
