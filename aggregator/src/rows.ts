@@ -16,7 +16,7 @@ const NOWHERE: BusPlace = { topic: '', partition: -1, offset: -1 };
  * The event class of the catalogue for each hit type: a custom event carries its own; block
  * clicks and shows are usability (ub), reading depth is media, the rest base.
  */
-export function eventClassOf(hit: Hit): string {
+function eventClassOf(hit: Hit): string {
   switch (hit.t) {
     case 'event':
       return hit.ec ?? 'cv';
@@ -36,7 +36,7 @@ export function eventClassOf(hit: Hit): string {
  * The event name: a custom event's own; a link click's by its link (outbound, download, tel,
  * mailto: what the autogoals count); the hit type for the rest.
  */
-export function eventNameOf(hit: Hit): string {
+function eventNameOf(hit: Hit): string {
   if (hit.t === 'outbound' && hit.l !== undefined) return linkEventName(hit.l);
   return hit.en ?? hit.t;
 }

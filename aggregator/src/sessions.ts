@@ -75,7 +75,7 @@ export interface VisitStep {
  * or action) nor engaged (reported visible time) 15 s. Once false it stays false: page views,
  * duration and engaged time only grow.
  */
-export function isBounce(visit: Visit): boolean {
+function isBounce(visit: Visit): boolean {
   return visit.pageViews === 1 && visit.lastAt - visit.startAt < BOUNCE_MS && visit.engagedMs < BOUNCE_MS;
 }
 

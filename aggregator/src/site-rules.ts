@@ -107,7 +107,7 @@ export function applySiteRules(pageUrl: string, rules: SiteRules): RuleResult {
 export type SiteRulesLoader = (projects: readonly number[]) => Promise<ReadonlyMap<number, SiteRules>>;
 
 /** How long loaded rules are trusted before they are read again: a settings change takes effect within it. */
-export const SITE_RULES_TTL_MS = 30_000;
+const SITE_RULES_TTL_MS = 30_000;
 
 /**
  * The rules of the projects a batch touches, read through the loader at most once per project

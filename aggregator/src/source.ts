@@ -7,7 +7,7 @@ export const SOURCE_FIELDS = VISIT_SOURCE_COLUMNS satisfies readonly (keyof Enri
 export type VisitSource = Pick<Enrichment, (typeof SOURCE_FIELDS)[number]>;
 
 /** The campaign tags of a source: the five UTM tags and the four fields of `_openstat`. */
-export const TAG_FIELDS = [
+const TAG_FIELDS = [
   'utm_source',
   'utm_medium',
   'utm_campaign',
@@ -48,7 +48,7 @@ export function sourceOf(e: VisitSource): VisitSource {
 }
 
 /** Whether the page address carried any campaign tag (TAG_FIELDS). */
-export function hasTags(s: VisitSource): boolean {
+function hasTags(s: VisitSource): boolean {
   return TAG_FIELDS.some((f) => s[f] !== '');
 }
 
@@ -58,7 +58,7 @@ export function hasTags(s: VisitSource): boolean {
  * a direct entry (no referrer and no campaign tag). Only such a page view can start a visit
  * before the time-out.
  */
-export function isArrival(hit: VisitSource, internal: boolean): boolean {
+function isArrival(hit: VisitSource, internal: boolean): boolean {
   if (internal || hit.traffic_type === 'internal') return false;
   return hit.traffic_type !== 'direct' || hasTags(hit);
 }
@@ -70,7 +70,7 @@ export function isArrival(hit: VisitSource, internal: boolean): boolean {
  * phrase is not compared (engines hide it), nor an ad system's click id (not kept): a reload of
  * the landing page, or the same ad clicked again, stays in its visit.
  */
-export function isSameSource(visit: VisitSource, hit: VisitSource): boolean {
+function isSameSource(visit: VisitSource, hit: VisitSource): boolean {
   if (hit.traffic_type !== visit.traffic_type || hit.traffic_system !== visit.traffic_system) return false;
   return !hasTags(hit) || TAG_FIELDS.every((f) => hit[f] === visit[f]);
 }

@@ -33,7 +33,7 @@ export function acceptQuery(query: string, facts: RequestFacts): Acceptance {
  * (URLSearchParams would turn such bytes into replacement characters: refused, not mangled).
  * A key given twice is kept once, the last, as URLSearchParams would.
  */
-export function parseQuery(query: string): Record<string, string> | null {
+function parseQuery(query: string): Record<string, string> | null {
   // A query is ASCII: anything else (a raw byte such as \xff, read as a replacement character)
   // was not percent-encoded.
   if (/[^\x21-\x7e]/.test(query)) return null;

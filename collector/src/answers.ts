@@ -27,7 +27,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * UTF-8, a body over MAX_HIT_BYTES, two different Content-Length headers, a full buffer (503),
  * a write that could not make the hit durable (503: the disk full, Kafka and the disk both refusing).
  */
-export const REFUSALS = ['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy', 'not_durable'] as const;
+const REFUSALS = ['invalid', 'not_utf8', 'too_large', 'ambiguous_length', 'busy', 'not_durable'] as const;
 export type Refusal = (typeof REFUSALS)[number];
 
 /**

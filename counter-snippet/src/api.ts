@@ -2,7 +2,7 @@ import { hit, setUserId } from './hit.js';
 import type { Params } from './send.js';
 
 /** A command: an array or the `arguments` of a call, its first item the command's name. */
-export type Command = ArrayLike<unknown>;
+type Command = ArrayLike<unknown>;
 
 declare global {
   interface Window {

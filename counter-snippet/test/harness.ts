@@ -14,7 +14,7 @@ const FIXTURES = new URL('./fixtures/', import.meta.url);
 /** A hit as the recorder received it: the JSON of a beacon, or the query keys of a pixel. */
 export type RecordedHit = Record<string, unknown>;
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   contentType: string;
   hit: RecordedHit;
@@ -35,7 +35,7 @@ export interface Recorder {
  * A stand-in collector: records every hit sent to /hit (POST body as JSON, GET query as its
  * keys) and answers 204, as the collector does; /landing is a page to leave to.
  */
-export async function startRecorder(): Promise<Recorder> {
+async function startRecorder(): Promise<Recorder> {
   const hits: RecordedHit[] = [];
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
@@ -67,7 +67,7 @@ export async function startRecorder(): Promise<Recorder> {
 }
 
 /** The builds of the counter, as the manifest names them. */
-export type Build = 'counter' | 'counter-full';
+type Build = 'counter' | 'counter-full';
 
 export interface OpenOptions {
   /** which build; `counter` comes from the running service, as sites load it */
@@ -176,7 +176,7 @@ export async function setVisible(page: Page, visible: boolean): Promise<void> {
 }
 
 /** The file of a build, from the manifest the build wrote. */
-export function buildFile(build: Build): string {
+function buildFile(build: Build): string {
   const manifest = JSON.parse(readFileSync(new URL('manifest.json', DIST), 'utf8')) as { builds: Record<Build, { file: string }> };
   return manifest.builds[build].file;
 }

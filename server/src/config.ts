@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { LOG_LEVELS } from '@stat/telemetry';
 
 /** The parts one process can run; embedded mode runs them all. */
-export const ROLES = ['collector', 'aggregator', 'api'] as const;
-export type Role = (typeof ROLES)[number];
+const ROLES = ['collector', 'aggregator', 'api'] as const;
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(0).max(65_535);
@@ -69,7 +68,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
   webDir: string;

@@ -31,7 +31,7 @@ export interface RowWriting extends Writing {
 }
 
 /** A hit to record in dropped_hits. */
-export interface DropWriting extends Writing {
+interface DropWriting extends Writing {
   dropped: DroppedHit;
 }
 
@@ -72,7 +72,7 @@ export function setAside(batch: CutBatch, body: unknown, reason: string, kind: D
  * Counts a dropped hit, and records it for dropped_hits unless its project is unknown: anyone
  * can send hits for any project id, so those are only counted.
  */
-export function countDrop(batch: CutBatch, body: unknown, hit: AcceptedHit, reason: DropReason): void {
+function countDrop(batch: CutBatch, body: unknown, hit: AcceptedHit, reason: DropReason): void {
   if (reason === 'no_project') {
     batch.droppedNoProject += 1;
     return;

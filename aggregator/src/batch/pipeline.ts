@@ -46,7 +46,7 @@ function then<A, B>(result: StepResult<A>, step: (value: A) => StepResult<B>): S
  * counted, never recorded in dropped_hits, be it a bot or not. The bot check before the
  * enrichment, which costs more (the enricher still drops the crawlers it knows).
  */
-export function screenStep(rulesOf: ((project: number) => SiteRules | null) | null, enricher: Enricher): Step<AcceptedHit, EnrichedHit> {
+function screenStep(rulesOf: ((project: number) => SiteRules | null) | null, enricher: Enricher): Step<AcceptedHit, EnrichedHit> {
   const applyRules = applySiteRulesStep(rulesOf);
   const enrich = enrichStep(enricher);
   return (hit) => then(then(applyRules(hit), checkBot), enrich);

@@ -6,7 +6,7 @@ import type { EventStore } from '../storage.js';
 export type VisitStore = Pick<EventStore, 'openVisits' | 'visitCounts'>;
 
 /** Visitors looked up per query, so the parameters stay small over HTTP. */
-export const RECALL_CHUNK = 1000;
+const RECALL_CHUNK = 1000;
 
 /** A visitor of a project. */
 interface Visitor {

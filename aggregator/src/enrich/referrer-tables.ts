@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Traffic types that come from a classification table in `aggregator/data/referrers/`. */
-export const TABLE_TRAFFIC_TYPES = ['search', 'social', 'messenger', 'recommend', 'aggrnews', 'exchange', 'ad', 'qr'] as const;
+const TABLE_TRAFFIC_TYPES = ['search', 'social', 'messenger', 'recommend', 'aggrnews', 'exchange', 'ad', 'qr'] as const;
 export type TableTrafficType = (typeof TABLE_TRAFFIC_TYPES)[number];
 
 /** A condition on a page-address parameter (name compared lower-case); no values = any value. */
@@ -31,7 +31,7 @@ export interface HostRule {
   path: string;
 }
 
-export interface MarkerClass {
+interface MarkerClass {
   type: TableTrafficType;
   markers: readonly Marker[];
   systems: readonly SystemDef[];
@@ -78,7 +78,7 @@ function markers(file: string, where: string, value: unknown): Marker[] {
 }
 
 /** Splits a host pattern into its index key and path; throws on a malformed one. */
-export function hostKey(file: string, pattern: string): { key: string; path: string } {
+function hostKey(file: string, pattern: string): { key: string; path: string } {
   const p = pattern.trim().toLowerCase();
   if (p.startsWith(ANDROID_APP)) {
     const app = p.slice(ANDROID_APP.length).replace(/\/+$/, '');

@@ -11,7 +11,7 @@ import { pageFacts, type PageFacts } from './url.js';
  * the page address's tags before the referrer is looked at).
  */
 import type { TrafficType } from '@stat/schemas';
-export { TRAFFIC_TYPES, TRAFFIC_TYPE_TITLES, type TrafficType } from '@stat/schemas';
+;
 
 /**
  * The source dimensions of a hit. Every *_system field is a system id from the tables ('yandex',

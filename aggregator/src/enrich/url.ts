@@ -1,6 +1,6 @@
 /** Page-format values of the catalogue. This step tells Web, AMP and Turbo apart by the address; enrichHit adds Web-view from the user agent. Android, iOS and Yandex come from app and partner counters, which hits do not carry yet. */
-export const PAGE_FORMATS = ['Web', 'Web-view', 'Android', 'iOS', 'AMP', 'Turbo', 'Yandex'] as const;
-export type PageFormat = (typeof PAGE_FORMATS)[number];
+const PAGE_FORMATS = ['Web', 'Web-view', 'Android', 'iOS', 'AMP', 'Turbo', 'Yandex'] as const;
+type PageFormat = (typeof PAGE_FORMATS)[number];
 
 /** The content and campaign dimensions of a page address; every string is '' when absent. */
 export interface UrlInfo {
@@ -74,7 +74,7 @@ function pageFormat(host: string, path: string, params: ReadonlyMap<string, stri
 }
 
 /** Query parameters by lower-cased name (first value wins). */
-export function queryParams(search: URLSearchParams): Map<string, string> {
+function queryParams(search: URLSearchParams): Map<string, string> {
   const params = new Map<string, string>();
   for (const [name, value] of search) {
     const key = name.toLowerCase();

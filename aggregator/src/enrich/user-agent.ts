@@ -7,7 +7,7 @@ import type { DeviceType } from '@stat/schemas';
 import { Lru } from './lru.js';
 
 /** Device classes of the `device_type` dimension (defined in schemas, with their titles). */
-export { DEVICE_TYPES, type DeviceType } from '@stat/schemas';
+;
 
 /**
  * What a user agent says about the browser, the system and the device. Names are ua-parser-js 1.x

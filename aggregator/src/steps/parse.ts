@@ -42,7 +42,7 @@ export function rawOf(message: unknown): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What can be read of a message that is not a valid hit: its event id, project and time, when usable. */
-export function salvage(message: unknown): { eventId: string; projectId: number; hitAt: number | null } {
+function salvage(message: unknown): { eventId: string; projectId: number; hitAt: number | null } {
   let data = message;
   if (typeof message === 'string') {
     try {

@@ -12,7 +12,7 @@ export interface WriteOutcome<T> {
 }
 
 /** ClickHouse's message of a refusal, as the reason a dead letter gives. */
-export function refusalReason(error: unknown): string {
+function refusalReason(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).trim();
 }
 

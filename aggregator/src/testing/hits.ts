@@ -1,7 +1,7 @@
 import type { AcceptedHit } from '@stat/schemas';
 
 /** The browser of the tests' page views: Chrome 131 on Windows. */
-export const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 /** A page view of a test: who, when, and what it says besides (https://shop.ru/ from CHROME unless told). */

@@ -4,7 +4,7 @@ import { ACCESS_LEVEL, type AccessDecision, type AccessGrant, type AccessGrants,
 import { Given } from '../http/dto-helpers.js';
 import { IsRowId } from '../http/id.pipe.js';
 
-export const ACCESS_EMAIL_INVALID = 'Введен неправильный email';
+const ACCESS_EMAIL_INVALID = 'Введен неправильный email';
 
 export class AccessUserDto implements AccessGrant {
   @IsEmail({}, { message: ACCESS_EMAIL_INVALID }) @MaxLength(254, { message: ACCESS_EMAIL_INVALID }) email!: string;

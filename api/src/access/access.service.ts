@@ -12,17 +12,17 @@ import { DB, FETCHER } from '../tokens.js';
 import { normalizeEmail } from '../users/users.repository.js';
 import type { AccessDecisionDto, AccessUserDto } from './access.dto.js';
 
-export const EMAIL_NOT_FOUND = 'Такой email не найден в системе, пользователю необходимо пройти регистрацию';
-export const ALREADY_ADDED = 'Пользователь уже добавлен';
-export const OWN_ACCESS = 'Нельзя изменить собственный доступ';
-export const OWNER_ACCESS = 'Нельзя изменить доступ владельца счётчика';
+const EMAIL_NOT_FOUND = 'Такой email не найден в системе, пользователю необходимо пройти регистрацию';
+const ALREADY_ADDED = 'Пользователь уже добавлен';
+const OWN_ACCESS = 'Нельзя изменить собственный доступ';
+const OWNER_ACCESS = 'Нельзя изменить доступ владельца счётчика';
 export const RATE_LIMIT_EXCEEDED = 'Rate limit exceeded';
-export const REQUEST_EXISTS = 'Запрос уже отправлен';
-export const HAS_ACCESS = 'У вас уже есть доступ к счётчику';
-export const REQUEST_NOT_FOUND = 'Запрос не найден';
-export const UNREACHABLE = 'Адрес недоступен';
+const REQUEST_EXISTS = 'Запрос уже отправлен';
+const HAS_ACCESS = 'У вас уже есть доступ к счётчику';
+const REQUEST_NOT_FOUND = 'Запрос не найден';
+const UNREACHABLE = 'Адрес недоступен';
 /** Users one user may add to projects in 24 hours (specification 000, §9). */
-export const GRANTS_PER_DAY = 20;
+const GRANTS_PER_DAY = 20;
 
 @Injectable()
 export class AccessService {
@@ -245,7 +245,7 @@ export class AccessService {
   }
 }
 
-export function metaTag(token: string): string {
+function metaTag(token: string): string {
   return `<meta name="stat-verification" content="${token}">`;
 }
 

@@ -95,7 +95,7 @@ export class AccessGuard implements CanActivate {
 }
 
 /** A project id from the path: a whole number from 1 to 2 147 483 647, written in digits. */
-export function parseProjectId(value: string | undefined): number {
+function parseProjectId(value: string | undefined): number {
   return parseRowId(value, 'projectId');
 }
 

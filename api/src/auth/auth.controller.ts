@@ -15,7 +15,7 @@ import type { Principal } from './principal.js';
 import { TOO_MANY_LOGINS } from './rate-limit.js';
 import { SessionService, type SessionTokens } from './sessions.js';
 
-export const SESSION_EXPIRED = 'Сессия истекла, войдите снова';
+const SESSION_EXPIRED = 'Сессия истекла, войдите снова';
 
 @Controller()
 export class AuthController {

@@ -15,7 +15,7 @@ const IsNewPassword = (): PropertyDecorator =>
     },
   });
 
-export const EMAIL_INVALID = 'Введен неправильный email';
+const EMAIL_INVALID = 'Введен неправильный email';
 
 export class RegisterDto implements RegisterBody {
   @IsEmail({}, { message: EMAIL_INVALID })

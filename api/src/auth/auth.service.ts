@@ -14,11 +14,11 @@ import {
 } from './rate-limit.js';
 import { SessionService, type SessionTokens } from './sessions.js';
 
-export const EMAIL_TAKEN = 'Пользователь с таким email уже зарегистрирован';
-export const BAD_CREDENTIALS = 'Неверный email или пароль';
+const EMAIL_TAKEN = 'Пользователь с таким email уже зарегистрирован';
+const BAD_CREDENTIALS = 'Неверный email или пароль';
 export const REGISTRATION_CLOSED = 'Регистрация закрыта';
 /** A 400, not a 401: the client takes a 401 for a lost session and would refresh and retry. */
-export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
+const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
 
 /**
  * Password accounts. An OpenID Connect login would be a second way to reach `SessionService.start`

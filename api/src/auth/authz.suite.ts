@@ -246,7 +246,7 @@ function parse(row: Row): Record<Role, number> {
 }
 
 /** Every route the controllers declare, as `METHOD /path`. */
-export function declaredRoutes(): string[] {
+function declaredRoutes(): string[] {
   const routes: string[] = [];
   for (const controller of CONTROLLERS) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');

@@ -5,7 +5,7 @@ import type { Kv } from '../kv/kv.js';
 import { LIMIT_KV } from '../tokens.js';
 
 /** Leading zero bits demanded: about 65,000 hashes, a second or less in a browser. */
-export const POW_DIFFICULTY = 16;
+const POW_DIFFICULTY = 16;
 const CHALLENGE_TTL_MS = 10 * 60_000;
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CLICKHOUSE_SETUP_ERRORS, clickHouseErrorCode } from '@stat/storage';
 
 /** The text the web app recognises as an unexpected server failure (specification 001, §8). */
-export const SERVER_ERROR_MESSAGE = 'Oops... Something went terribly wrong.';
+const SERVER_ERROR_MESSAGE = 'Oops... Something went terribly wrong.';
 
 /**
  * The answer when ClickHouse has no table a call reads (its migrations not applied yet, e.g. before

@@ -36,7 +36,7 @@ import { Given, HasNoProblem, IsPageOffset, Trimmed } from '../http/dto-helpers.
  * What is wrong with a template's title (already trimmed), or null (§5: required, 3 to 255
  * characters, counted in code points as Postgres's char_length counts them).
  */
-export function titleProblem(title: unknown): string | null {
+function titleProblem(title: unknown): string | null {
   if (typeof title !== 'string' || title === '') return CONSTRUCTOR_TEXTS.titleRequired;
   const length = [...title].length;
   if (length < CONSTRUCTOR_TITLE.min) return CONSTRUCTOR_TEXTS.titleTooShort;

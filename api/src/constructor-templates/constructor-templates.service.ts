@@ -13,8 +13,8 @@ import type { ConstructorTemplateBodyDto, ConstructorTemplateListQueryDto, Creat
 import { ConstructorTemplatesRepository, type ConstructorTemplateRow } from './constructor-templates.repository.js';
 
 /** Templates one page of the list holds when the request names no limit. */
-export const TEMPLATE_PAGE = 50;
-export const NOTHING_TO_CHANGE = 'Nothing to change: send title, body or days_in_range';
+const TEMPLATE_PAGE = 50;
+const NOTHING_TO_CHANGE = 'Nothing to change: send title, body or days_in_range';
 
 /**
  * The constructor's saved reports (specification 001, §3 "Constructor template", §4): each is

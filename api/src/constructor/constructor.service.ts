@@ -45,7 +45,7 @@ export class ConstructorService {
  * The pages of visits (entry and exit pages, depth) are read from the visits, so they combine
  * with each other only.
  */
-export function dimensionsOf(body: ConstructorRequestDto): Dimension[] {
+function dimensionsOf(body: ConstructorRequestDto): Dimension[] {
   const asked = (body.dimensions ?? []).slice(0, CONSTRUCTOR_MAX_DIMENSIONS);
   if (asked.length === 0) throw new BadRequestException('dimensions: choose at least one dimension');
   const unknown = asked.find((d) => !isConstructorDimension(d));

@@ -45,7 +45,7 @@ export class ConversionListQueryDto {
  * What is wrong with a conversion's title (trimmed), or null (§5: required, 3 to 255
  * characters, counted in code points as the table's CHECK counts them with char_length).
  */
-export function conversionTitleProblem(title: unknown): string | null {
+function conversionTitleProblem(title: unknown): string | null {
   if (typeof title !== 'string' || title === '') return `title: ${CONVERSION_TEXTS.titleRequired}`;
   const length = [...title].length;
   return length < CONVERSION_TITLE_MIN || length > CONVERSION_TITLE_MAX ? `title: ${CONVERSION_TEXTS.titleTooShort}, не больше ${CONVERSION_TITLE_MAX}` : null;

@@ -1,5 +1,5 @@
 /** One row of a result, column name to value. */
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 /** Something that runs SQL with `$1` parameters: the database, or a transaction on it. */
 export interface Sql {

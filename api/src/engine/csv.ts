@@ -30,7 +30,7 @@ export function csvNumber(value: number): string {
 }
 
 /** §2: a value the reader may not see, as the table shows it. */
-export const HIDDEN_VALUE = 'NA';
+const HIDDEN_VALUE = 'NA';
 
 /**
  * Text a spreadsheet could run as a formula: one starting with a formula's sign (`=`, `+`, `-`,

@@ -11,13 +11,13 @@ import type { ReportRequest } from './request.js';
 export class ReportRequestError extends BadRequestException {}
 
 /** Rows of a table page when the request names no limit (§9: summary report rows 90, tables 10). */
-export const DEFAULT_LIMIT = { summary: 90, table: 10 } as const;
+const DEFAULT_LIMIT = { summary: 90, table: 10 } as const;
 
 /** Graph lines drawn when the request selects none (§9: default lines 5). */
 export const DEFAULT_LINES = 5;
 
 /** More points than this is no graph anyone can read; the client should pick a coarser group. */
-export const MAX_BUCKETS = 10_000;
+const MAX_BUCKETS = 10_000;
 
 /** What the planner decided for one report call. */
 export interface ReportPlan {
@@ -90,7 +90,7 @@ function checkDimensions(definition: ReportDefinition, body: ReportRequest): voi
 }
 
 /** The share of visitors a plan reads, and why it reads all though a sample below 1 was asked. */
-export interface Sampled {
+interface Sampled {
   sample: number;
   whole?: WholeReason;
 }
@@ -159,7 +159,7 @@ export function datesOf(body: Pick<ReportRequest, 'date_start' | 'date_end'>, to
  * The period of a request in calendar days: relative dates resolved, none in the future, and a
  * grouping that fits its length (§4 "Period and grouping"; a single day also takes minutes).
  */
-export function periodOf(body: ReportRequest, today: string): Period {
+function periodOf(body: ReportRequest, today: string): Period {
   const { dateStart, dateEnd } = datesOf(body, today);
   const allowed = new Set([...allowedGroups(dateStart, dateEnd), ...allowedGroups(dateStart, dateEnd, 30)]);
   if (!allowed.has(body.group)) {

@@ -3,7 +3,7 @@ import { ReportEngine } from './runner.js';
 import type { Period } from './plan.js';
 
 /** The events of a project's period, read from the day rollup (a row a day, whatever the traffic). */
-export function compilePeriodEvents(projectId: number, period: Period): Sql {
+function compilePeriodEvents(projectId: number, period: Period): Sql {
   return {
     query: 'SELECT sum(events) AS events FROM rollup_day WHERE project_id = {project:UInt32} AND event_date BETWEEN {dateStart:Date} AND {dateEnd:Date}',
     params: { project: projectId, dateStart: period.dateStart, dateEnd: period.dateEnd },
@@ -68,7 +68,7 @@ export class Sampling {
  * month, keys first at 100 million (benchmarks/RESULTS.md, 2026-11-28 "seventh"); the crossover
  * between was not measured, and either plan gives the same numbers.
  */
-export const LARGE_PERIOD_EVENTS = 30_000_000;
+const LARGE_PERIOD_EVENTS = 30_000_000;
 
 /** How long a period's size is kept, and how many periods are. */
 const KEPT_MS = 60_000;

@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 /** §6: the export page is for staff and for holders of can_read_dev_reports. */
 export const EXPORT_FORBIDDEN = 'Выгрузка данных доступна сотрудникам и пользователям с доступом к отчётам для разработчиков';
 /** An address that expired, or never was. */
-export const EXPORT_LINK_GONE = 'Ссылка на выгрузку недействительна или устарела: получите новую на странице «Выгрузка данных»';
+const EXPORT_LINK_GONE = 'Ссылка на выгрузку недействительна или устарела: получите новую на странице «Выгрузка данных»';
 
 /** What a data address stands for, kept under its token for 7 days. */
 interface Export {

@@ -23,7 +23,7 @@ import type { AutogoalListQueryDto, CreateGoalDto, GoalBodyDto, GoalCountsDto, G
 import { compileGoalCounts, goalCountsOf } from './goal-sql.js';
 import { GoalsRepository, type GoalFields, type GoalRow } from './goals.repository.js';
 
-export const NOTHING_TO_CHANGE = 'Nothing to change: send title, description, access, is_protected, is_td_sending or body';
+const NOTHING_TO_CHANGE = 'Nothing to change: send title, description, access, is_protected, is_td_sending or body';
 const RATE_WINDOW_MS = 60_000;
 
 /**
@@ -31,7 +31,7 @@ const RATE_WINDOW_MS = 60_000;
  * form clears sending when public or protected is switched off; a request that asks for sending
  * asks for the other two.)
  */
-export function forcedFlags<T extends Pick<GoalFields, 'access' | 'is_protected' | 'is_td_sending'>>(fields: T): T {
+function forcedFlags<T extends Pick<GoalFields, 'access' | 'is_protected' | 'is_td_sending'>>(fields: T): T {
   return fields.is_td_sending ? { ...fields, access: 'common', is_protected: true } : fields;
 }
 
@@ -41,7 +41,7 @@ export function forcedFlags<T extends Pick<GoalFields, 'access' | 'is_protected'
  * made it (its seeded goals have no creator); and a goal whose creator's account is gone, those
  * who may edit the project, so that no goal is left that nobody can delete.
  */
-export function goalDeletable(row: Pick<GoalRow, 'owner_id'>, user: Principal | null, project: ProjectRights): boolean {
+function goalDeletable(row: Pick<GoalRow, 'owner_id'>, user: Principal | null, project: ProjectRights): boolean {
   if (user === null || !goalsWritable(project)) return false;
   if (row.owner_id !== null && Number(row.owner_id) === user.id) return true;
   return project.edit && (project.id === DEMO_PROJECT_ID || row.owner_id === null);
@@ -210,7 +210,7 @@ function onlyMakesPublic(dto: UpdateGoalDto, current: GoalRow): boolean {
 }
 
 /** A goal as the api answers it to `user` on `project`, with the conversions built on it that the user sees. */
-export function view(row: GoalRow, user: Principal | null, project: ProjectRights, conversions: readonly { id: number; title: string }[] = []): Goal {
+function view(row: GoalRow, user: Principal | null, project: ProjectRights, conversions: readonly { id: number; title: string }[] = []): Goal {
   const conditions = row.body.dimension_filters;
   return {
     id: Number(row.id),

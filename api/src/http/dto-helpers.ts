@@ -13,7 +13,7 @@ export const QueryId = (): PropertyDecorator =>
 export const Given = (): PropertyDecorator => ValidateIf((_, value) => value !== undefined);
 
 /** The furthest row a paged list or table is read from. */
-export const OFFSET_MAX = 1_000_000;
+const OFFSET_MAX = 1_000_000;
 
 /** A page's offset: a whole number from 0 to OFFSET_MAX (the nearest of the stacked decorators first, as `@IsInt() @Min(0) @Max(OFFSET_MAX)` reads). */
 export const IsPageOffset = (): PropertyDecorator => applyDecorators(Max(OFFSET_MAX), Min(0), IsInt());

@@ -14,7 +14,7 @@ export class FieldErrorsException extends BadRequestException {
 }
 
 /** Flattens class-validator errors to `{ 'counter_settings.color': ['…'] }`. */
-export function fieldTexts(errors: ValidationError[], parent = ''): Record<string, string[]> {
+function fieldTexts(errors: ValidationError[], parent = ''): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const error of errors) {
     const path = parent ? `${parent}.${error.property}` : error.property;

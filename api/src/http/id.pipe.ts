@@ -16,7 +16,7 @@ export function parseRowId(value: string | undefined, name: string): number {
   return id;
 }
 
-export function rowIdMessage(name: string): string {
+function rowIdMessage(name: string): string {
   return `${name} must be a whole number from 1 to ${ID_MAX}`;
 }
 

@@ -7,13 +7,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * is a handful of levels; class-transformer recurses once per level and runs out of stack
  * long before JSON.parse does, so depth is refused on the raw text, before anything walks it.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 export const DEPTH_MESSAGE = `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`;
 export const BODY_NOT_OBJECT = 'The request body must be a JSON object';
 
 /** True when the JSON text opens more than `max` arrays and objects inside each other. */
-export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
+function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -33,7 +33,7 @@ export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
  * The first string (a value or a key) in `value` that Postgres or ClickHouse cannot store, as
  * `where: reason`; null when every string is storable. Walks without recursion.
  */
-export function findUnstorable(value: unknown, where: string): string | null {
+function findUnstorable(value: unknown, where: string): string | null {
   const stack: { value: unknown; path: string }[] = [{ value, path: where }];
   while (stack.length > 0) {
     const { value: current, path } = stack.pop() as { value: unknown; path: string };

@@ -10,7 +10,7 @@ export type Resolver = (host: string) => Promise<string[]>;
 /** Zones reserved never to resolve on the internet (RFC 2606, 6761): not looked up at all. */
 const RESERVED_ZONES = /(^|\.)(test|example|invalid|localhost|local|internal|home\.arpa)\.?$/i;
 
-export const systemResolver: Resolver = async (host) => {
+const systemResolver: Resolver = async (host) => {
   if (RESERVED_ZONES.test(host)) throw new FetchRefused(`${host} is in a reserved zone`);
   return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 };

@@ -25,7 +25,7 @@ import { ANSWER_SCHEMAS, envelope, answer } from './answers.js';
 import { addDtoSchema, queryParameters, refTo } from './dto-schema.js';
 
 /** Where the document is served, under the gateway prefix: the page and its JSON. */
-export function apiDocumentPaths(prefix: string): { page: string; json: string } {
+function apiDocumentPaths(prefix: string): { page: string; json: string } {
   return { page: `/${prefix}/api/docs`, json: `/${prefix}/api/docs-json` };
 }
 
@@ -44,7 +44,7 @@ export function serveApiDocument(app: NestFastifyApplication, prefix: string): v
 }
 
 /** The document of the app's routes: what Nest's scanner finds, completed from the routes' own metadata. */
-export function buildApiDocument(app: NestFastifyApplication): OpenAPIObject {
+function buildApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Статистика — api')
     .setDescription(

@@ -16,7 +16,7 @@ const COLUMN_OF: Record<ListMetric, number> = { page_views: 0, visits: 1, visito
  * How many projects `withEvents` remembers as having events: the ones in use (report pages, the
  * sites list) stay, an id not asked for a while is forgotten and asked ClickHouse again.
  */
-export const WITH_EVENTS_KNOWN = 4096;
+const WITH_EVENTS_KNOWN = 4096;
 
 /** How long a project found without materials is not asked again: its first article shows within a minute. */
 export const MATERIALS_RECHECK_MS = 60_000;

@@ -24,13 +24,13 @@ import { IsRowId } from '../http/id.pipe.js';
 import type { CounterCodeOptions, CounterSettings, CreateProjectBody, ProjectUpdate } from '@stat/schemas/projects';
 import { parseSiteUrl, SITE_URL_MAX, SITE_URL_TEXTS } from '@stat/schemas/site';
 
-export const REQUIRED_ON_CREATE = 'Поле не заполнено';
-export const REQUIRED = 'Обязательное поле';
-export const MIN_3 = 'Минимум 3 символа';
+const REQUIRED_ON_CREATE = 'Поле не заполнено';
+const REQUIRED = 'Обязательное поле';
+const MIN_3 = 'Минимум 3 символа';
 export const TOO_LONG = 'Превышен лимит символов';
-export const MUST_AGREE = 'Вы должны принять условия';
+const MUST_AGREE = 'Вы должны принять условия';
 
-export function IsSiteUrl(options?: ValidationOptions): PropertyDecorator {
+function IsSiteUrl(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isSiteUrl', validator: { validate: (value) => parseSiteUrl(value) !== null } }, { message: SITE_URL_TEXTS.invalid, ...options });
 }
 

@@ -28,15 +28,15 @@ import { ProjectsRepository, type ProjectRow } from './projects.repository.js';
 import { RatingService } from './rating.service.js';
 import { cleanUrl, normalizeSiteUrl } from './url.js';
 
-export const NOT_VALID_CAPTCHA = 'Not valid captcha';
-export const UNREACHABLE = 'Адрес недоступен';
-export const RATED_TITLE = 'Название сайта в рейтинге меняется через заявку на вкладке «Рейтинг»';
-export const DEMO_UNDELETABLE = 'Демо-проект нельзя удалить';
+const NOT_VALID_CAPTCHA = 'Not valid captcha';
+const UNREACHABLE = 'Адрес недоступен';
+const RATED_TITLE = 'Название сайта в рейтинге меняется через заявку на вкладке «Рейтинг»';
+const DEMO_UNDELETABLE = 'Демо-проект нельзя удалить';
 /** Projects one user creates in 24 hours before a captcha is demanded. */
-export const CAPTCHA_AFTER = 3;
-export const LIST_PAGE = 10;
-export const SAME_URL_PAGE = 15;
-export const SWITCHER_LIMIT = 100;
+const CAPTCHA_AFTER = 3;
+const LIST_PAGE = 10;
+const SAME_URL_PAGE = 15;
+const SWITCHER_LIMIT = 100;
 
 @Injectable()
 export class ProjectService {

@@ -32,7 +32,7 @@ const COLUMNS = `p.id, p.title, p.url, p.cleaned_url, p.owner_id, p.counter_sett
   p.in_rating, p.rating_status, p.can_be_in_rate, p.public_stats, p.keywords, p.categories, p.regions, p.types`;
 
 /** A search term as a LIKE pattern: its own % and _ match themselves. */
-export function likePattern(search: string): string {
+function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -29,7 +29,7 @@ import { CLOCK, DB, type Clock } from '../tokens.js';
 export const LISTED_STATUSES = RATING_LISTED_STATUSES;
 
 /** §9: rows of a rating page when the request names none. */
-export const RATING_DEFAULT_LIMIT = 49;
+const RATING_DEFAULT_LIMIT = 49;
 
 /** The body of the rating report: a report request and the category (§3 `categoryId`). */
 export class RatingRequestDto extends ReportRequestDto {
@@ -214,7 +214,7 @@ export class RatingReport {
 }
 
 /** A site not in the rating has no rating report: the web shows its placeholder. */
-export const NOT_RATED = 'the site takes no part in the rating';
+const NOT_RATED = 'the site takes no part in the rating';
 
 /**
  * A site's values as its row shows them. Its popularity is hidden (null, «NA») from the viewers of

@@ -11,8 +11,8 @@ import { byPopularity, LISTED_STATUSES } from './rating-report.js';
 /** Statuses in which the owner cannot edit the rating form (specification 000, §4). */
 const LOCKED_STATUSES: ReadonlySet<RatingStatus> = new Set(['editing', 'need_change', 'dropped_out', 'excluded']);
 
-export const LIMITS = { themes: 7, types: 2, regions: 10, ratedTitle: 55, keywordsMin: 3, keywordsMax: 500 };
-export const RATING_TEXTS = {
+const LIMITS = { themes: 7, types: 2, regions: 10, ratedTitle: 55, keywordsMin: 3, keywordsMax: 500 };
+const RATING_TEXTS = {
   themesRequired: 'Обязательное поле',
   themesMax: 'Максимальное количество тем: 7',
   typesMax: 'Максимальное количество типов: 2',
@@ -62,7 +62,7 @@ interface RatedSite {
  * the older id), and the sites that drop out: in the rating for a whole period (created more
  * than 8 days before `nowMs`) without one visitor.
  */
-export function rankRatedSites(
+function rankRatedSites(
   rated: readonly RatedSite[],
   popularity: ReadonlyMap<number, number>,
   nowMs: number,

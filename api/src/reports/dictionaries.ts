@@ -9,7 +9,7 @@ import { Public } from '../auth/policy.js';
 import { answer, ApiStoreNotReady, envelope } from '../openapi/answers.js';
 
 /** Ids asked for at once: a report page names at most a few hundred places (or segments). */
-export const MAX_DICTIONARY_IDS = 500;
+const MAX_DICTIONARY_IDS = 500;
 
 /** Largest dictionary id: the `UInt32` ids of `ch_geo`. */
 const DICTIONARY_ID_MAX = 4_294_967_295;

@@ -15,8 +15,8 @@ import { ApiReportLimit, envelope, page } from '../openapi/answers.js';
 import { FILTERABLE_DIMENSIONS } from './filter.dto.js';
 
 /** §9: a dynamic filter's page of values; the event list's. */
-export const FILTER_PAGE = FILTER_VALUES_PAGE.dimension;
-export const EVENTS_PAGE = FILTER_VALUES_PAGE.events;
+const FILTER_PAGE = FILTER_VALUES_PAGE.dimension;
+const EVENTS_PAGE = FILTER_VALUES_PAGE.events;
 
 /** Event classes kept out of the event list (§3 "Event tree entry": rec and tech are hidden). */
 const HIDDEN_EVENT_CLASSES = ['rec', 'tech'];

@@ -7,7 +7,6 @@ import {
   FILTERABLE_DIMENSIONS,
   filterRuleProblem,
   isFilterNumber,
-  isValueFor,
   METRIC_OPERATORS,
   METRICS,
   type DimensionFilterRule,
@@ -18,7 +17,7 @@ import {
   type MetricOperator,
 } from '@stat/schemas';
 
-export { FILTERABLE_DIMENSIONS, isValueFor };
+export { FILTERABLE_DIMENSIONS };
 
 /**
  * The shared check of a rule (schemas, `filterRuleProblem`) as the check of one of its fields:

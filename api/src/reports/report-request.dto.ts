@@ -86,7 +86,7 @@ export class ReportSortDto {
 const PATH_MAX = CONSTRUCTOR_MAX_DIMENSIONS;
 const PATH_VALUE_MAX = 2000;
 /** Lines one graph draws at most (spec §9: max selected rows 10). */
-export const MAX_SELECTED_LINES = 10;
+const MAX_SELECTED_LINES = 10;
 
 const isPathValue = (v: unknown): boolean =>
   (typeof v === 'string' && v.length <= PATH_VALUE_MAX) || (typeof v === 'number' && Number.isFinite(v));
@@ -215,7 +215,7 @@ export class ReportRequestDto implements ReportRequest {
 }
 
 /** The longest title of a CSV file (a template's or a report's title, §5: at most 255). */
-export const CSV_TITLE_MAX = 255;
+const CSV_TITLE_MAX = 255;
 
 /**
  * §7 "…/csv — same params as the table without offset and limit, sample 1, title": the title

@@ -6,17 +6,17 @@ import { DimensionFilterRuleDto, MetricFilterRuleDto } from '../reports/filter.d
 import { Given, HasNoProblem, Trimmed } from '../http/dto-helpers.js';
 
 /** The template form's texts (specification 001, §5 and §8). */
-export const TITLE_REQUIRED = SAVED_FILTER_TEXTS.titleRequired;
+const TITLE_REQUIRED = SAVED_FILTER_TEXTS.titleRequired;
 export const TITLE_TAKEN = SAVED_FILTER_TEXTS.titleTaken;
-export const TITLE_TOO_LONG = TOO_LONG;
-export const BODY_EMPTY = 'body must hold at least one rule in dimension_filters or metric_filters';
+const TITLE_TOO_LONG = TOO_LONG;
+const BODY_EMPTY = 'body must hold at least one rule in dimension_filters or metric_filters';
 
 /**
  * What is wrong with a title (already trimmed), or null. The length is counted in code points,
  * as Postgres's char_length counts it (class-validator's MaxLength skips variation selectors,
  * so a title it takes could break the table's CHECK).
  */
-export function titleProblem(title: unknown): string | null {
+function titleProblem(title: unknown): string | null {
   if (typeof title !== 'string' || title === '') return TITLE_REQUIRED;
   if ([...title].length > SAVED_FILTER_TITLE_MAX) return TITLE_TOO_LONG;
   return null;

@@ -9,20 +9,20 @@ import { DB } from '../tokens.js';
 import { TITLE_TAKEN, type CreateSavedFilterDto, type SavedFilterBodyDto, type UpdateSavedFilterDto } from './saved-filter.dto.js';
 import { SavedFiltersRepository, type SavedFilterFields, type SavedFilterRow } from './saved-filters.repository.js';
 
-export const SAVED_FILTER_NOT_FOUND = 'Шаблон не найден';
-export const NOTHING_TO_CHANGE = 'Nothing to change: send title, type or body';
+const SAVED_FILTER_NOT_FOUND = 'Шаблон не найден';
+const NOTHING_TO_CHANGE = 'Nothing to change: send title, type or body';
 
 /**
  * Whether saved filters are on for a caller on a project (§6): on the demo project they are
  * off, but for those who may edit it (administrators), since a shared template there would be
  * shown to, and could be deleted by, every visitor who has an account.
  */
-export function savedFiltersOn(project: ProjectRights): boolean {
+function savedFiltersOn(project: ProjectRights): boolean {
   return project.id !== DEMO_PROJECT_ID || project.edit;
 }
 
 /** Whether `user` may change or delete a filter they see: a shared one anyone may (§6), a private one its author. */
-export function mayChange(row: SavedFilterRow, user: Principal): boolean {
+function mayChange(row: SavedFilterRow, user: Principal): boolean {
   return row.type === 'shared' || row.author_id === user.id;
 }
 

@@ -64,7 +64,7 @@ export async function projectTeam(api: TestApi): Promise<Team> {
   return { owner, viewer, editor, projectId: owner.projectId };
 }
 
-export async function setRole(db: Db, userId: number, role: number): Promise<void> {
+async function setRole(db: Db, userId: number, role: number): Promise<void> {
   await db.query('UPDATE users SET role_id = $2 WHERE id = $1', [userId, role]);
 }
 

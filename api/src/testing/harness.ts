@@ -32,7 +32,7 @@ export interface TestBackends {
  * start, which the shared service of the global setup (server/src/testing) and the web and
  * server tests that create projects through it use. A new file takes the next free range here.
  */
-export const PROJECT_ID_RANGES = {
+const PROJECT_ID_RANGES = {
   'api.test.ts': 8_100_000,
   'api.cluster.test.ts': 8_200_000,
   'fuzz.test.ts': 8_300_000,
@@ -87,7 +87,7 @@ export interface TestApiOptions {
   logger?: Logger;
 }
 
-export const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
+const PGLITE_MEMORY: TestBackends = { postgres: { kind: 'pglite', dataDir: 'memory://' } };
 
 /**
  * Starts the api in-process on a free port: chDB in a fresh directory (migrated), and the

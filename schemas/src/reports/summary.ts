@@ -1,7 +1,7 @@
 import { defineReport } from './define.js';
 
 /** «Посещаемость»: the period's traffic, one row per time bucket. Read from the rollups when it can. */
-export const summary = defineReport({
+const summary = defineReport({
   name: 'summary',
   title: 'Посещаемость',
   group: 'summary',
@@ -14,7 +14,7 @@ export const summary = defineReport({
  * «Рейтинг»: the rated sites of one of the site's rating categories, by popularity over whole
  * days (the api's rating report; spec 001, §2 and §9). Its rows are sites, not the site's traffic.
  */
-export const rating = defineReport({
+const rating = defineReport({
   name: 'rating',
   title: 'Рейтинг',
   group: 'summary',

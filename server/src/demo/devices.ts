@@ -40,7 +40,7 @@ const CHROME_WINDOWS = (v: number) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64)
  * Chrome's reduced user agents (Android 10, model K) hide the phone's maker, as they do in life;
  * Yandex Browser, Samsung Internet and the MIUI browser still name it.
  */
-export const DEVICES: readonly Device[] = [
+const DEVICES: readonly Device[] = [
   // Android phones
   { kind: 'mobile', share: 10, screens: ANDROID_PHONE, ua: CHROME_ANDROID(141) },
   { kind: 'mobile', share: 6, screens: ANDROID_PHONE, ua: CHROME_ANDROID(142) },

@@ -16,7 +16,7 @@ export interface Place {
 }
 
 /** An address block: the first address and the number of addresses, as 32-bit numbers. */
-export interface Block {
+interface Block {
   base: number;
   size: number;
   provider: string;
@@ -45,13 +45,13 @@ export const REGIONS: readonly Region[] = PLACES.map((place) => ({
 }));
 
 /** Places by their share of visitors. */
-export const REGION_PICK = new Weighted(REGIONS.map((r) => [r, r.place.weight] as const));
+const REGION_PICK = new Weighted(REGIONS.map((r) => [r, r.place.weight] as const));
 
 /** Share of phone visits made over the mobile network rather than home or office Wi-Fi. */
 const MOBILE_NETWORK_SHARE = 0.55;
 
 /** A host address inside a block, avoiding its first and last address. */
-export function hostIn(block: Block, random: Random): number {
+function hostIn(block: Block, random: Random): number {
   return block.size <= 2 ? block.base : block.base + 1 + random.int(block.size - 2);
 }
 

@@ -7,8 +7,8 @@ import { generateTraffic, type TrafficOptions, type TrafficStats } from './traff
 export const DEMO_PROJECT_ID = 7596044;
 
 /** The demo site's address and the seed of its traffic: the demo looks the same on every machine. */
-export const DEMO_SITE_URL = 'https://demo.stat.example';
-export const DEMO_SEED = 7596044;
+const DEMO_SITE_URL = 'https://demo.stat.example';
+const DEMO_SEED = 7596044;
 
 /**
  * Visits of an ordinary day of demo traffic (weekends fewer, news days more): a site large
@@ -76,7 +76,7 @@ export interface SeedResult {
  * second start adds only the time that passed, and a seed stopped half way (a stop, a crash)
  * goes on from what it stored.
  */
-export async function demoPeriod(clickhouse: ClickHouseClient, days: number, now: number): Promise<{ fromMs: number; untilMs: number } | null> {
+async function demoPeriod(clickhouse: ClickHouseClient, days: number, now: number): Promise<{ fromMs: number; untilMs: number } | null> {
   const result = await clickhouse.query({
     query: 'SELECT count() AS n, toUnixTimestamp64Milli(max(ts)) AS latest FROM events WHERE project_id = {project:UInt32}',
     query_params: { project: DEMO_PROJECT_ID },

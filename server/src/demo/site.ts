@@ -118,28 +118,28 @@ const CITIES_IN = [
 ];
 
 /** Tags: address and name. */
-export const TAGS: readonly (readonly [string, string])[] = [
+const TAGS: readonly (readonly [string, string])[] = [
   ['kurs-dollara', 'Курс доллара'], ['klyuchevaya-stavka', 'Ключевая ставка'], ['ipoteka', 'Ипотека'], ['pogoda', 'Погода'],
   ['rpl', 'РПЛ'], ['gripp', 'Грипп'], ['nalogi', 'Налоги'], ['smartfony', 'Смартфоны'], ['pensii', 'Пенсии'], ['zhkh', 'ЖКХ'],
 ];
 
 /** Articles published a day; an article's rank that day decides its share of the day's readers. */
-export const ARTICLES_PER_DAY = 36;
+const ARTICLES_PER_DAY = 36;
 const ARTICLE_RANK = new Weighted(zipfWeights(ARTICLES_PER_DAY, 1.05).map((w, i) => [i, w] as const));
 const SECTION_PICK = new Weighted(SECTIONS.map((s, i) => [i, s.weight] as const));
 const DAY = 86_400_000;
 /** Article numbers go up by day, like a real site's (RIA-style addresses /YYYYMMDD/section-NUMBER.html). */
 const FIRST_ARTICLE = 1_900_000;
 
-export const SITE_NAME = 'Демо-медиа';
+const SITE_NAME = 'Демо-медиа';
 
 /** The site's authors: each article is written by one of them. */
-export const AUTHORS: readonly string[] = [
+const AUTHORS: readonly string[] = [
   'Анна Петрова', 'Игорь Соколов', 'Мария Волкова', 'Дмитрий Орлов', 'Елена Кузнецова', 'Сергей Лебедев', 'Ольга Морозова',
 ];
 
 /** An article's material as its page publishes it (og:title, author, article:published_time): the counter's mt, ma, mp. */
-export interface Material {
+interface Material {
   mt: string;
   ma: string;
   mp: string;
@@ -176,7 +176,7 @@ export function moscowDay(epochMs: number): number {
 const articles = new Map<number, Page>();
 
 /** The article published on Moscow day `day` with number `k` (0 = that day's most read). */
-export function article(day: number, k: number): Page {
+function article(day: number, k: number): Page {
   const key = day * ARTICLES_PER_DAY + k;
   let page = articles.get(key);
   if (page === undefined) {

@@ -18,7 +18,7 @@ export type SourceGroup =
   | 'qr';
 
 /** What a source knows of the visit it starts. */
-export interface Arrival {
+interface Arrival {
   random: Random;
   /** Moscow day number of the visit */
   today: number;
@@ -108,7 +108,7 @@ function yandexHost(country: string): string {
  * about half of them tagged with UTM. Search engines send the phrase in the referrer only now and
  * then (their referrer policy usually leaves the origin alone), as in real traffic.
  */
-export const SOURCES: readonly Source[] = [
+const SOURCES: readonly Source[] = [
   {
     key: 'yandex', group: 'search', share: 26, stay: 0.42, landing: landAny,
     entry: (a, landing) => {

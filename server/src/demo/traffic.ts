@@ -70,7 +70,7 @@ export interface TrafficStats {
 }
 
 /** Visits start in these slices; the hits of each slice leave together, in time order. */
-export const SLICE_MS = 5 * 60_000;
+const SLICE_MS = 5 * 60_000;
 const DAY = 86_400_000;
 const SECOND = 1000;
 const MINUTE = 60_000;

@@ -19,7 +19,7 @@ export interface PreparedAggregator {
   start(db: Db | null): Promise<RunningIngestion>;
 }
 
-export interface RunningIngestion {
+interface RunningIngestion {
   /** Stores what was acknowledged while storage takes it, then stops consuming, by the deadline. */
   stop(deadline: number): Promise<void>;
 }

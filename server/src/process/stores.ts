@@ -42,7 +42,7 @@ export async function openClickHouse(kit: ProcessKit, probed: boolean): Promise<
 }
 
 /** chDB's files: under DATA_DIR, or null when ClickHouse is a server. */
-export function chdbPathOf({ config }: ProcessKit): string | null {
+function chdbPathOf({ config }: ProcessKit): string | null {
   return config.CLICKHOUSE_URL ? null : join(config.DATA_DIR, 'clickhouse');
 }
 

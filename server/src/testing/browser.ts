@@ -14,7 +14,7 @@ const FLAGS = [
 ];
 
 /** Debian's chromium; a missing browser is an error, never a skipped test. */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) return fromEnv;
   try {

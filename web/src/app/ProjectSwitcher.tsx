@@ -11,7 +11,7 @@ import { switchProjectPath } from './menu';
 import styles from './ProjectSwitcher.module.css';
 
 /** The search box appears from this many loaded projects (spec 000 §2.4, §9). */
-export const SWITCHER_SEARCH_FROM = 10;
+const SWITCHER_SEARCH_FROM = 10;
 
 /**
  * The switcher «Мои сайты» (spec 000 §2.4): up to 100 of the user's projects, the current one

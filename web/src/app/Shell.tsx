@@ -13,16 +13,16 @@ import { useSession } from './session';
 import styles from './Shell.module.css';
 
 /** The note every report page carries (spec 000 §1). */
-export const MOSCOW_TIME_NOTE = 'Отчёты созданы по московскому времени (GMT+3)';
+const MOSCOW_TIME_NOTE = 'Отчёты созданы по московскому времени (GMT+3)';
 
 /** Storage key of the dismissed ad-blocker notice (spec 000 §2.2). */
-export const AD_BLOCK_KEY = 'adBlockHidden';
+const AD_BLOCK_KEY = 'adBlockHidden';
 
 /** The ad-blocker notice's text (spec 000 §2.2). */
-export const AD_BLOCK_TEXT = 'У вас включен блокировщик рекламы';
+const AD_BLOCK_TEXT = 'У вас включен блокировщик рекламы';
 
 /** Logo: a mark in the accent colour and the product name. */
-export function Logo({ small = false }: { readonly small?: boolean }) {
+function Logo({ small = false }: { readonly small?: boolean }) {
   return (
     <Link to="/stat/projects" className={small ? `${styles.logo} ${styles.logoSmall}` : styles.logo} aria-label="Статистика — мои сайты">
       <svg className={styles.logoMark} viewBox="0 0 24 24" aria-hidden="true">

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 import styles from './Snackbar.module.css';
 
 /** Snackbars clear themselves after this long (spec 000 §9: 3 s). */
-export const SNACKBAR_MS = 3000;
+const SNACKBAR_MS = 3000;
 
 type Show = (message: string) => void;
 

@@ -40,6 +40,3 @@ export function footerLinks(pathname = ''): readonly FooterLink[] {
     { label: 'Конфиденциальность', href: env.VITE_LINK_PRIVACY ?? '/stat/docs/privacy' },
   ];
 }
-
-/** The footer links of any page but the two reports with their own documentation. */
-export const FOOTER_LINKS: readonly FooterLink[] = footerLinks();

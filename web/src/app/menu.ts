@@ -17,7 +17,7 @@ const env = import.meta.env ?? {};
 export const SCOPE_KEY = 'uScope';
 
 /** The scope in which the cabinet works for a seller rather than an advertiser. */
-export const SELLER_SCOPE = 'seller';
+const SELLER_SCOPE = 'seller';
 
 /** A link of the left menu. */
 export interface ProductItem {
@@ -35,7 +35,7 @@ export interface CabinetHosts {
 }
 
 /** The cabinet hosts of this build (`VITE_ADS_URL`, `VITE_ADS_SELLER_URL`). */
-export const CABINET_HOSTS: CabinetHosts = {
+const CABINET_HOSTS: CabinetHosts = {
   advertiser: (env.VITE_ADS_URL ?? '').replace(/\/+$/, ''),
   seller: (env.VITE_ADS_SELLER_URL ?? env.VITE_ADS_URL ?? '').replace(/\/+$/, ''),
 };
@@ -94,7 +94,7 @@ export function collapseKey(userId: number | null): string {
 }
 
 /** E-mail domains whose users see limited reports (`VITE_RESTRICTED_EMAIL_DOMAINS`, comma separated). */
-export const RESTRICTED_DOMAINS: readonly string[] = (env.VITE_RESTRICTED_EMAIL_DOMAINS ?? '')
+const RESTRICTED_DOMAINS: readonly string[] = (env.VITE_RESTRICTED_EMAIL_DOMAINS ?? '')
   .split(',')
   .map((d: string) => d.trim().toLowerCase())
   .filter(Boolean);
@@ -112,7 +112,7 @@ export function isStaffLike(user: Pick<CurrentUser, 'is_top100_staff' | 'role_pe
 }
 
 /** An item of a project's report menu. */
-export interface ReportMenuItem {
+interface ReportMenuItem {
   /** Path below `/stat/projects/{id}/`. */
   readonly to: string;
   readonly label: string;
@@ -204,7 +204,7 @@ export interface MenuContext {
 }
 
 /** Whether one item of the report menu is shown. */
-export function isItemVisible(item: ReportMenuItem, ctx: MenuContext): boolean {
+function isItemVisible(item: ReportMenuItem, ctx: MenuContext): boolean {
   if (ctx.restricted && !item.restrictedOk) return false;
   if (item.staffOnly && !ctx.staff) return false;
   if (item.editorsOnly && !ctx.canEdit) return false;

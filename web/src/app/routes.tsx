@@ -15,7 +15,7 @@ import { ProjectLayout } from './ProjectLayout';
 import { useSession } from './session';
 import { Shell } from './Shell';
 
-export { DEMO_PROJECT_ID } from './project';
+;
 
 const AuthPage = lazy(() => import('../pages/auth/AuthPage'));
 const ProjectsPage = lazy(() => import('../pages/projects/ProjectsPage'));
@@ -68,7 +68,7 @@ function RouteError() {
 }
 
 /** What a screen shows while its code loads: a spinner in the space the screen will take. */
-export function PageFallback() {
+function PageFallback() {
   return (
     <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight: 420, color: 'var(--accent)' }} aria-busy="true">
       <Spinner size={28} label="Загрузка" />

@@ -3,7 +3,7 @@ import { usePopover } from './usePopover';
 import styles from './Dropdown.module.css';
 
 /** An item of a {@link Dropdown}. */
-export interface DropdownItem {
+interface DropdownItem {
   readonly label: ReactNode;
   readonly onSelect: () => void;
   readonly danger?: boolean;

@@ -16,9 +16,6 @@ export const RATE_LIMIT_TEXT =
 /** The api's text of an unexpected failure. */
 export const SERVER_OOPS = 'Oops... Something went terribly wrong.';
 
-/** Create errors «Not valid captcha» and «Request validation errors» show this. */
-export const VALIDATION_FAILED = 'Ошибка валидации';
-
 /** Success snackbars (spec 000 §8). */
 export const SNACKS = {
   deleted: 'Счётчик удален',

@@ -61,7 +61,7 @@ const TEXTS_OF: Readonly<Record<RatingStatus, StatusText>> = {
 export const STATUS_TEXTS: Readonly<Record<string, StatusText>> = TEXTS_OF;
 
 /** The cell's text for a site outside the rating that may not join it (`can_be_in_rate` false). */
-export const CANNOT_BE_RATED: StatusText = {
+const CANNOT_BE_RATED: StatusText = {
   label: 'Не может участвовать в рейтинге',
   hint: 'Этот сайт не может участвовать в рейтинге.',
   tone: 'neutral',

@@ -18,10 +18,10 @@
 export const API_PREFIX: string = import.meta.env?.VITE_API_PREFIX ?? '/top100';
 
 /** Path of the refresh call (below the prefix). */
-export const REFRESH_PATH = '/api/v1.0/auth/refresh';
+const REFRESH_PATH = '/api/v1.0/auth/refresh';
 
 /** The envelope of every api response. */
-export interface ApiEnvelope<T> {
+interface ApiEnvelope<T> {
   readonly responseStatus: number;
   readonly result?: T;
   readonly errors?: { readonly message?: string; readonly fields?: Readonly<Record<string, readonly string[]>> };
@@ -74,10 +74,10 @@ export interface RequestOptions {
 }
 
 /** HTTP methods the api uses. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Parameters stripped from the return address (spec 000 §4: state, session_state, iss, code). */
-export const AUTH_PARAMS: readonly string[] = ['state', 'session_state', 'iss', 'code'];
+const AUTH_PARAMS: readonly string[] = ['state', 'session_state', 'iss', 'code'];
 
 /**
  * The login page with the return address: `/stat/projects?login&back=<current URL>`, where the
@@ -199,7 +199,7 @@ export interface DownloadedFile {
 }
 
 /** The file name of a Content-Disposition header, the UTF-8 form first. */
-export function dispositionFileName(header: string | null): string | null {
+function dispositionFileName(header: string | null): string | null {
   if (!header) return null;
   const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
   if (utf8) {
@@ -236,7 +236,7 @@ export async function apiDownload(path: string, body: unknown, options: RequestO
  * `result`. A 204 gives `undefined`. Throws {@link ApiError} on failure; an aborted request
  * rethrows the abort error (see {@link isAbortError}).
  */
-export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const response = await sendWithSession(method, path, body, options);
   if (response.status === 204) return undefined as T;
 

@@ -8,10 +8,10 @@ import type { IsoDate } from '@stat/schemas/period';
 import { moscowToday } from './dates';
 
 /** Offsets within this are treated as no offset. */
-export const CLOCK_TOLERANCE_MS = 60_000;
+const CLOCK_TOLERANCE_MS = 60_000;
 
 /** Result of `GET /api/report/v1.0/service/time`. */
-export interface ServiceTime {
+interface ServiceTime {
   /** Server time, unix seconds. */
   readonly timestamp: number;
 }

@@ -11,7 +11,7 @@ import { MOSCOW_OFFSET_MS } from '@stat/schemas/time';
 export { formatIsoDate, formatMonth, MONTHS_NOMINATIVE } from '@stat/schemas/period';
 
 /** The IANA zone every report is computed in. */
-export const MOSCOW_TZ = 'Europe/Moscow';
+const MOSCOW_TZ = 'Europe/Moscow';
 
 
 /** Wall-clock fields of an instant in Moscow. Month is 1..12. */
@@ -95,16 +95,6 @@ function isoOf(year: number, month: number, day: number): IsoDate {
 export function moscowToday(ms: number = Date.now()): IsoDate {
   const p = moscowParts(ms);
   return isoOf(p.year, p.month, p.day);
-}
-
-/** The later of two dates. */
-export function maxDate(a: IsoDate, b: IsoDate): IsoDate {
-  return a > b ? a : b;
-}
-
-/** The earlier of two dates. */
-export function minDate(a: IsoDate, b: IsoDate): IsoDate {
-  return a < b ? a : b;
 }
 
 /**

@@ -40,7 +40,7 @@ export function projectTitle(title: string | null | undefined): string {
 }
 
 /** Numbers whose absolute value reaches this are shown with a suffix (млн and up). */
-export const COMPACT_THRESHOLD = 1_000_000;
+const COMPACT_THRESHOLD = 1_000_000;
 
 const UNITS: ReadonlyArray<{ readonly factor: number; readonly suffix: string }> = [
   { factor: 1e6, suffix: 'млн' },
@@ -132,7 +132,7 @@ export function formatInteger(value: Num): string {
 }
 
 /** Decimals of every percent value in the reports (see the module comment). */
-export const PERCENT_DIGITS = 2;
+const PERCENT_DIGITS = 2;
 
 /** Options of {@link formatPercent}. */
 export interface PercentFormatOptions {

@@ -3,13 +3,10 @@
  * the product's accent. Chosen to stay apart from each other on white and for common colour
  * blindness when read in order.
  */
-export const PALETTE: readonly string[] = [
+const PALETTE: readonly string[] = [
   '#313EFB', '#FF8A3D', '#12A594', '#E5484D', '#8E4EC6', '#F5B800',
   '#0091FF', '#46A758', '#D6409F', '#6E7891', '#A0632B', '#00A2C7',
 ];
-
-/** The short palette, for small widgets. */
-export const PALETTE_SHORT: readonly string[] = PALETTE.slice(0, 6);
 
 /** Colour number `index`, cycling through the palette. */
 export function paletteColor(index: number): string {

@@ -37,7 +37,7 @@ export const GROUP_LABELS: Readonly<Record<PeriodGroup, string>> = {
 export type DateParam = string;
 
 /** The period a report opens with when the URL gives none (or an invalid one). */
-export const DEFAULT_PERIOD = { dateStart: '7days', dateEnd: 'today' } as const;
+const DEFAULT_PERIOD = { dateStart: '7days', dateEnd: 'today' } as const;
 
 /** A resolved report period. */
 export interface Period {

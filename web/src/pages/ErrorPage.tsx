@@ -7,7 +7,7 @@ import { PageTitle } from '../app/PageTitle';
 export type ErrorStatus = 400 | 403 | 404 | 500 | 504 | 507;
 
 /** Title and text of each error page. Titles are the spec's; texts are ours. */
-export const ERROR_PAGES: Readonly<Record<ErrorStatus, { readonly title: string; readonly text: string }>> = {
+const ERROR_PAGES: Readonly<Record<ErrorStatus, { readonly title: string; readonly text: string }>> = {
   400: {
     title: 'Ошибка запроса',
     text: 'Сервер не смог разобрать запрос. Проверьте адрес страницы и параметры отчёта.',
@@ -35,7 +35,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorStatus, { readonly title: string;
 };
 
 /** The error page shown for an HTTP status: its own for the statuses above, 500's otherwise. */
-export function errorStatusOf(status: number): ErrorStatus {
+function errorStatusOf(status: number): ErrorStatus {
   return status in ERROR_PAGES ? (status as ErrorStatus) : status === 408 ? 504 : 500;
 }
 

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 /** The password of every user the browser tests register. */
-export const TEST_PASSWORD = 'browser test password';
+const TEST_PASSWORD = 'browser test password';
 
 /** A context as a visitor in Moscow with a Russian browser has it, `width` by 900 px. */
 export function russianContext(browser: Browser, width: number, options: BrowserContextOptions = {}): Promise<BrowserContext> {

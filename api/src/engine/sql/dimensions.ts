@@ -9,7 +9,7 @@ import { ReportQueryError, Params } from './params.js';
  */
 
 /** The lower bounds (seconds) of the «Время на сайте» ranges. */
-export const VISIT_TIME_BOUNDS = [0, 15, 30, 60, 180, 600, 1800] as const;
+const VISIT_TIME_BOUNDS = [0, 15, 30, 60, 180, 600, 1800] as const;
 
 /** Dimensions answered by the visits (one row a visit), with their SQL over the per-visit rows. */
 const VISIT_TABLE_SQL: Partial<Record<Dimension, string>> = {

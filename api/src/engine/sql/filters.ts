@@ -10,7 +10,7 @@ import { metricAlias } from './metrics.js';
  * A filter pattern as a LIKE pattern: `*` stands for any characters, every other character is
  * itself (so `%`, `_` and `\` are escaped); a leading `@` makes the match ignore case.
  */
-export function likePattern(pattern: string): { like: string; ignoreCase: boolean } {
+function likePattern(pattern: string): { like: string; ignoreCase: boolean } {
   const ignoreCase = pattern.startsWith('@');
   const body = ignoreCase ? pattern.slice(1) : pattern;
   return { like: body.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'), ignoreCase };

@@ -14,7 +14,7 @@ import { CloseIcon, TextInput } from '../../components/ui';
 import { chooseItem, metricOffered, moveItem, parseStartRow, toGraph, type Selection } from './query';
 import styles from './Sidebar.module.css';
 
-export const itemTitle = (kind: 'metric' | 'dimension', name: string): string =>
+const itemTitle = (kind: 'metric' | 'dimension', name: string): string =>
   kind === 'metric' ? (METRIC_INFO[name as keyof typeof METRIC_INFO]?.title ?? name) : dimensionConstructorTitle(name);
 
 /** Props of {@link Sidebar}. */

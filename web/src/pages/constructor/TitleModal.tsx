@@ -6,7 +6,7 @@ import { Button, TextField } from '../../components/ui';
 import { ApiError } from '../../lib/api';
 
 /** What is wrong with a template name (§5: required, 3 to 255 characters), or null. */
-export function titleProblem(title: string): string | null {
+function titleProblem(title: string): string | null {
   const trimmed = title.trim();
   if (trimmed === '') return CONSTRUCTOR_TEXTS.titleRequired;
   const length = [...trimmed].length;

@@ -9,7 +9,6 @@ import { daysBetween, isPeriodGroup } from '@stat/schemas/period';
 import {
   CONSTRUCTOR_LIMITS,
   CONSTRUCTOR_MAX_DIMENSIONS,
-  CONSTRUCTOR_METRICS,
   isConstructorDimension,
   isConstructorMetric,
   metricFitsDimensions,
@@ -24,7 +23,7 @@ import { parseSort, writeSort } from '../../reports/dimension/state';
 import { GLOBAL_FILTERS, parseDimensionFilters, parseMetricFilters, TABLE_FILTERS, writeFilters } from '../../reports/filters/url';
 
 /** The constructor's default metrics when the URL names none (the definition's). */
-export const DEFAULT_METRICS: readonly ConstructorMetric[] = ['page_views', 'visits', 'visitors'];
+const DEFAULT_METRICS: readonly ConstructorMetric[] = ['page_views', 'visits', 'visitors'];
 
 /** What is chosen: the columns (metrics), the rows (dimensions, top level first), the view. */
 export interface Selection {
@@ -104,9 +103,6 @@ export function parseStartRow(text: string): number | null {
 
 /** Whether saving is allowed (§5: a metric and a dimension). */
 export const canSave = (selection: Selection): boolean => selection.metrics.length > 0 && selection.dimensions.length > 0;
-
-/** A metric name as its wire type, for the pages that take the catalogue's metrics. */
-export const constructorMetrics = CONSTRUCTOR_METRICS;
 
 /** The body a save sends: the query of the page as the URL holds it (§3 "Constructor template"). */
 export function templateBody(search: URLSearchParams, selection: Selection): ConstructorTemplateBody {

@@ -32,7 +32,7 @@ const COLUMNS: readonly ReportTableColumn[] = CONVERSION_TABLE_METRICS.map((m) =
 const isDimension = (name: string): name is ConversionTableDimension => (CONVERSION_TABLE_DIMENSIONS as readonly string[]).includes(name);
 
 /** A click on a column: the sorted one flips, another starts ascending (a dimension) or descending (a metric). */
-export function nextSort(current: TableSort, column: TableSort['name']): TableSort {
+function nextSort(current: TableSort, column: TableSort['name']): TableSort {
   if (current.name === column) return { name: column, order: current.order === 'asc' ? 'desc' : 'asc' };
   return { name: column, order: isDimension(column) ? 'asc' : 'desc' };
 }

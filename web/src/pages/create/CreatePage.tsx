@@ -21,10 +21,10 @@ import styles from './CreatePage.module.css';
 import { PageTitle } from '../../app/PageTitle';
 
 /** The same-url hint (spec 000 §8). */
-export const SAME_URL_HINT = 'Сайт с таким URL уже есть в каталоге Топ-100';
+const SAME_URL_HINT = 'Сайт с таким URL уже есть в каталоге Топ-100';
 
 /** What the projects list shows after a restore of access (spec 000 §4: a success dialog). */
-export interface RestoreDialogState {
+interface RestoreDialogState {
   readonly restored: 'requested' | 'verified';
   readonly projectId: number;
 }

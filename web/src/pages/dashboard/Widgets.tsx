@@ -24,7 +24,7 @@ import { useAnimatedCount } from './hooks';
 import styles from './Dashboard.module.css';
 
 /** §2 "Empty tables show 'Нет данных для отображения'". */
-export const EMPTY_TEXT = 'Нет данных для отображения';
+const EMPTY_TEXT = 'Нет данных для отображения';
 
 /** Height of a widget's graph (spec 001 §9: 200 among the chart heights). */
 const GRAPH_HEIGHT = 200;

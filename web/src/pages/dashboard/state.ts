@@ -14,7 +14,7 @@ export interface DashboardPeriod extends Period {
 }
 
 /** The detail the dashboard opens with (§4: "On entry, dates reset to today with minute grouping"). */
-export const DEFAULT_DETAIL: PeriodDetail = 30;
+const DEFAULT_DETAIL: PeriodDetail = 30;
 
 /** Whether the period is today alone: the live mode. */
 export const isLive = (period: Pick<Period, 'start' | 'end'>, today: IsoDate): boolean => period.start === today && period.end === today;
@@ -109,7 +109,7 @@ export function reportHref(projectId: string, report: string, period: Period): s
  * The presets that open a widget's query in the constructor (§4 "Presets linking the live view
  * to the constructor"): today to today by five minutes, the widget's metrics and dimensions.
  */
-export const CONSTRUCTOR_PRESETS: Readonly<Partial<Record<RealtimeSection, { metrics: string[]; dimensions: string[]; orderBy: string }>>> = {
+const CONSTRUCTOR_PRESETS: Readonly<Partial<Record<RealtimeSection, { metrics: string[]; dimensions: string[]; orderBy: string }>>> = {
   page_views: { metrics: ['page_views'], dimensions: ['date'], orderBy: 'date' },
   traffic_sources: { metrics: ['visits'], dimensions: ['traffic_type'], orderBy: 'visits' },
   active_pages: { metrics: ['page_views'], dimensions: ['url_no_args'], orderBy: 'page_views' },

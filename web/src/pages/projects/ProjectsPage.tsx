@@ -40,13 +40,10 @@ const METRIC_COLUMNS: readonly { readonly name: ListMetric; readonly title: stri
 const metricClass = (m: (typeof METRIC_COLUMNS)[number], base: string | undefined) => (m.optional ? `${base ?? ''} ${styles.optional ?? ''}` : base);
 
 /** Texts of an empty search (spec 000 §2.3). */
-export const EMPTY_SEARCH = {
+const EMPTY_SEARCH = {
   title: 'По вашему запросу ничего не найдено',
   text: 'Проверьте правильность написания или попробуйте другой запрос',
 } as const;
-
-/** The access-request tooltip (spec 000 §2.3). */
-export const ACCESS_REQUEST_TIP = 'У вас новый запрос на доступ к счётчику, перейдите в Настройки доступа';
 
 type Dialog = { readonly kind: 'delete' | 'restore'; readonly row: ProjectListRow } | null;
 

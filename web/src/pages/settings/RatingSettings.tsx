@@ -16,7 +16,7 @@ import styles from './Settings.module.css';
 import { ProjectPageTitle } from '../../app/ProjectPageTitle';
 
 /** The title hint of the rating form (spec 000 §2.7). */
-export const RATED_TITLE_MAX_HINT = `Для сайтов в рейтинге название — не длиннее ${LIMITS.ratedTitleMax} символов`;
+const RATED_TITLE_MAX_HINT = `Для сайтов в рейтинге название — не длиннее ${LIMITS.ratedTitleMax} символов`;
 
 /**
  * Rating participation (`settings/rating`, spec 000 §2.7, §4): the status with its hint, the

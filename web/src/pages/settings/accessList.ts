@@ -5,9 +5,6 @@
  */
 import type { AccessGrant, AccessUser } from '@stat/schemas/access';
 
-/** Labels of the levels (spec 000 §2.8). */
-export const LEVEL_LABELS: Readonly<Record<number, string>> = { 0: 'Редактирование', 1: 'Только просмотр' };
-
 /** A nonzero access level means view, zero means edit. */
 export function levelLabel(accessLevel: number): string {
   return accessLevel === 0 ? 'Редактирование' : 'Только просмотр';

@@ -13,7 +13,7 @@ import styles from './LinesGraph.module.css';
 import graphBox from '../framework/graphBox.module.css';
 
 /** The colour of the «Итого» line: apart from the palette, so it never looks like a row's. */
-export const TOTAL_COLOR = '#23263A';
+const TOTAL_COLOR = '#23263A';
 
 /** One line of the graph: a table row, or the whole report («Итого», colorIndex null). */
 export interface GraphSeries {

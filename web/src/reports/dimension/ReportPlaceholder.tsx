@@ -62,7 +62,7 @@ const DEFAULT_TEXT: PlaceholderText = {
 };
 
 /** The placeholder text of a report. */
-export function placeholderText(reportName: string): PlaceholderText {
+function placeholderText(reportName: string): PlaceholderText {
   return Object.hasOwn(TEXTS, reportName) ? (TEXTS[reportName] ?? DEFAULT_TEXT) : DEFAULT_TEXT;
 }
 

@@ -70,7 +70,7 @@ const features = tableFeatures({ rowSortingFeature });
 const helper = createColumnHelper<typeof features, TreeItem>();
 
 /** The title shown for a row: the api's, or «Не определено» when empty. */
-export function rowTitle(row: Pick<TableRow, 'extra' | 'title'>): string {
+function rowTitle(row: Pick<TableRow, 'extra' | 'title'>): string {
   const title = row.extra?.title ?? row.title;
   return title && title.trim() ? title : EMPTY_TITLE;
 }

@@ -7,7 +7,7 @@ import type { Metric } from '@stat/schemas/catalogue';
 import type { GraphSeries } from './LinesGraph';
 
 /** The id of the line of the whole report in a graph answer. */
-export const TOTAL_ID = 'total';
+const TOTAL_ID = 'total';
 
 /** The buckets and lines of one graph; buckets undefined until the first answer. */
 export interface GraphLines {

@@ -14,19 +14,19 @@ import { validSample } from '../framework/query';
 export const SAMPLE_STEPS = [0.01, 0.1, 1] as const;
 
 /** The sample when the URL names none: the slider's middle step (§4). */
-export const DEFAULT_SAMPLE = 0.1;
+const DEFAULT_SAMPLE = 0.1;
 
 /** Rows per page offered under the table (§9: default 10; options 10, 25, 50, 100). */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
 /** Most rows drawn as lines at once (§9 "Max selected rows: 10 in tables"). */
-export const MAX_LINES = 10;
+const MAX_LINES = 10;
 
 /** The name of the first column's sort. */
 export const TITLE_COLUMN = 'title';
 
-export { CHART_TYPES, type ChartType };
+export { type ChartType };
 
 /** How many graphs are drawn side by side («1 график» / «2 графика»). */
 export type GraphCount = 1 | 2;
@@ -59,7 +59,7 @@ export interface ParsedDimensionQuery {
 }
 
 /** The direction of a first click on a column: title ascending, metrics their catalogue default (descending). */
-export function defaultOrder(column: string): 'asc' | 'desc' {
+function defaultOrder(column: string): 'asc' | 'desc' {
   if (column === TITLE_COLUMN) return 'asc';
   return Object.hasOwn(METRIC_INFO, column) ? METRIC_INFO[column as Metric].order : 'desc';
 }
@@ -283,7 +283,7 @@ export function otherMetric(metrics: readonly Metric[], metric: Metric): Metric 
  * The graph state made consistent: a chart type the graphed metrics do not allow falls back to
  * the first allowed one (§4 "Graph count"), and percent goes off when no graphed metric is a count.
  */
-export function fitGraphs(query: DimensionQuery): DimensionQuery {
+function fitGraphs(query: DimensionQuery): DimensionQuery {
   const graphed = [query.graphMetric, query.secondMetric];
   const allowed = allowedChartTypes(graphed);
   return {

@@ -8,10 +8,10 @@ import type { ReportRequest, TableResult, TableRow } from '@stat/schemas/reports
 import type { TreeItem } from './TreeTable';
 
 /** Children fetched per request, on expanding and on each «Показать ещё». */
-export const CHILD_STEP = 10;
+const CHILD_STEP = 10;
 
 /** The children of one expanded (or once expanded) row. */
-export interface ChildLevel {
+interface ChildLevel {
   /** Whether they are shown. */
   readonly open: boolean;
   readonly rows: readonly TableRow[];

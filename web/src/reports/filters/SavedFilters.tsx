@@ -18,7 +18,7 @@ const DELETE_MODAL_DELAY_MS = 200;
 const TemplateForm = lazy(() => import('./TemplateForm'));
 
 /** A template's filters as the URL would hold them, so that they compare with the current ones. */
-export function templateFilters(body: SavedFilterBody, metrics: readonly Metric[]): ReportFilters {
+function templateFilters(body: SavedFilterBody, metrics: readonly Metric[]): ReportFilters {
   return parseFilters(writeFilters(new URLSearchParams(), { dimension: body.dimension_filters ?? [], metric: body.metric_filters ?? [] }), metrics).filters;
 }
 

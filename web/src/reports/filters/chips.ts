@@ -30,7 +30,7 @@ export interface Chip {
 }
 
 /** The words of one form rule after the dimension's title; null for an empty rule. */
-export function ruleWords(rule: FormRule): { text: string; negative: boolean } | null {
+function ruleWords(rule: FormRule): { text: string; negative: boolean } | null {
   if (rule.kind === 'number') {
     return rule.value === '' ? null : { text: `${COMPARISON_WORDS[rule.op]} ${rule.value}`, negative: false };
   }

@@ -5,7 +5,7 @@
  * sent as seconds. Values are capped at the largest safe integer; an empty value is no rule.
  */
 import { METRIC_INFO, type Metric, type MetricUnit } from '@stat/schemas/catalogue';
-import { METRIC_OPERATORS, type MetricFilterRule, type MetricOperator } from '@stat/schemas/filters';
+import { type MetricFilterRule, type MetricOperator } from '@stat/schemas/filters';
 
 /** A metric rule as typed. */
 export interface MetricRow {
@@ -66,4 +66,4 @@ export function rulesToRows(rules: readonly MetricFilterRule[]): MetricRow[] {
   });
 }
 
-export { METRIC_OPERATORS };
+;

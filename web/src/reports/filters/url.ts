@@ -25,8 +25,6 @@ export interface ReportFilters {
   readonly metric: readonly MetricFilterRule[];
 }
 
-export const NO_FILTERS: ReportFilters = { dimension: [], metric: [] };
-
 /** The filters read from a URL, and whether the URL must be rewritten to state them. */
 export interface ParsedFilters {
   readonly filters: ReportFilters;
@@ -79,7 +77,7 @@ export function parseMetricFilters(text: string | null, metrics: readonly Metric
   return rules.slice(0, FILTER_LIMITS.rules);
 }
 
-export function writeMetricFilters(rules: readonly MetricFilterRule[]): string {
+function writeMetricFilters(rules: readonly MetricFilterRule[]): string {
   return rules.map((r) => `${r.key}:${r.op}:${r.value}`).join(',');
 }
 

@@ -8,7 +8,7 @@ import { ReportCard } from './ReportPage';
 import styles from './CounterPending.module.css';
 
 /** How often a site without hits asks whether its first one arrived. */
-export const COUNTER_POLL_MS = 10_000;
+const COUNTER_POLL_MS = 10_000;
 
 /**
  * What a report of a site whose counter has sent nothing yet shows instead of empty graphs and

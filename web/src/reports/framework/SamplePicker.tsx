@@ -12,7 +12,7 @@ const CLOSING_KEYS = ['Escape', 'Enter'];
  * today's period whole (§4 "Sample is forced to 1 for today's period"), a report that does not
  * sample is exact, and a small period, or a report the ready-made totals answer, needs no sample.
  */
-export const WHOLE_REASONS: Readonly<Record<WholeReason, string>> = {
+const WHOLE_REASONS: Readonly<Record<WholeReason, string>> = {
   today: 'За сегодня отчёт строится по всем данным',
   exact: 'Отчёт точный: он строится по готовым итогам, выборка не нужна',
   period: 'За этот период отчёт строится по всем данным: выборка его не ускорит',

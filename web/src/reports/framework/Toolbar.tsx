@@ -11,7 +11,7 @@ import { clickDay, maskDate, type Picking } from './calendar';
 import styles from './Toolbar.module.css';
 
 /** Texts of the date picker (spec 001 §4 "Date modal"). */
-export const DATE_MESSAGES = {
+const DATE_MESSAGES = {
   long: 'Выбран слишком большой период, потребуется дополнительное время для загрузки отчёта.',
   invalid: 'Выбран неверный диапазон дат.',
   noData: 'За выбранный период отсутствуют данные, пожалуйста, выберете доступный интервал.',
@@ -19,7 +19,7 @@ export const DATE_MESSAGES = {
 
 
 /** Whether a chosen range lies wholly outside the days with data (or the project has none). */
-export function outsideData(range: { start: IsoDate; end: IsoDate }, data: Pick<EventbaseLatency, 'start' | 'end'>): boolean {
+function outsideData(range: { start: IsoDate; end: IsoDate }, data: Pick<EventbaseLatency, 'start' | 'end'>): boolean {
   if (data.start === null || data.end === null) return true;
   return range.end < data.start || range.start > data.end;
 }
@@ -128,7 +128,7 @@ interface DateRangeFormProps {
 }
 
 /** Validates typed dates: both real, none in the future; a reversed range is swapped. */
-export function checkRange(startText: string, endText: string, today: IsoDate): { start: IsoDate; end: IsoDate } | null {
+function checkRange(startText: string, endText: string, today: IsoDate): { start: IsoDate; end: IsoDate } | null {
   const a = parseDisplayDate(startText);
   const b = parseDisplayDate(endText);
   if (!a || !b || a > today || b > today) return null;

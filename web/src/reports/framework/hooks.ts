@@ -164,7 +164,7 @@ export function usePagePeriod(reset: readonly string[] = []): PagePeriod | null 
   };
 }
 
-export { useRequest, type RequestState } from '../../lib/hooks';
+export { useRequest } from '../../lib/hooks';
 
 /** The projects' data spans asked for in this page load, by project and day (a failed call: null, no warning). */
 const dataRanges = new Map<string, Promise<EventbaseLatency | null>>();

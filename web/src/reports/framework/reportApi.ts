@@ -5,7 +5,7 @@
 import type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 import { apiDownload, apiPost, type DownloadedFile, type RequestOptions } from '../../lib/api';
 
-export type { GraphLine, GraphPoint, GraphResult, ReportRequest, TableResult, TableRow } from '@stat/schemas/reports';
+export type { GraphResult, ReportRequest, TableResult } from '@stat/schemas/reports';
 
 /** Identifier of a metric of the catalogue (spec 001 §3 "Metrics"). */
 export type { Metric as MetricName } from '@stat/schemas/catalogue';
