@@ -190,7 +190,18 @@ writeFileSync(
 // address blocks of real providers there ('CIDR provider'): fixed lines, mobile networks, and the
 // hosting networks of VPN exits.
 
-import type { Place } from './places.js';
+/** A place of the audience with address blocks of its providers. */
+export interface Place {
+  country: string;
+  city: string;
+  /** GeoNames ids that the aggregator's geo lookup gives: country, area (0 when none), city (0 when none) */
+  geo: readonly [number, number, number];
+  /** share of visitors, millionths */
+  weight: number;
+  fixed?: readonly string[];
+  mobile?: readonly string[];
+  vpn?: readonly string[];
+}
 
 export const PLACES: readonly Place[] = [
 ${lines.join('\n')}

@@ -4,7 +4,18 @@
 // address blocks of real providers there ('CIDR provider'): fixed lines, mobile networks, and the
 // hosting networks of VPN exits.
 
-import type { Place } from './places.js';
+/** A place of the audience with address blocks of its providers. */
+export interface Place {
+  country: string;
+  city: string;
+  /** GeoNames ids that the aggregator's geo lookup gives: country, area (0 when none), city (0 when none) */
+  geo: readonly [number, number, number];
+  /** share of visitors, millionths */
+  weight: number;
+  fixed?: readonly string[];
+  mobile?: readonly string[];
+  vpn?: readonly string[];
+}
 
 export const PLACES: readonly Place[] = [
   { country: 'RU', city: 'Moscow', geo: [2017370, 524894, 524901], weight: 184793, fixed: ['89.179.64.0/18 Beeline home', '86.62.64.0/18 ER-Telecom (Dom.ru)', '79.139.128.0/17 MGTS', '95.161.180.0/22 OBIT', '213.24.128.0/17 Rostelecom', '217.150.32.0/22 TTK'], mobile: ['128.70.128.0/18 Beeline', '95.220.0.0/18 MegaFon', '89.175.0.0/16 MTS', '92.36.0.0/19 T2'] },

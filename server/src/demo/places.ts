@@ -1,19 +1,6 @@
 import type { DeviceKind } from './devices.js';
-import { PLACES } from './networks.js';
+import { PLACES, type Place } from './networks.js';
 import { Weighted, type Random } from './random.js';
-
-/** A place of the audience with address blocks of its providers. */
-export interface Place {
-  country: string;
-  city: string;
-  /** GeoNames ids that the aggregator's geo lookup gives: country, area (0 when none), city (0 when none) */
-  geo: readonly [number, number, number];
-  /** share of visitors, millionths */
-  weight: number;
-  fixed?: readonly string[];
-  mobile?: readonly string[];
-  vpn?: readonly string[];
-}
 
 /** An address block: the first address and the number of addresses, as 32-bit numbers. */
 interface Block {
